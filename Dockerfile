@@ -1,0 +1,20 @@
+# Image of the lineage service for docker-compose (Neo4j runs in its own container there).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY cypher ./cypher
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production PORT=5000
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+COPY cypher ./cypher
+EXPOSE 5000
+USER node
+CMD ["node", "dist/src/server.js"]

@@ -1,0 +1,11 @@
+// Secondary indexes for the read API: sorted lists, search and time windows.
+CREATE INDEX dataset_updated_at IF NOT EXISTS FOR (d:Dataset) ON (d.updatedAt);
+CREATE INDEX job_updated_at IF NOT EXISTS FOR (j:Job) ON (j.updatedAt);
+CREATE INDEX run_started_at IF NOT EXISTS FOR (r:Run) ON (r.startedAt);
+CREATE INDEX run_state IF NOT EXISTS FOR (r:Run) ON (r.state);
+CREATE INDEX dataset_version_created_at IF NOT EXISTS FOR (v:DatasetVersion) ON (v.createdAt);
+CREATE INDEX lineage_event_time IF NOT EXISTS FOR (e:LineageEvent) ON (e.eventTime);
+CREATE INDEX lineage_event_received IF NOT EXISTS FOR (e:LineageEvent) ON (e.receivedAt);
+// Case-insensitive substring search (`/api/v1/search`) uses text indexes on lower-cased names.
+CREATE TEXT INDEX dataset_search_name IF NOT EXISTS FOR (d:Dataset) ON (d.searchName);
+CREATE TEXT INDEX job_search_name IF NOT EXISTS FOR (j:Job) ON (j.searchName);

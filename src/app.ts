@@ -1,0 +1,59 @@
+/**
+ * The Koa application, built from its collaborators so tests and the server construct it the same
+ * way. Holds no process concerns (ports, signals, the Neo4j process): see server.ts.
+ */
+import Koa from 'koa';
+import Router from '@koa/router';
+import bodyParser from 'koa-bodyparser';
+import type { Logger } from './logger.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import type { Db } from './store/db.js';
+import { createServices, type Services } from './http/context.js';
+import { errorHandler } from './http/middleware/errors.js';
+import { requestLog } from './http/middleware/request-log.js';
+import { healthRouter } from './http/routes/health.js';
+import { namespacesRouter } from './http/routes/namespaces.js';
+
+export interface AppOptions {
+  db: Db;
+  logger: Logger;
+  bodyLimitBytes: number;
+  metrics?: Metrics;
+}
+
+export interface App {
+  koa: Koa;
+  services: Services;
+}
+
+export function createApp(opts: AppOptions): App {
+  const metrics = opts.metrics ?? createMetrics();
+  const services = createServices(opts.db, opts.logger, metrics);
+  const koa = new Koa();
+  koa.proxy = true;
+  // Errors are answered and logged by our middleware; keep Koa's default stderr printing quiet.
+  koa.silent = true;
+
+  koa.use(requestLog(opts.logger, metrics));
+  koa.use(errorHandler(opts.logger));
+  koa.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: `${opts.bodyLimitBytes}b`,
+      strict: true,
+      onerror: (err) => {
+        throw err;
+      },
+    }),
+  );
+
+  const api = new Router({ prefix: '/api/v1' });
+  for (const r of [namespacesRouter(services)]) api.use(r.routes(), r.allowedMethods());
+  const root = new Router();
+  const health = healthRouter(services);
+  root.use(health.routes(), health.allowedMethods());
+  root.use(api.routes(), api.allowedMethods());
+  koa.use(root.routes());
+  koa.use(root.allowedMethods());
+  return { koa, services };
+}

@@ -1,0 +1,134 @@
+/**
+ * Process configuration, read once from environment variables and validated up front so that a
+ * typo fails the start with a message naming the variable instead of surfacing later as odd behaviour.
+ */
+import path from 'node:path';
+import { projectRoot } from './paths.js';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface ExternalNeo4j {
+  kind: 'external';
+  uri: string;
+  user: string;
+  password: string;
+  database: string;
+}
+
+export interface LocalNeo4j {
+  kind: 'local';
+  /** Where jars are cached and the server's home (conf, data, logs) lives. */
+  dir: string;
+  /** 0 = pick a free port. */
+  boltPort: number;
+  heap: string;
+  pageCache: string;
+  version: string;
+  database: string;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  logLevel: LogLevel;
+  /** Maximum accepted request body, in bytes (after decompression). */
+  bodyLimitBytes: number;
+  /** Upper bound of any read transaction (ms); lineage traversals answer 504 past it. */
+  queryTimeoutMs: number;
+  /** Time allowed for in-flight requests to finish on SIGTERM before connections are cut. */
+  shutdownGraceMs: number;
+  neo4j: ExternalNeo4j | LocalNeo4j;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+export const NEO4J_DEFAULT_VERSION = '5.26.30';
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string, fallback: string): string {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  return v;
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got '${raw}'`);
+  const n = Number(raw.trim());
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };
+
+/** Parses sizes such as `10mb`, `512kb`, `1048576`. */
+export function parseSize(name: string, raw: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$/.exec(raw);
+  const unit = m ? SIZE_UNITS[m[2].toLowerCase()] : undefined;
+  if (!m || unit === undefined) throw new ConfigError(name, `must be a size such as 10mb or 512kb, got '${raw}'`);
+  return Math.floor(Number(m[1]) * unit);
+}
+
+function memorySetting(env: Env, name: string, fallback: string): string {
+  const v = str(env, name, fallback);
+  if (!/^\d+[kmgKMG]$/.test(v)) throw new ConfigError(name, `must look like 512m or 2g, got '${v}'`);
+  return v.toLowerCase();
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = str(env, 'LOG_LEVEL', 'info').toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got '${env.LOG_LEVEL}'`);
+  }
+  const database = str(env, 'NEO4J_DATABASE', 'neo4j');
+  if (!/^[A-Za-z][A-Za-z0-9.-]{2,62}$/.test(database)) {
+    throw new ConfigError('NEO4J_DATABASE', `is not a valid Neo4j database name: '${database}'`);
+  }
+
+  let neo4j: ExternalNeo4j | LocalNeo4j;
+  const uri = env.NEO4J_URI;
+  if (uri !== undefined && uri !== '') {
+    if (!/^(neo4j|bolt)(\+s|\+ssc)?:\/\/[^/\s]+/.test(uri)) {
+      throw new ConfigError('NEO4J_URI', `must be a neo4j:// or bolt:// URI (optionally +s or +ssc), got '${uri}'`);
+    }
+    neo4j = {
+      kind: 'external',
+      uri,
+      user: str(env, 'NEO4J_USER', 'neo4j'),
+      password: str(env, 'NEO4J_PASSWORD', ''),
+      database,
+    };
+  } else {
+    const version = str(env, 'NEO4J_LOCAL_VERSION', NEO4J_DEFAULT_VERSION);
+    if (!/^5\.26\.\d+$/.test(version)) {
+      throw new ConfigError('NEO4J_LOCAL_VERSION', `must be a 5.26.x LTS release (Java 17), got '${version}'`);
+    }
+    neo4j = {
+      kind: 'local',
+      dir: path.resolve(str(env, 'NEO4J_LOCAL_DIR', path.join(projectRoot, '.neo4j'))),
+      boltPort: int(env, 'NEO4J_LOCAL_BOLT_PORT', 7687, 0, 65535),
+      heap: memorySetting(env, 'NEO4J_LOCAL_HEAP', '1g'),
+      pageCache: memorySetting(env, 'NEO4J_LOCAL_PAGECACHE', '512m'),
+      version,
+      database,
+    };
+  }
+
+  return {
+    host: str(env, 'HOST', '0.0.0.0'),
+    port: int(env, 'PORT', 5000, 0, 65535),
+    logLevel,
+    bodyLimitBytes: parseSize('BODY_LIMIT', str(env, 'BODY_LIMIT', '10mb')),
+    queryTimeoutMs: int(env, 'QUERY_TIMEOUT_MS', 10_000, 100, 600_000),
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    neo4j,
+  };
+}

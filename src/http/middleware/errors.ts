@@ -1,0 +1,91 @@
+/**
+ * Turns anything thrown below into a JSON error with a 4xx/5xx status. Client mistakes never become
+ * 500s; server faults are logged with their stack and answered without it.
+ */
+import type { Middleware } from 'koa';
+import { HttpError } from '../errors.js';
+import type { Logger } from '../../logger.js';
+
+interface BodyParserError extends Error {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+  limit?: number;
+}
+
+interface Neo4jLikeError extends Error {
+  code?: string;
+}
+
+const TIMEOUT_CODES = new Set([
+  'Neo.ClientError.Transaction.TransactionTimedOut',
+  'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration',
+  'Neo.TransientError.Transaction.LockClientStopped',
+]);
+const UNAVAILABLE_CODES = new Set(['ServiceUnavailable', 'SessionExpired', 'Neo.TransientError.General.DatabaseUnavailable']);
+
+export function toHttpError(err: unknown): HttpError | null {
+  if (err instanceof HttpError) return err;
+  const e = err as BodyParserError & Neo4jLikeError;
+  if (!e || typeof e !== 'object') return null;
+
+  switch (e.type) {
+    case 'entity.parse.failed':
+      return new HttpError(400, 'bad_request', `Malformed JSON body: ${e.message}`);
+    case 'entity.too.large':
+      return new HttpError(413, 'payload_too_large', `Request body exceeds the limit of ${e.limit ?? 'the configured'} bytes`);
+    case 'encoding.unsupported':
+      return new HttpError(415, 'unsupported_media_type', e.message);
+    case 'request.aborted':
+    case 'request.size.invalid':
+      return new HttpError(400, 'bad_request', e.message);
+  }
+  if (typeof e.code === 'string') {
+    if (TIMEOUT_CODES.has(e.code)) {
+      return new HttpError(504, 'timeout', 'The query took longer than the configured timeout (QUERY_TIMEOUT_MS); narrow it (e.g. a smaller depth) or raise the limit');
+    }
+    if (UNAVAILABLE_CODES.has(e.code)) return new HttpError(503, 'unavailable', 'The graph database is unavailable; retry later');
+  }
+  // zlib failures while inflating a gzip body.
+  if (typeof e.code === 'string' && e.code.startsWith('Z_')) {
+    return new HttpError(400, 'bad_request', `Could not decompress the request body: ${e.message}`);
+  }
+  const status = e.status ?? e.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new HttpError(status, status === 404 ? 'not_found' : 'bad_request', e.expose === false ? 'Bad request' : e.message);
+  }
+  return null;
+}
+
+export function errorHandler(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.body === undefined || ctx.body === null) {
+        if (ctx.status === 404) {
+          throw new HttpError(404, 'not_found', `No endpoint ${ctx.method} ${ctx.path}`);
+        }
+        if (ctx.status === 405) {
+          throw new HttpError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`);
+        }
+        if (ctx.status === 501) {
+          throw new HttpError(501, 'method_not_allowed', `${ctx.method} is not implemented`);
+        }
+      }
+    } catch (err) {
+      let httpError = toHttpError(err);
+      if (!httpError) {
+        logger.error({ err, method: ctx.method, path: ctx.path }, 'unhandled error');
+        httpError = new HttpError(500, 'internal', 'Internal server error');
+      } else if (httpError.status >= 500) {
+        logger.warn({ err, method: ctx.method, path: ctx.path }, httpError.message);
+      }
+      const allow = ctx.response.get('Allow');
+      ctx.status = httpError.status;
+      ctx.body = httpError.body();
+      if (allow) ctx.set('Allow', allow);
+      if (httpError.status === 503) ctx.set('Retry-After', '1');
+    }
+  };
+}

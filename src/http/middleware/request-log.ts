@@ -1,0 +1,19 @@
+/** One structured log line per request: method, path, status, duration. Also feeds Prometheus. */
+import type { Middleware } from 'koa';
+import type { Logger } from '../../logger.js';
+import type { Metrics } from '../../metrics.js';
+
+export function requestLog(logger: Logger, metrics: Metrics): Middleware {
+  return async (ctx, next) => {
+    const start = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+      metrics.httpDuration.labels(ctx.method, String(route), String(ctx.status)).observe(ms / 1000);
+      const level = ctx.status >= 500 ? 'error' : 'info';
+      logger[level]({ method: ctx.method, path: ctx.path, status: ctx.status, durationMs: Math.round(ms * 100) / 100 }, 'request');
+    }
+  };
+}

@@ -1,0 +1,25 @@
+/** Liveness (`/healthz`: the process answers) and readiness (`/readyz`: Neo4j answers too). */
+import Router from '@koa/router';
+import type { Services } from '../context.js';
+
+export function healthRouter({ db, metrics }: Services): Router {
+  const router = new Router();
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/readyz', async (ctx) => {
+    try {
+      await db.ping(2000);
+      ctx.body = { status: 'ready', neo4j: 'up' };
+    } catch (err) {
+      ctx.status = 503;
+      ctx.set('Retry-After', '1');
+      ctx.body = { code: 503, error: 'unavailable', message: `Neo4j is not reachable: ${(err as Error).message}`, status: 'not_ready', neo4j: 'down' };
+    }
+  });
+  router.get('/metrics', async (ctx) => {
+    ctx.type = metrics.registry.contentType;
+    ctx.body = await metrics.registry.metrics();
+  });
+  return router;
+}

@@ -1,0 +1,317 @@
+/**
+ * Runs a private Neo4j 5.26 Community server for this process: jars resolved from Maven Central with
+ * the machine's Maven (cached per version), a generated neo4j.conf, and a child `java` process that is
+ * stopped when the service stops. It exists because our machines have no Docker engine.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import neo4j from 'neo4j-driver';
+import { projectRoot } from '../paths.js';
+import type { Logger } from '../logger.js';
+
+export interface LocalServerOptions {
+  /** Root of the cache: jars under `dist/<version>/lib`, server home under `homeName`. */
+  dir: string;
+  version: string;
+  /** 0 picks a free port. */
+  boltPort: number;
+  heap: string;
+  pageCache: string;
+  /** Sub-folder of `dir` holding conf, data and logs; tests use their own. */
+  homeName?: string;
+  /** Throw-away data directory (tests): deleted on stop. */
+  ephemeral?: boolean;
+  logger?: Logger;
+  startTimeoutMs?: number;
+}
+
+export class Neo4jRuntimeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'Neo4jRuntimeError';
+  }
+}
+
+function commandVersion(cmd: string, args: string[]): string | null {
+  const r = spawnSync(cmd, args, { encoding: 'utf8' });
+  if (r.error || r.status !== 0) return null;
+  return `${r.stdout}\n${r.stderr}`;
+}
+
+/** Fails with a message naming what to install when Java 17+ or Maven is missing. */
+export function checkPrerequisites(needMaven: boolean): void {
+  const java = commandVersion('java', ['-version']);
+  if (java === null) {
+    throw new Neo4jRuntimeError(
+      'Java 17 is needed to run the local Neo4j server but `java` was not found. ' +
+        'Install it (Debian/Ubuntu: apt-get install openjdk-17-jre-headless) or set NEO4J_URI to use an existing Neo4j.',
+    );
+  }
+  const m = /version "(\d+)(?:\.(\d+))?/.exec(java);
+  const major = m ? (m[1] === '1' ? Number(m[2]) : Number(m[1])) : 0;
+  if (major < 17 || major > 21) {
+    throw new Neo4jRuntimeError(
+      `Neo4j 5.26 needs Java 17 or 21, but \`java -version\` reports ${major || 'an unknown version'}. ` +
+        'Install Java 17 (apt-get install openjdk-17-jre-headless) or set NEO4J_URI.',
+    );
+  }
+  if (needMaven && commandVersion('mvn', ['-v']) === null) {
+    throw new Neo4jRuntimeError(
+      'Maven is needed once to download the Neo4j server jars but `mvn` was not found. ' +
+        'Install it (Debian/Ubuntu: apt-get install maven) or set NEO4J_URI to use an existing Neo4j.',
+    );
+  }
+}
+
+/** Returns the folder of server jars for `version`, downloading them on first use. */
+export function ensureServerJars(dir: string, version: string, logger?: Logger): string {
+  const libDir = path.join(dir, 'dist', version, 'lib');
+  const marker = path.join(libDir, '.complete');
+  if (fs.existsSync(marker)) return libDir;
+
+  checkPrerequisites(true);
+  logger?.info({ version, libDir }, 'fetching Neo4j server jars with Maven (first run only)');
+  const staging = `${libDir}.partial-${process.pid}`;
+  fs.rmSync(staging, { recursive: true, force: true });
+  fs.mkdirSync(staging, { recursive: true });
+  const pom = path.join(projectRoot, 'scripts', 'neo4j', 'pom.xml');
+  const r = spawnSync(
+    'mvn',
+    ['-q', '-B', '-f', pom, 'dependency:copy-dependencies', `-DoutputDirectory=${staging}`, '-DincludeScope=runtime', `-Dneo4j.version=${version}`],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  if (r.status !== 0) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    throw new Neo4jRuntimeError(`Maven could not fetch Neo4j ${version}: ${(r.stdout + r.stderr).trim().slice(-2000)}`);
+  }
+  fs.writeFileSync(path.join(staging, '.complete'), new Date().toISOString());
+  fs.rmSync(libDir, { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(libDir), { recursive: true });
+  fs.renameSync(staging, libDir);
+  return libDir;
+}
+
+export async function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+function neo4jConf(port: number, home: string, pageCache: string): string {
+  return [
+    '# Written by the lineage service at each start; edit NEO4J_LOCAL_* variables instead.',
+    `server.default_listen_address=127.0.0.1`,
+    `server.bolt.listen_address=127.0.0.1:${port}`,
+    `server.bolt.advertised_address=127.0.0.1:${port}`,
+    'server.bolt.tls_level=DISABLED',
+    'server.http.enabled=false',
+    'server.https.enabled=false',
+    'dbms.security.auth_enabled=false',
+    'dbms.usage_report.enabled=false',
+    `server.memory.pagecache.size=${pageCache}`,
+    'db.tx_log.rotation.retention_policy=2 days 512M',
+    'db.checkpoint.interval.time=5m',
+    `server.directories.data=${path.join(home, 'data')}`,
+    `server.directories.logs=${path.join(home, 'logs')}`,
+    `server.directories.run=${path.join(home, 'run')}`,
+    `server.directories.plugins=${path.join(home, 'plugins')}`,
+    `server.directories.import=${path.join(home, 'import')}`,
+    '',
+  ].join('\n');
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Kills a server left behind by a process that died without stopping it (e.g. SIGKILL). */
+function reapStaleServer(pidFile: string, logger?: Logger): void {
+  if (!fs.existsSync(pidFile)) return;
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+  if (pid > 0 && isAlive(pid)) {
+    let cmdline = '';
+    try {
+      cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      /* not Linux, or gone */
+    }
+    if (cmdline.includes('CommunityEntryPoint')) {
+      logger?.warn({ pid }, 'stopping a Neo4j server left running by an earlier process');
+      process.kill(pid, 'SIGKILL');
+    }
+  }
+  fs.rmSync(pidFile, { force: true });
+}
+
+export class LocalNeo4jServer {
+  private child: ChildProcess | null = null;
+  private exited: Promise<void> = Promise.resolve();
+  private readonly onProcessExit = () => this.killNow();
+  port = 0;
+  home = '';
+
+  constructor(private readonly opts: LocalServerOptions) {}
+
+  get uri(): string {
+    return `bolt://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    const { dir, version, logger } = this.opts;
+    checkPrerequisites(false);
+    const libDir = ensureServerJars(dir, version, logger);
+    this.home = path.join(dir, this.opts.homeName ?? 'server');
+    const confDir = path.join(this.home, 'conf');
+    for (const sub of ['conf', 'data', 'logs', 'run', 'plugins', 'import']) {
+      fs.mkdirSync(path.join(this.home, sub), { recursive: true });
+    }
+    const pidFile = path.join(this.home, 'run', 'neo4j.pid');
+    reapStaleServer(pidFile, logger);
+
+    let port = this.opts.boltPort;
+    if (port === 0 || !(await portIsFree(port))) {
+      if (port !== 0) logger?.warn({ port }, 'configured Bolt port is busy; using a free one');
+      port = await findFreePort();
+    }
+    this.port = port;
+    fs.writeFileSync(path.join(confDir, 'neo4j.conf'), neo4jConf(port, this.home, this.opts.pageCache));
+
+    const logPath = path.join(this.home, 'logs', 'console.log');
+    const out = fs.openSync(logPath, 'a');
+    logger?.info({ port, home: this.home, version }, 'starting local Neo4j');
+    const javaArgs = [
+      `-Xms${this.opts.heap}`,
+      `-Xmx${this.opts.heap}`,
+      '-XX:+UseG1GC',
+      '-XX:+ExitOnOutOfMemoryError',
+      '-Dfile.encoding=UTF-8',
+      '-cp',
+      `${libDir}/*`,
+      'org.neo4j.server.CommunityEntryPoint',
+      `--home-dir=${this.home}`,
+      `--config-dir=${confDir}`,
+      '--console-mode',
+    ];
+    // A small shell watchdog owns the JVM: it forwards SIGTERM and also stops Neo4j if this Node
+    // process disappears without a clean shutdown (SIGKILL, crash), so no orphan JVM is left.
+    // Own process group: a terminal Ctrl-C reaches only us, and we stop Neo4j after draining requests.
+    const child = spawn('sh', ['-c', WATCHDOG, 'neo4j-watchdog', String(process.pid), pidFile, 'java', ...javaArgs], {
+      cwd: this.home,
+      stdio: ['ignore', out, out],
+      detached: true,
+    });
+    fs.closeSync(out);
+    this.child = child;
+    process.on('exit', this.onProcessExit);
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    let exitedEarly = false;
+    child.once('exit', () => {
+      exitedEarly = true;
+      fs.rmSync(pidFile, { force: true });
+    });
+
+    const deadline = Date.now() + (this.opts.startTimeoutMs ?? 120_000);
+    const driver = neo4j.driver(this.uri, undefined, { logging: undefined, connectionTimeout: 2000 });
+    try {
+      for (;;) {
+        if (exitedEarly) {
+          throw new Neo4jRuntimeError(`Neo4j exited during startup; last log lines:\n${tail(logPath, 30)}`);
+        }
+        try {
+          await driver.verifyConnectivity();
+          break;
+        } catch {
+          if (Date.now() > deadline) {
+            await this.stop();
+            throw new Neo4jRuntimeError(`Neo4j did not answer on Bolt within the start timeout; log: ${logPath}`);
+          }
+          await new Promise((r) => setTimeout(r, 300));
+        }
+      }
+    } finally {
+      await driver.close();
+    }
+    logger?.info({ uri: this.uri }, 'local Neo4j is ready');
+  }
+
+  /** SIGTERM lets Neo4j check-point and release its store lock; SIGKILL only if it hangs. */
+  async stop(timeoutMs = 30_000): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) {
+      this.cleanup();
+      return;
+    }
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }, timeoutMs);
+    await this.exited;
+    clearTimeout(timer);
+    this.cleanup();
+  }
+
+  private cleanup(): void {
+    process.off('exit', this.onProcessExit);
+    this.child = null;
+    if (this.opts.ephemeral && this.home) fs.rmSync(this.home, { recursive: true, force: true });
+  }
+
+  /** Last resort on process exit (synchronous context): never leave an orphan JVM behind. */
+  private killNow(): void {
+    if (this.child?.pid && this.child.exitCode === null) {
+      try {
+        // The watchdog forwards this to the JVM and would also notice our exit on its own.
+        process.kill(this.child.pid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+}
+
+const WATCHDOG = `
+parent=$1; pidfile=$2; shift 2
+"$@" &
+jpid=$!
+echo $jpid > "$pidfile"
+trap 'kill -TERM $jpid 2>/dev/null; wait $jpid; exit 0' TERM INT HUP
+while kill -0 $jpid 2>/dev/null; do
+  if ! kill -0 $parent 2>/dev/null; then kill -TERM $jpid; wait $jpid; exit 0; fi
+  sleep 1 &
+  wait $!
+done
+wait $jpid
+`;
+
+function tail(file: string, lines: number): string {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Resolves where the graph lives: an external server when NEO4J_URI is set, otherwise a local
+ * Neo4j server started (and later stopped) by this process.
+ */
+import neo4j, { type Driver } from 'neo4j-driver';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { LocalNeo4jServer } from './local-server.js';
+
+export interface Neo4jRuntime {
+  driver: Driver;
+  database: string;
+  uri: string;
+  /** Closes the driver and stops the local server if this process started one. */
+  close(): Promise<void>;
+}
+
+export function createDriver(uri: string, user: string, password: string, logger?: Logger): Driver {
+  const auth = password ? neo4j.auth.basic(user, password) : undefined;
+  return neo4j.driver(uri, auth, {
+    maxConnectionPoolSize: 64,
+    connectionAcquisitionTimeout: 30_000,
+    maxTransactionRetryTime: 15_000,
+    disableLosslessIntegers: false,
+    userAgent: 'lineage-graph-service/0.1',
+    logging: logger
+      ? { level: 'warn', logger: (level, message) => logger[level === 'error' ? 'error' : 'warn']({ neo4j: true }, message) }
+      : undefined,
+  });
+}
+
+export async function startNeo4jRuntime(config: Config['neo4j'], logger?: Logger): Promise<Neo4jRuntime> {
+  if (config.kind === 'external') {
+    const driver = createDriver(config.uri, config.user, config.password, logger);
+    return { driver, database: config.database, uri: config.uri, close: () => driver.close() };
+  }
+  const server = new LocalNeo4jServer({ ...config, logger });
+  await server.start();
+  const driver = createDriver(server.uri, '', '', logger);
+  return {
+    driver,
+    database: config.database,
+    uri: server.uri,
+    async close() {
+      await driver.close();
+      await server.stop();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * The process: configuration, the Neo4j runtime (external or a local server we start), schema,
+ * HTTP listener and graceful shutdown. Everything request-related lives in app.ts.
+ */
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig, ConfigError, type Config } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { startNeo4jRuntime, type Neo4jRuntime } from './neo4j/runtime.js';
+import { Db } from './store/db.js';
+import { applySchema } from './store/schema.js';
+import { createApp } from './app.js';
+
+export interface RunningService {
+  server: http.Server;
+  runtime: Neo4jRuntime;
+  stop(): Promise<void>;
+}
+
+export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  const runtime = await startNeo4jRuntime(config.neo4j, logger);
+  try {
+    const db = new Db(runtime.driver, runtime.database, config.queryTimeoutMs);
+    const statements = await applySchema(db);
+    const { koa, services } = createApp({ db, logger, bodyLimitBytes: config.bodyLimitBytes });
+    await services.namespaces.ensureDefault();
+    logger.info({ statements, neo4j: runtime.uri, database: runtime.database }, 'graph schema applied');
+
+    const server = http.createServer(koa.callback());
+    server.keepAliveTimeout = 65_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+    const addr = server.address();
+    logger.info({ address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : addr }, 'lineage service listening');
+
+    let stopping: Promise<void> | null = null;
+    const stop = () =>
+      (stopping ??= (async () => {
+        logger.info('shutting down: no new connections, finishing in-flight requests');
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const grace = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+        await closed;
+        clearTimeout(grace);
+        await runtime.close();
+        logger.info('stopped');
+      })());
+    return { server, runtime, stop };
+  } catch (err) {
+    await runtime.close();
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.logLevel);
+  let service: RunningService;
+  try {
+    service = await startService(config, logger);
+  } catch (err) {
+    logger.fatal({ err }, `could not start: ${(err as Error).message}`);
+    process.exit(1);
+  }
+  let signals = 0;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (++signals > 1) {
+        logger.warn('second signal: exiting now');
+        process.exit(1);
+      }
+      service.stop().then(
+        () => process.exit(0),
+        (err) => {
+          logger.error({ err }, 'error during shutdown');
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) void main();

@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import { ConfigError, loadConfig, parseSize } from '../src/config.js';
+
+function errorOf(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).to.be.instanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('config', () => {
+  it('has production defaults: port 5000, 10 MB bodies, a local Neo4j', () => {
+    const c = loadConfig({});
+    expect(c.port).to.equal(5000);
+    expect(c.bodyLimitBytes).to.equal(10 * 1024 * 1024);
+    expect(c.neo4j.kind).to.equal('local');
+    expect(c.neo4j.database).to.equal('neo4j');
+  });
+
+  it('uses an external Neo4j when NEO4J_URI is set, including neo4j:// routing URIs', () => {
+    const c = loadConfig({ NEO4J_URI: 'neo4j+s://abc.databases.neo4j.io', NEO4J_USER: 'u', NEO4J_PASSWORD: 'p', NEO4J_DATABASE: 'lineage' });
+    expect(c.neo4j).to.deep.equal({ kind: 'external', uri: 'neo4j+s://abc.databases.neo4j.io', user: 'u', password: 'p', database: 'lineage' });
+  });
+
+  it('names the variable when a value is bad', () => {
+    expect(errorOf({ PORT: 'eighty' }).message).to.match(/PORT must be a whole number/);
+    expect(errorOf({ PORT: '70000' }).message).to.match(/PORT must be between 0 and 65535/);
+    expect(errorOf({ LOG_LEVEL: 'loud' }).variable).to.equal('LOG_LEVEL');
+    expect(errorOf({ BODY_LIMIT: 'huge' }).variable).to.equal('BODY_LIMIT');
+    expect(errorOf({ NEO4J_URI: 'http://localhost:7474' }).variable).to.equal('NEO4J_URI');
+    expect(errorOf({ NEO4J_LOCAL_VERSION: '2025.01.0' }).variable).to.equal('NEO4J_LOCAL_VERSION');
+    expect(errorOf({ NEO4J_LOCAL_HEAP: 'lots' }).variable).to.equal('NEO4J_LOCAL_HEAP');
+    expect(errorOf({ QUERY_TIMEOUT_MS: '5' }).variable).to.equal('QUERY_TIMEOUT_MS');
+  });
+
+  it('parses body sizes with units', () => {
+    expect(parseSize('X', '512kb')).to.equal(512 * 1024);
+    expect(parseSize('X', '1048576')).to.equal(1048576);
+    expect(parseSize('X', '1.5MB')).to.equal(1.5 * 1024 * 1024);
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * Mocha global fixture: one real Neo4j for the whole test run.
+ *   TEST_NEO4J_URI set            → that server (its database is wiped between tests!)
+ *   TEST_NEO4J=testcontainers     → a neo4j:5.26 container (needs a Docker engine)
+ *   otherwise                     → the project's own local Neo4j server, on a throw-away data
+ *                                   directory and a free port, so it never touches the service's data.
+ */
+import path from 'node:path';
+import { LocalNeo4jServer } from '../../src/neo4j/local-server.js';
+import { NEO4J_DEFAULT_VERSION } from '../../src/config.js';
+import { projectRoot } from '../../src/paths.js';
+
+let stop: (() => Promise<void>) | null = null;
+
+export async function mochaGlobalSetup(): Promise<void> {
+  if (process.env.TEST_NEO4J_URI) return;
+  if (process.env.TEST_NEO4J === 'testcontainers') {
+    const { Neo4jContainer } = await import('@testcontainers/neo4j');
+    const container = await new Neo4jContainer('neo4j:5.26').withPassword('lineage-test').start();
+    process.env.TEST_NEO4J_URI = container.getBoltUri();
+    process.env.TEST_NEO4J_USER = container.getUsername();
+    process.env.TEST_NEO4J_PASSWORD = container.getPassword();
+    stop = async () => void (await container.stop());
+    return;
+  }
+  const server = new LocalNeo4jServer({
+    dir: process.env.NEO4J_LOCAL_DIR ?? path.join(projectRoot, '.neo4j'),
+    version: process.env.NEO4J_LOCAL_VERSION ?? NEO4J_DEFAULT_VERSION,
+    boltPort: 0,
+    heap: '1g',
+    pageCache: '256m',
+    homeName: `test-run-${process.pid}`,
+    ephemeral: true,
+  });
+  const t0 = Date.now();
+  await server.start();
+  console.log(`  (test Neo4j ${NEO4J_DEFAULT_VERSION} on ${server.uri}, started in ${Date.now() - t0} ms)`);
+  process.env.TEST_NEO4J_URI = server.uri;
+  stop = () => server.stop();
+}
+
+export async function mochaGlobalTeardown(): Promise<void> {
+  await stop?.();
+}
