@@ -13,6 +13,7 @@ import { errorHandler } from './http/middleware/errors.js';
 import { requestLog } from './http/middleware/request-log.js';
 import { healthRouter } from './http/routes/health.js';
 import { namespacesRouter } from './http/routes/namespaces.js';
+import { lineageIngestRouter } from './http/routes/lineage-ingest.js';
 
 export interface AppOptions {
   db: Db;
@@ -48,7 +49,7 @@ export function createApp(opts: AppOptions): App {
   );
 
   const api = new Router({ prefix: '/api/v1' });
-  for (const r of [namespacesRouter(services)]) api.use(r.routes(), r.allowedMethods());
+  for (const r of [namespacesRouter(services), lineageIngestRouter(services)]) api.use(r.routes(), r.allowedMethods());
   const root = new Router();
   const health = healthRouter(services);
   root.use(health.routes(), health.allowedMethods());

@@ -3,14 +3,16 @@ import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { Db } from '../store/db.js';
 import { NamespaceRepository } from '../store/namespaces.js';
+import { IngestCommitter } from '../ingest/committer.js';
 
 export interface Services {
   db: Db;
   logger: Logger;
   metrics: Metrics;
   namespaces: NamespaceRepository;
+  committer: IngestCommitter;
 }
 
 export function createServices(db: Db, logger: Logger, metrics: Metrics): Services {
-  return { db, logger, metrics, namespaces: new NamespaceRepository(db) };
+  return { db, logger, metrics, namespaces: new NamespaceRepository(db), committer: new IngestCommitter(db, logger) };
 }

@@ -1,0 +1,71 @@
+// Creates or updates the datasets an event mentions (and their namespaces, sources, fields and
+// symlink aliases). Timestamps only move forward, so replays and out-of-order events converge.
+// Params: $eventTime (ISO), $datasets: [{
+//   namespace, name, facetProps (map 'facet.<name>' → JSON string, or null to delete),
+//   description, lifecycleState, datasetType, source ({name, uri} or null),
+//   fields (JSON string or null), fieldNames ([string]), fieldTypes ([{name, type, description}]),
+//   symlinks ([{namespace, name}]) }]
+// Returns nothing.
+WITH datetime($eventTime) AS t
+UNWIND $datasets AS ds
+MERGE (ns:Namespace {name: ds.namespace})
+  ON CREATE SET ns.createdAt = t, ns.updatedAt = t, ns.ownerName = 'anonymous', ns.description = null, ns.isHidden = false
+// Namespaces are shared by many writers: write them only when something changes (un-hiding).
+FOREACH (_ IN CASE WHEN ns.isHidden THEN [1] ELSE [] END | SET ns.isHidden = false, ns.updatedAt = t)
+MERGE (d:Dataset {namespace: ds.namespace, name: ds.name})
+  ON CREATE SET d.createdAt = t, d.updatedAt = t, d.physicalName = ds.name, d.type = 'DB_TABLE',
+                d.searchName = toLower(ds.name), d.isDeleted = false
+SET d += ds.facetProps,
+    d.isDeleted = false,
+    d.createdAt = CASE WHEN t < d.createdAt THEN t ELSE d.createdAt END,
+    d.updatedAt = CASE WHEN t > d.updatedAt THEN t ELSE d.updatedAt END,
+    d.description = coalesce(ds.description, d.description),
+    d.type = coalesce(ds.datasetType, d.type),
+    d.fields = coalesce(ds.fields, d.fields),
+    d.lastLifecycleState = coalesce(ds.lifecycleState, d.lastLifecycleState)
+MERGE (ns)-[:HAS_DATASET]->(d)
+WITH t, ds, d
+CALL (t, ds, d) {
+  WITH t, ds, d WHERE ds.source IS NOT NULL
+  MERGE (s:Source {name: ds.source.name})
+    ON CREATE SET s.createdAt = t, s.updatedAt = t, s.type = ds.source.type, s.connectionUrl = ds.source.uri, s.description = null
+  FOREACH (_ IN CASE WHEN ds.source.uri IS NOT NULL AND s.connectionUrl IS NULL THEN [1] ELSE [] END |
+    SET s.connectionUrl = ds.source.uri, s.updatedAt = t)
+  SET d.sourceName = s.name
+  WITH d, s
+  OPTIONAL MATCH (d)-[old:FROM_SOURCE]->(other:Source) WHERE other <> s
+  DELETE old
+  MERGE (d)-[:FROM_SOURCE]->(s)
+}
+CALL (ds, d) {
+  UNWIND ds.fieldTypes AS f
+  MERGE (df:DatasetField {namespace: ds.namespace, dataset: ds.name, name: f.name})
+  SET df.type = f.type, df.description = f.description
+  MERGE (d)-[:HAS_FIELD]->(df)
+}
+CALL (t, ds, d) {
+  UNWIND ds.symlinks AS link
+  WITH t, d, link WHERE NOT (link.namespace = d.namespace AND link.name = d.name)
+  MERGE (ans:Namespace {name: link.namespace})
+    ON CREATE SET ans.createdAt = t, ans.updatedAt = t, ans.ownerName = 'anonymous', ans.description = null, ans.isHidden = false
+  MERGE (a:Dataset {namespace: link.namespace, name: link.name})
+    ON CREATE SET a.createdAt = t, a.updatedAt = t, a.physicalName = link.name, a.type = 'DB_TABLE',
+                  a.searchName = toLower(link.name), a.isDeleted = false
+  SET a.isAlias = true
+  MERGE (ans)-[:HAS_DATASET]->(a)
+  MERGE (a)-[:ALIAS_OF]->(d)
+  // The alias's lineage edges now belong to the primary dataset.
+  WITH a, d
+  CALL (a, d) {
+    MATCH (a)-[e:INPUT_TO]->(j:Job) MERGE (d)-[:INPUT_TO]->(j) DELETE e
+  }
+  CALL (a, d) {
+    MATCH (j:Job)-[e:PRODUCES]->(a) MERGE (j)-[:PRODUCES]->(d) DELETE e
+  }
+  CALL (a, d) {
+    MATCH (v:JobVersion)-[e:HAS_INPUT]->(a) MERGE (v)-[:HAS_INPUT]->(d) DELETE e
+  }
+  CALL (a, d) {
+    MATCH (v:JobVersion)-[e:HAS_OUTPUT]->(a) MERGE (v)-[:HAS_OUTPUT]->(d) DELETE e
+  }
+}

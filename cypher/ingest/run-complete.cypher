@@ -1,0 +1,18 @@
+// On a run's completion, each dataset version it wrote becomes its dataset's current version,
+// unless a version committed later (by eventTime) is already current: out-of-order completions
+// converge on the same answer.
+// Params: $runId. Returns nothing.
+MATCH (r:Run {id: $runId})-[:WROTE]->(v:DatasetVersion)-[:VERSION_OF]->(d:Dataset)
+// Writing d first takes its lock, so the CURRENT_VERSION read below sees committed state.
+SET v.committedAt = r.endedAt, d.currentVersion = d.currentVersion
+WITH v, d
+CALL (v, d) {
+  OPTIONAL MATCH (d)-[c:CURRENT_VERSION]->(cur:DatasetVersion)
+  WITH v, d, c, cur
+  WHERE cur IS NULL OR (cur <> v AND coalesce(cur.committedAt, cur.createdAt) <= v.committedAt)
+  DELETE c
+  MERGE (d)-[:CURRENT_VERSION]->(v)
+  SET d.currentVersion = v.id,
+      d.lastModifiedAt = v.committedAt,
+      d.lastLifecycleState = coalesce(v.lifecycleState, d.lastLifecycleState)
+}

@@ -1,0 +1,29 @@
+// Ties a run to the version of each input dataset it read: the version it already reads (retries,
+// later events), else the dataset's current version at this point, else a first version of the
+// dataset. Facets the run reports about an input attach to that version.
+// Params: $runId, $eventTime (ISO), $inputs: [{namespace, name, initialVersionId, versionFacetProps}]
+// Returns nothing.
+MATCH (r:Run {id: $runId})
+WITH r, datetime($eventTime) AS t
+UNWIND $inputs AS input
+MATCH (d:Dataset {namespace: input.namespace, name: input.name})
+CALL (r, d) {
+  OPTIONAL MATCH (r)-[:READ]->(already:DatasetVersion)-[:VERSION_OF]->(d)
+  OPTIONAL MATCH (d)-[:CURRENT_VERSION]->(cur:DatasetVersion)
+  RETURN coalesce(already, cur) AS known
+  LIMIT 1
+}
+CALL (t, r, d, input, known) {
+  WITH t, r, d, input, known WHERE known IS NULL
+  MERGE (v:DatasetVersion {id: input.initialVersionId})
+    ON CREATE SET v.namespace = d.namespace, v.name = d.name, v.createdAt = t, v.committedAt = t, v.fields = d.fields
+  MERGE (v)-[:VERSION_OF]->(d)
+  MERGE (d)-[:CURRENT_VERSION]->(v)
+  SET d.currentVersion = v.id
+  RETURN v
+  UNION
+  WITH known WHERE known IS NOT NULL
+  RETURN known AS v
+}
+MERGE (r)-[:READ]->(v)
+SET v += input.versionFacetProps

@@ -1,0 +1,17 @@
+// Records the dataset versions a run writes: one version per (dataset, run), created on first
+// sight and enriched by later events of the same run. It becomes the dataset's current version only
+// when the run completes (run-complete.cypher).
+// Params: $runId, $eventTime (ISO), $outputs: [{namespace, name, versionId, versionFacetProps, fields (JSON or null), lifecycleState}]
+// Returns nothing.
+MATCH (r:Run {id: $runId})
+WITH r, datetime($eventTime) AS t
+UNWIND $outputs AS out
+MATCH (d:Dataset {namespace: out.namespace, name: out.name})
+MERGE (v:DatasetVersion {id: out.versionId})
+  ON CREATE SET v.namespace = d.namespace, v.name = d.name, v.createdAt = t, v.runId = r.id
+SET v += out.versionFacetProps,
+    v.createdAt = CASE WHEN t < v.createdAt THEN t ELSE v.createdAt END,
+    v.fields = coalesce(out.fields, v.fields, d.fields),
+    v.lifecycleState = coalesce(out.lifecycleState, v.lifecycleState)
+MERGE (v)-[:VERSION_OF]->(d)
+MERGE (r)-[:WROTE]->(v)

@@ -1,0 +1,82 @@
+/**
+ * POST /api/v1/lineage (one event) and POST /api/v1/lineage/batch (an array; each event all-or-nothing).
+ * 201 is answered only after the event's transaction has committed.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Services } from '../context.js';
+import { HttpError, badRequest, unprocessable } from '../errors.js';
+import { parseEvent } from '../../domain/openlineage/normalize.js';
+import { RunJobConflict } from '../../domain/ingest-plan.js';
+import { toHttpError } from '../middleware/errors.js';
+
+function requireJson(ctx: Context): unknown {
+  if (!ctx.is('application/json', '+json')) {
+    throw new HttpError(415, 'unsupported_media_type', `Content-Type must be application/json, got '${ctx.get('content-type') || 'none'}'`);
+  }
+  const raw = (ctx.request as unknown as { rawBody?: string }).rawBody;
+  if (raw === undefined || raw.trim() === '') throw badRequest('The request body is empty; expected a JSON OpenLineage event');
+  return ctx.request.body;
+}
+
+function ingestError(err: unknown): HttpError {
+  if (err instanceof RunJobConflict) return new HttpError(409, 'conflict', err.message);
+  return toHttpError(err) ?? new HttpError(503, 'unavailable', 'The event could not be stored; retry later');
+}
+
+export function lineageIngestRouter({ committer, metrics, logger }: Services): Router {
+  const router = new Router();
+
+  router.post('/lineage', async (ctx) => {
+    const parsed = parseEvent(requireJson(ctx));
+    if (!parsed.ok) {
+      metrics.eventsIngested.labels('unknown', 'invalid').inc();
+      throw unprocessable(`Invalid OpenLineage event: ${parsed.problems.map((p) => `${p.path || '/'} ${p.message}`).join('; ')}`, {
+        errors: parsed.problems,
+      });
+    }
+    try {
+      await committer.submit(parsed.event);
+    } catch (err) {
+      const httpError = ingestError(err);
+      if (httpError.status >= 500) logger.error({ err }, 'event not stored');
+      metrics.eventsIngested.labels(parsed.event.kind, 'failed').inc();
+      throw httpError;
+    }
+    metrics.eventsIngested.labels(parsed.event.kind, 'stored').inc();
+    ctx.status = 201;
+  });
+
+  router.post('/lineage/batch', async (ctx) => {
+    const body = requireJson(ctx);
+    if (!Array.isArray(body)) throw badRequest('The batch body must be a JSON array of OpenLineage events');
+    const failed: { index: number; reason: string; retriable: boolean }[] = [];
+    await Promise.all(
+      body.map(async (item, index) => {
+        const parsed = parseEvent(item);
+        if (!parsed.ok) {
+          failed.push({ index, reason: parsed.problems.map((p) => `${p.path || '/'} ${p.message}`).join('; '), retriable: false });
+          return;
+        }
+        try {
+          await committer.submit(parsed.event);
+          metrics.eventsIngested.labels(parsed.event.kind, 'stored').inc();
+        } catch (err) {
+          const e = ingestError(err);
+          failed.push({ index, reason: e.message, retriable: e.status >= 500 });
+          metrics.eventsIngested.labels(parsed.event.kind, 'failed').inc();
+        }
+      }),
+    );
+    failed.sort((a, b) => a.index - b.index);
+    const successful = body.length - failed.length;
+    ctx.status = 200;
+    ctx.body = {
+      status: failed.length === 0 ? 'success' : successful === 0 ? 'failure' : 'partial_success',
+      summary: { received: body.length, successful, failed: failed.length },
+      failed_events: failed,
+    };
+  });
+
+  return router;
+}
