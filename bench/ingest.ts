@@ -1,0 +1,111 @@
+/**
+ * npm run bench:ingest — ingestion throughput and latency over HTTP at concurrency 1, 8 and 32, and
+ * in the same run the ceiling: the same writes sent straight to Neo4j through the ingest code
+ * without HTTP. Target: ≥ 1,000 events/s at concurrency 32, and the service within 2x of the ceiling.
+ */
+import { TrafficGenerator } from './traffic.js';
+import { machine, request, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
+import { createDriver } from '../src/neo4j/runtime.js';
+import { Db } from '../src/store/db.js';
+import { applySchema } from '../src/store/schema.js';
+import { parseEvent } from '../src/domain/openlineage/normalize.js';
+import { IngestCommitter } from '../src/ingest/committer.js';
+import { createLogger } from '../src/logger.js';
+
+const EVENTS_PER_LEVEL: Record<number, number> = { 1: Number(process.env.BENCH_EVENTS_C1 ?? 600), 8: Number(process.env.BENCH_EVENTS ?? 4000), 32: Number(process.env.BENCH_EVENTS ?? 4000) };
+
+async function drive(url: string, events: string[], concurrency: number, sampleRss: () => number) {
+  let next = 0;
+  const latencies: number[] = [];
+  const failures: Record<string, number> = {};
+  let maxRss = 0;
+  const sampler = setInterval(() => (maxRss = Math.max(maxRss, sampleRss())), 250);
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < events.length) {
+        const body = events[next++];
+        const s = performance.now();
+        const res = await request(`${url}/api/v1/lineage`, 'POST', body);
+        latencies.push(performance.now() - s);
+        if (res.status !== 201) failures[res.status] = (failures[res.status] ?? 0) + 1;
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  clearInterval(sampler);
+  maxRss = Math.max(maxRss, sampleRss());
+  return { concurrency, events: events.length, seconds: Math.round(seconds * 100) / 100, eventsPerSecond: Math.round(events.length / seconds), latencyMs: summarize(latencies), failures, serviceRssMiB: maxRss };
+}
+
+async function ceiling(db: Db, events: Record<string, unknown>[], concurrency: number) {
+  const committer = new IngestCommitter(db, createLogger('silent'));
+  const parsed = events.map((e) => {
+    const r = parseEvent(e);
+    if (!r.ok) throw new Error(`generator produced an invalid event: ${JSON.stringify(r.problems)}`);
+    return r.event;
+  });
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < parsed.length) await committer.submit(parsed[next++]);
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  return { concurrency, events: parsed.length, seconds: Math.round(seconds * 100) / 100, eventsPerSecond: Math.round(parsed.length / seconds) };
+}
+
+async function main() {
+  const neo4j = await startBenchNeo4j('ingest');
+  const driver = createDriver(neo4j.uri, 'neo4j', '');
+  const db = new Db(driver, 'neo4j', 60_000);
+  let service: Awaited<ReturnType<typeof startServiceProcess>> | null = null;
+  try {
+    await applySchema(db);
+    service = await startServiceProcess(neo4j.uri);
+    const gen = new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10 });
+    const sizes: number[] = [];
+    const batch = (n: number) => {
+      const events = gen.events(Math.ceil(n / 2)).map((e) => JSON.stringify(e));
+      for (const e of events) sizes.push(Buffer.byteLength(e));
+      return events;
+    };
+
+    await drive(service.url, batch(400), 8, service.rssMiB); // warm-up: JIT, plan cache, page cache
+    const http = [];
+    for (const c of [1, 8, 32]) {
+      const r = await drive(service.url, batch(EVENTS_PER_LEVEL[c]), c, service.rssMiB);
+      console.log(`http c=${c}: ${r.eventsPerSecond} events/s, p50 ${r.latencyMs.p50} ms, p95 ${r.latencyMs.p95} ms, p99 ${r.latencyMs.p99} ms, rss ${r.serviceRssMiB} MiB`, r.failures);
+      http.push(r);
+    }
+    const direct = await ceiling(db, gen.events(EVENTS_PER_LEVEL[32] / 2), 32);
+    console.log(`ceiling (no HTTP) c=32: ${direct.eventsPerSecond} events/s`);
+
+    const sorted = [...sizes].sort((a, b) => a - b);
+    const c32 = http.find((h) => h.concurrency === 32)!;
+    const result = {
+      benchmark: 'ingest',
+      machine: machine(),
+      traffic: {
+        description: '200 pipelines x 10 chained jobs sharing datasets; START + COMPLETE per run (~5% FAIL); schema facets of 5-50 fields; sql, sourceCodeLocation, jobType, parent, dataSource facets',
+        eventBytes: { min: sorted[0], p50: sorted[Math.floor(sorted.length / 2)], max: sorted[sorted.length - 1] },
+      },
+      http,
+      ceilingWithoutHttp: direct,
+      ratios: { httpC32OverCeiling: Math.round((c32.eventsPerSecond / direct.eventsPerSecond) * 100) / 100 },
+      targets: { eventsPerSecondAtC32: 1000, withinFactorOfCeiling: 2 },
+      met: { throughput: c32.eventsPerSecond >= 1000, ceilingRatio: c32.eventsPerSecond * 2 >= direct.eventsPerSecond },
+    };
+    console.log(`results: ${writeResult('ingest', result)}`);
+  } finally {
+    await service?.stop();
+    await driver.close();
+    await neo4j.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

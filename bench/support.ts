@@ -1,0 +1,113 @@
+/** Shared bench plumbing: a private Neo4j, the service as a child process, machine facts, percentiles. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { LocalNeo4jServer, findFreePort } from '../src/neo4j/local-server.js';
+import { NEO4J_DEFAULT_VERSION } from '../src/config.js';
+import { projectRoot } from '../src/paths.js';
+
+export function machine() {
+  const cpus = os.cpus();
+  return {
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    cpus: cpus.length,
+    memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    platform: `${os.platform()} ${os.release()}`,
+    node: process.version,
+    neo4j: `${NEO4J_DEFAULT_VERSION} community (local, same machine)`,
+    date: new Date().toISOString(),
+  };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return Math.round(sorted[i] * 100) / 100;
+}
+
+export function summarize(latenciesMs: number[]) {
+  const s = [...latenciesMs].sort((a, b) => a - b);
+  return { count: s.length, p50: percentile(s, 50), p95: percentile(s, 95), p99: percentile(s, 99), max: percentile(s, 100) };
+}
+
+export async function startBenchNeo4j(name: string): Promise<LocalNeo4jServer> {
+  const server = new LocalNeo4jServer({
+    dir: process.env.NEO4J_LOCAL_DIR ?? path.join(projectRoot, '.neo4j'),
+    version: NEO4J_DEFAULT_VERSION,
+    boltPort: 0,
+    heap: process.env.BENCH_NEO4J_HEAP ?? '2g',
+    pageCache: process.env.BENCH_NEO4J_PAGECACHE ?? '1g',
+    homeName: `bench-${name}-${process.pid}`,
+    ephemeral: true,
+  });
+  await server.start();
+  return server;
+}
+
+export interface ServiceProcess {
+  url: string;
+  child: ChildProcess;
+  rssMiB(): number;
+  stop(): Promise<void>;
+}
+
+/** Runs the real service (src/server.ts) in its own process against `neo4jUri`. */
+export async function startServiceProcess(neo4jUri: string, extraEnv: Record<string, string> = {}): Promise<ServiceProcess> {
+  const port = await findFreePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'src/server.ts')], {
+    env: { ...process.env, NEO4J_URI: neo4jUri, NEO4J_PASSWORD: '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) throw new Error('service did not become ready');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    child,
+    rssMiB() {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      return Math.round(kb / 1024);
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+/** Minimal keep-alive HTTP client: lighter than fetch, so the generator steals less CPU from the service. */
+export function request(url: string, method: string, body?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, agent, headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    if (body) req.write(body);
+    req.end();
+  });
+}
+
+export function writeResult(name: string, result: unknown): string {
+  const dir = path.join(projectRoot, 'bench', 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.json`);
+  fs.writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
+  return file;
+}

@@ -1,0 +1,113 @@
+/**
+ * A generator of realistic OpenLineage traffic: pipelines of jobs chained through shared datasets
+ * (so lineage connects), a START and a terminal event per run (about 5% FAIL), schema facets of 5-50
+ * fields, SQL, source-code and parent facets, giving events of roughly 1-15 KB.
+ */
+import { randomUUID } from 'node:crypto';
+
+const PRODUCER = 'https://github.com/OpenLineage/OpenLineage/tree/1.24.0/integration/airflow';
+const TYPES = ['INTEGER', 'BIGINT', 'VARCHAR', 'TIMESTAMP', 'DECIMAL(18,2)', 'BOOLEAN', 'DATE', 'JSONB'];
+
+/** Deterministic PRNG so runs are comparable. */
+export function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function facet(body: Record<string, unknown>, name: string) {
+  return { _producer: PRODUCER, _schemaURL: `https://openlineage.io/spec/facets/1-0-0/${name}.json#/$defs/${name}`, ...body };
+}
+
+interface Dataset {
+  namespace: string;
+  name: string;
+  fields: { name: string; type: string; description: string }[];
+}
+
+export interface TrafficOptions {
+  pipelines: number;
+  jobsPerPipeline: number;
+  seed?: number;
+}
+
+export class TrafficGenerator {
+  private readonly rand: () => number;
+  private readonly datasets: Dataset[][] = [];
+
+  constructor(private readonly opts: TrafficOptions) {
+    this.rand = rng(opts.seed ?? 42);
+    // Stage k of pipeline p reads stage k-1 (and sometimes a shared dimension) and writes stage k.
+    for (let p = 0; p < opts.pipelines; p++) {
+      const stages: Dataset[] = [];
+      for (let k = 0; k <= opts.jobsPerPipeline; k++) stages.push(this.dataset(`pipeline_${p}.stage_${k}`));
+      this.datasets.push(stages);
+    }
+  }
+
+  private dataset(name: string): Dataset {
+    const n = 5 + Math.floor(this.rand() * 46);
+    const fields = Array.from({ length: n }, (_, i) => ({
+      name: `col_${i}_${name.length % 7}`,
+      type: TYPES[Math.floor(this.rand() * TYPES.length)],
+      description: this.rand() < 0.5 ? `Column ${i} of ${name}, documented by the owning team for downstream consumers.` : '',
+    }));
+    return { namespace: 'postgres://warehouse.internal:5432', name: `analytics.${name}`, fields };
+  }
+
+  private ds(d: Dataset, withSchema: boolean) {
+    const facets: Record<string, unknown> = {
+      dataSource: facet({ name: 'warehouse', uri: 'postgres://warehouse.internal:5432' }, 'DatasourceDatasetFacet'),
+    };
+    if (withSchema) facets.schema = facet({ fields: d.fields }, 'SchemaDatasetFacet');
+    return { namespace: d.namespace, name: d.name, facets };
+  }
+
+  /** The START and terminal events of one run of job k of pipeline p. */
+  run(p: number, k: number, time: number): Record<string, unknown>[] {
+    const stages = this.datasets[p];
+    const runId = randomUUID();
+    const shared = this.datasets[(p + 1) % this.datasets.length][0];
+    const inputs = [this.ds(stages[k], true), ...(this.rand() < 0.3 ? [this.ds(shared, false)] : [])];
+    const outputs = [this.ds(stages[k + 1], true)];
+    const job = {
+      namespace: 'airflow-prod',
+      name: `pipeline_${p}.task_${k}`,
+      facets: {
+        sql: facet({ query: `INSERT INTO ${stages[k + 1].name} SELECT ${stages[k].fields.map((f) => f.name).join(', ')} FROM ${stages[k].name}` }, 'SQLJobFacet'),
+        sourceCodeLocation: facet({ type: 'git', url: `https://git.example.com/data/pipelines/blob/main/pipeline_${p}.py` }, 'SourceCodeLocationJobFacet'),
+        jobType: facet({ processingType: 'BATCH', integration: 'AIRFLOW', jobType: 'TASK' }, 'JobTypeJobFacet'),
+      },
+    };
+    const parent = facet({ run: { runId: randomUUID() }, job: { namespace: 'airflow-prod', name: `pipeline_${p}` } }, 'ParentRunFacet');
+    const base = { producer: PRODUCER, schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent', job };
+    const failed = this.rand() < 0.05;
+    return [
+      { ...base, eventType: 'START', eventTime: new Date(time).toISOString(), run: { runId, facets: { parent } }, inputs, outputs: [] },
+      {
+        ...base,
+        eventType: failed ? 'FAIL' : 'COMPLETE',
+        eventTime: new Date(time + 30_000 + Math.floor(this.rand() * 600_000)).toISOString(),
+        run: { runId, facets: { parent } },
+        inputs: [],
+        outputs: failed ? [] : outputs,
+      },
+    ];
+  }
+
+  /** `runs` runs spread over the pipelines, as a flat list of events (START before its terminal event). */
+  events(runs: number, startTime = Date.parse('2024-06-01T00:00:00Z')): Record<string, unknown>[] {
+    const out: Record<string, unknown>[] = [];
+    for (let i = 0; i < runs; i++) {
+      const p = i % this.opts.pipelines;
+      const k = Math.floor(i / this.opts.pipelines) % this.opts.jobsPerPipeline;
+      out.push(...this.run(p, k, startTime + i * 1000));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,35 @@
+import { expect } from 'chai';
+import { useTestApp } from '../../helper.js';
+import { graphShape, value } from '../../support/graph.js';
+import { completedRun, runEvent } from '../../support/events.js';
+
+describe('POST /api/v1/lineage/batch', () => {
+  const t = useTestApp();
+
+  it('stores every valid event and reports a summary', async () => {
+    const events = [...completedRun({ inputs: ['a'], outputs: ['b'] }), ...completedRun({ job: 'other', inputs: ['b'], outputs: ['c'] })];
+    const res = await t().post('/api/v1/lineage/batch', events);
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal({ status: 'success', summary: { received: 4, successful: 4, failed: 0 }, failed_events: [] });
+    expect(await value(t().db, "MATCH (r:Run {state: 'COMPLETED'}) RETURN count(r)")).to.equal(2);
+  });
+
+  it('reports invalid events by index without failing the valid ones', async () => {
+    const good = runEvent({ inputs: ['a'] });
+    const bad = { ...runEvent(), producer: undefined };
+    const res = await t().post('/api/v1/lineage/batch', [good, bad, 'not an event']);
+    expect(res.status).to.equal(200);
+    expect(res.body.status).to.equal('partial_success');
+    expect(res.body.summary).to.deep.equal({ received: 3, successful: 1, failed: 2 });
+    expect(res.body.failed_events.map((f: { index: number }) => f.index)).to.deep.equal([1, 2]);
+    expect(res.body.failed_events[0].retriable).to.equal(false);
+    expect(res.body.failed_events[0].reason).to.include('producer');
+    expect(await value(t().db, 'MATCH (r:Run) RETURN count(r)')).to.equal(1);
+  });
+
+  it('400 for a body that is not an array, writing nothing', async () => {
+    const res = await t().post('/api/v1/lineage/batch', runEvent());
+    expect(res.status).to.equal(400);
+    expect(await graphShape(t().db)).to.deep.equal({ Namespace: 1 });
+  });
+});

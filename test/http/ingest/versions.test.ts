@@ -1,0 +1,134 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { useTestApp } from '../../helper.js';
+import { rows, value } from '../../support/graph.js';
+import { completedRun, runEvent, schemaFacet } from '../../support/events.js';
+
+describe('ingest: job and dataset versions', () => {
+  const t = useTestApp();
+  const post = async (e: Record<string, unknown>) => expect((await t().post('/api/v1/lineage', e)).status).to.equal(201);
+  const postAll = async (events: Record<string, unknown>[]) => {
+    for (const e of events) await post(e);
+  };
+  const executed = async (runId: string) => value<string>(t().db, 'MATCH (:Run {id: $runId})-[:EXECUTED]->(v) RETURN v.id', { runId });
+
+  describe('job versions', () => {
+    it('same location, context, inputs and outputs → same version; any change → a new one', async () => {
+      const [r1, r2, r3, r4] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+      const sql = (q: string) => ({ sql: { _producer: 'p', _schemaURL: 's', query: q } });
+      await postAll(completedRun({ runId: r1, inputs: ['a'], outputs: ['b'], jobFacets: sql('select 1') }));
+      await postAll(completedRun({ runId: r2, inputs: ['a'], outputs: ['b'], jobFacets: sql('select 1') }));
+      await postAll(completedRun({ runId: r3, inputs: ['a'], outputs: ['b'], jobFacets: sql('select 2') }));
+      await postAll(completedRun({ runId: r4, inputs: ['a', 'c'], outputs: ['b'], jobFacets: sql('select 2') }));
+      expect(await executed(r1)).to.equal(await executed(r2));
+      expect(await executed(r3)).not.to.equal(await executed(r1));
+      expect(await executed(r4)).not.to.equal(await executed(r3));
+      expect(await value(t().db, 'MATCH (v:JobVersion) RETURN count(v)')).to.equal(3);
+    });
+
+    it('input order does not change the version', async () => {
+      const [r1, r2] = [randomUUID(), randomUUID()];
+      await postAll(completedRun({ runId: r1, inputs: ['a', 'b'], outputs: ['c'] }));
+      await postAll(completedRun({ runId: r2, inputs: ['b', 'a'], outputs: ['c'] }));
+      expect(await executed(r1)).to.equal(await executed(r2));
+    });
+
+    it('a FAIL without known outputs gives a version with empty outputs, distinct from the successful one', async () => {
+      const ok = randomUUID();
+      const failed = randomUUID();
+      await postAll(completedRun({ runId: ok, inputs: ['a'], outputs: ['b'] }));
+      await post(runEvent({ runId: failed, eventType: 'START', inputs: ['a'] }));
+      await post(runEvent({ runId: failed, eventType: 'FAIL' }));
+      expect(await executed(failed)).to.be.a('string').and.not.equal(await executed(ok));
+      const outs = await value(t().db, 'MATCH (:Run {id: $id})-[:EXECUTED]->(v) RETURN COLLECT { MATCH (v)-[:HAS_OUTPUT]->(d) RETURN d.name }', { id: failed });
+      expect(outs).to.deep.equal([]);
+    });
+
+    it('no version until the run is terminal; the job follows its current version', async () => {
+      const r1 = randomUUID();
+      await post(runEvent({ runId: r1, eventType: 'START', inputs: ['a'], outputs: ['b'] }));
+      expect(await value(t().db, 'MATCH (v:JobVersion) RETURN count(v)')).to.equal(0);
+      await post(runEvent({ runId: r1, eventType: 'COMPLETE' }));
+      const job = (await rows(
+        t().db,
+        `MATCH (j:Job)-[:CURRENT_VERSION]->(v)
+         RETURN j.currentVersion = v.id AS consistent,
+                COLLECT { MATCH (d)-[:INPUT_TO]->(j) RETURN d.name } AS ins,
+                COLLECT { MATCH (j)-[:PRODUCES]->(d) RETURN d.name } AS outs`,
+      ))[0];
+      expect(job).to.deep.equal({ consistent: true, ins: ['a'], outs: ['b'] });
+      await postAll(completedRun({ inputs: ['a2'], outputs: ['b'] }));
+      const after = await rows(t().db, 'MATCH (d)-[:INPUT_TO]->(j:Job) RETURN d.name AS n');
+      expect(after).to.deep.equal([{ n: 'a2' }]);
+    });
+
+    it('a streaming job gets a version as soon as its I/O is known', async () => {
+      const jobType = { jobType: { _producer: 'p', _schemaURL: 's', processingType: 'STREAMING', integration: 'FLINK', jobType: 'JOB' } };
+      await post(runEvent({ eventType: 'START', jobFacets: jobType, inputs: ['topic'], outputs: ['sink'] }));
+      expect(await value(t().db, "MATCH (j:Job {type: 'STREAM'})-[:CURRENT_VERSION]->(v) RETURN count(v)")).to.equal(1);
+    });
+  });
+
+  describe('dataset versions', () => {
+    it('each run that writes a dataset creates a version; the current one moves on completion', async () => {
+      const w1 = randomUUID();
+      await postAll(completedRun({ runId: w1, job: 'writer', outputs: [{ name: 'orders', fields: [['id', 'INT']] }] }));
+      const v1 = await value(t().db, "MATCH (d:Dataset {name: 'orders'}) RETURN d.currentVersion");
+      const w2 = randomUUID();
+      await post(runEvent({ runId: w2, job: 'writer', eventType: 'START', outputs: ['orders'] }));
+      expect(await value(t().db, "MATCH (d:Dataset {name: 'orders'}) RETURN d.currentVersion"), 'moves only on COMPLETE').to.equal(v1);
+      await post(runEvent({ runId: w2, job: 'writer', eventType: 'COMPLETE', outputs: ['orders'] }));
+      const v2 = await value(t().db, "MATCH (d:Dataset {name: 'orders'}) RETURN d.currentVersion");
+      expect(v2).not.to.equal(v1);
+      expect(await value(t().db, "MATCH (v)-[:VERSION_OF]->(:Dataset {name: 'orders'}) RETURN count(v)")).to.equal(2);
+    });
+
+    it('successive consumer runs read different versions; a run can read one version and write another of the same dataset', async () => {
+      await postAll(completedRun({ job: 'writer', outputs: ['orders'] }));
+      const c1 = randomUUID();
+      await postAll(completedRun({ runId: c1, job: 'consumer', inputs: ['orders'], outputs: ['report'] }));
+      await postAll(completedRun({ job: 'writer', outputs: ['orders'] }));
+      const c2 = randomUUID();
+      await postAll(completedRun({ runId: c2, job: 'consumer', inputs: ['orders'], outputs: ['report'] }));
+      const read = (id: string) => value(t().db, "MATCH (:Run {id: $id})-[:READ]->(v)-[:VERSION_OF]->(:Dataset {name: 'orders'}) RETURN v.id", { id });
+      expect(await read(c1)).not.to.equal(await read(c2));
+
+      const rw = randomUUID();
+      await postAll(completedRun({ runId: rw, job: 'dedupe', inputs: ['orders'], outputs: ['orders'] }));
+      const r = (await rows(
+        t().db,
+        `MATCH (r:Run {id: $id})-[:READ]->(i:DatasetVersion)-[:VERSION_OF]->(d:Dataset {name: 'orders'}), (r)-[:WROTE]->(o:DatasetVersion)-[:VERSION_OF]->(d)
+         RETURN i.id AS readVersion, o.id AS wroteVersion, d.currentVersion AS current`,
+        { id: rw },
+      ))[0];
+      expect(r.readVersion).not.to.equal(r.wroteVersion);
+      expect(r.current).to.equal(r.wroteVersion);
+    });
+
+    it('a dataset read before anything wrote it gets a first version', async () => {
+      await postAll(completedRun({ inputs: ['external.feed'], outputs: ['x'] }));
+      const r = await rows(t().db, "MATCH (d:Dataset {name: 'external.feed'})-[:CURRENT_VERSION]->(v)<-[:READ]-(:Run) RETURN v.id AS id");
+      expect(r).to.have.length(1);
+    });
+
+    it('output facets attach to the version the run created; input facets to the version read', async () => {
+      const w = randomUUID();
+      await postAll(completedRun({ runId: w, job: 'writer', outputs: [{ name: 'orders', fields: [['id', 'INT'], ['amount', 'DECIMAL']] }] }));
+      const stats = { inputStatistics: { _producer: 'p', _schemaURL: 's', rowCount: 42 } };
+      const c = randomUUID();
+      await post(runEvent({ runId: c, job: 'consumer', eventType: 'START', inputs: [{ name: 'orders', inputFacets: stats }] }));
+      await postAll(completedRun({ job: 'writer', outputs: [{ name: 'orders', fields: [['id', 'INT']] }] }));
+      const written = await rows(
+        t().db,
+        `MATCH (:Run {id: $w})-[:WROTE]->(v) RETURN v.\`facet.schema\` AS schema, v.fields AS fields`,
+        { w },
+      );
+      expect(JSON.parse(written[0].schema)).to.deep.equal(schemaFacet([['id', 'INT'], ['amount', 'DECIMAL']]));
+      expect(JSON.parse(written[0].fields).map((f: { name: string }) => f.name)).to.deep.equal(['id', 'amount']);
+      const read = await rows(t().db, 'MATCH (:Run {id: $c})-[:READ]->(v) RETURN v.`facet.inputStatistics` AS s, v.runId AS writer', { c });
+      expect(JSON.parse(read[0].s).rowCount).to.equal(42);
+      expect(read[0].writer).to.equal(w);
+      expect(await value(t().db, "MATCH (d:Dataset {name: 'orders'}) RETURN d.fields")).to.equal(JSON.stringify([{ name: 'id', type: 'INT', description: null }]));
+    });
+  });
+});
