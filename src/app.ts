@@ -14,6 +14,7 @@ import { requestLog } from './http/middleware/request-log.js';
 import { healthRouter } from './http/routes/health.js';
 import { namespacesRouter } from './http/routes/namespaces.js';
 import { lineageIngestRouter } from './http/routes/lineage-ingest.js';
+import { lineageRouter, lineageBetaRouter } from './http/routes/lineage.js';
 
 export interface AppOptions {
   db: Db;
@@ -50,10 +51,16 @@ export function createApp(opts: AppOptions): App {
 
   const api = new Router({ prefix: '/api/v1' });
   for (const r of [namespacesRouter(services), lineageIngestRouter(services)]) api.use(r.routes(), r.allowedMethods());
+  const lineageApi = lineageRouter(services);
+  api.use(lineageApi.routes(), lineageApi.allowedMethods());
+  const beta = new Router({ prefix: '/api/v1-beta' });
+  const lineageBeta = lineageBetaRouter(services);
+  beta.use(lineageBeta.routes(), lineageBeta.allowedMethods());
   const root = new Router();
   const health = healthRouter(services);
   root.use(health.routes(), health.allowedMethods());
   root.use(api.routes(), api.allowedMethods());
+  root.use(beta.routes(), beta.allowedMethods());
   koa.use(root.routes());
   koa.use(root.allowedMethods());
   return { koa, services };

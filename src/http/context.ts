@@ -4,6 +4,7 @@ import type { Metrics } from '../metrics.js';
 import type { Db } from '../store/db.js';
 import { NamespaceRepository } from '../store/namespaces.js';
 import { IngestCommitter } from '../ingest/committer.js';
+import { LineageRepository } from '../store/lineage.js';
 
 export interface Services {
   db: Db;
@@ -11,8 +12,9 @@ export interface Services {
   metrics: Metrics;
   namespaces: NamespaceRepository;
   committer: IngestCommitter;
+  lineage: LineageRepository;
 }
 
 export function createServices(db: Db, logger: Logger, metrics: Metrics): Services {
-  return { db, logger, metrics, namespaces: new NamespaceRepository(db), committer: new IngestCommitter(db, logger) };
+  return { db, logger, metrics, namespaces: new NamespaceRepository(db), committer: new IngestCommitter(db, logger), lineage: new LineageRepository(db) };
 }

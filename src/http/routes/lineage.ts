@@ -1,0 +1,90 @@
+/**
+ * The lineage graph: GET /api/v1/lineage (and /api/v1-beta/lineage), /api/v1/column-lineage and
+ * /api/v1/runlineage/upstream. Semantics: docs/lineage.md.
+ */
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { ParsedUrlQuery } from 'node:querystring';
+import type { Services } from '../context.js';
+import { badRequest, notFound } from '../errors.js';
+import { enumParam, intParam, stringParam } from '../pagination.js';
+import { NodeIdError, parseNodeId, type ParsedNodeId } from '../../domain/node-id.js';
+import { DIRECTIONS, type LineageRepository } from '../../store/lineage.js';
+
+export const DEFAULT_DEPTH = 20;
+export const MAX_DEPTH = 100;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function nodeIdParam(query: ParsedUrlQuery): ParsedNodeId {
+  const raw = stringParam(query, 'nodeId');
+  if (raw === undefined || raw === '') throw badRequest("Query parameter 'nodeId' is required (e.g. dataset:<namespace>:<name>)");
+  try {
+    return parseNodeId(raw);
+  } catch (err) {
+    if (err instanceof NodeIdError) throw badRequest(err.message);
+    throw err;
+  }
+}
+
+function boolParam(query: ParsedUrlQuery, name: string, fallback: boolean): boolean {
+  const raw = stringParam(query, name);
+  if (raw === undefined || raw === '') return fallback;
+  if (/^true$/i.test(raw)) return true;
+  if (/^false$/i.test(raw)) return false;
+  throw badRequest(`Query parameter '${name}' must be true or false, got '${raw}'`);
+}
+
+const depthParam = (query: ParsedUrlQuery) => intParam(query, 'depth', DEFAULT_DEPTH, 0, MAX_DEPTH);
+
+function notFoundFor(id: ParsedNodeId): Error {
+  const what = id.kind === 'datasetField' ? 'Dataset field' : id.kind === 'job' ? 'Job' : 'Dataset';
+  return notFound(`${what} '${id.raw}' not found.`);
+}
+
+/** The dataset-level lineage handler, shared by /api/v1/lineage and /api/v1-beta/lineage. */
+function lineageRoute(lineage: LineageRepository): Middleware {
+  return async (ctx) => {
+    const id = nodeIdParam(ctx.query);
+    const depth = depthParam(ctx.query);
+    const direction = enumParam(ctx.query, 'direction', DIRECTIONS, 'both');
+    if (id.kind === 'datasetField') {
+      throw badRequest(`Node id '${id.raw}' names a dataset field; use /api/v1/column-lineage for column-level lineage`);
+    }
+    const graph = await lineage.lineage(id, depth, direction);
+    if (!graph) throw notFoundFor(id);
+    ctx.body = graph;
+  };
+}
+
+export function lineageRouter({ lineage }: Services): Router {
+  const router = new Router();
+  router.get('/lineage', lineageRoute(lineage));
+
+  router.get('/column-lineage', async (ctx) => {
+    const id = nodeIdParam(ctx.query);
+    const depth = depthParam(ctx.query);
+    const withDownstream = boolParam(ctx.query, 'withDownstream', false);
+    const graph = await lineage.columnLineage(id, depth, withDownstream);
+    if (!graph) throw notFoundFor(id);
+    ctx.body = graph;
+  });
+
+  router.get('/runlineage/upstream', async (ctx) => {
+    const runId = stringParam(ctx.query, 'runId');
+    if (runId === undefined || runId === '') throw badRequest("Query parameter 'runId' is required");
+    if (!UUID.test(runId)) throw badRequest(`Query parameter 'runId' must be a UUID, got '${runId}'`);
+    const depth = depthParam(ctx.query);
+    const result = await lineage.runLineageUpstream(runId.toLowerCase(), depth);
+    if (!result) throw notFound(`Run '${runId}' not found.`);
+    ctx.body = result;
+  });
+  return router;
+}
+
+/** GET /api/v1-beta/lineage: the spec's path of the same graph. */
+export function lineageBetaRouter({ lineage }: Services): Router {
+  const router = new Router();
+  router.get('/lineage', lineageRoute(lineage));
+  return router;
+}

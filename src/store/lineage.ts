@@ -1,0 +1,415 @@
+/**
+ * The lineage graph: dataset-level (jobs and datasets), column-level and run-level (version) lineage.
+ *
+ * Every answer costs a constant number of round trips whatever the graph size, except run lineage
+ * (one per level, at most `depth`): resolve the node id (one query over all candidate splits), then one
+ * query that walks and renders every node with what its `data` needs (latestRun included).
+ * Semantics are documented in docs/lineage.md.
+ */
+import type { Node as Neo4jNode } from 'neo4j-driver';
+import { cypher } from './cypher.js';
+import { int, toNative, type Db, type Params } from './db.js';
+import { iso } from './time.js';
+import { facetsFromProps } from '../domain/facets.js';
+import { datasetNodeId, fieldNodeId, jobNodeId, type EntityRef, type FieldRef, type ParsedNodeId } from '../domain/node-id.js';
+
+export type Direction = 'both' | 'upstream' | 'downstream';
+export const DIRECTIONS: readonly Direction[] = ['both', 'upstream', 'downstream'];
+
+export interface LineageEdge {
+  origin: string;
+  destination: string;
+}
+
+export interface LineageNode {
+  id: string;
+  type: 'JOB' | 'DATASET' | 'DATASET_FIELD';
+  data: Record<string, unknown>;
+  inEdges: LineageEdge[];
+  outEdges: LineageEdge[];
+}
+
+export interface LineageGraph {
+  graph: LineageNode[];
+  /** True when the result hit the node cap (`LINEAGE_MAX_NODES`): the nearest nodes are kept. */
+  truncated: boolean;
+}
+
+export interface RunLineage {
+  runs: {
+    job: { namespace: string | null; name: string | null; version: string | null };
+    run: { id: string; start: string | null; end: string | null; status: string | null };
+    inputs: { namespace: string; name: string; version: string; producedByRunId: string | null }[];
+  }[];
+}
+
+export interface LineageOptions {
+  /** Transaction timeout of lineage queries (ms); past it the request answers 504. */
+  timeoutMs?: number;
+  /** Most nodes returned by one graph query; more sets `truncated`. */
+  maxNodes?: number;
+}
+
+export const DEFAULT_MAX_NODES = 20_000;
+
+interface Resolved {
+  eid: string;
+  namespace: string;
+  name: string;
+}
+
+const MAX_RELS_MARK = /\b\d+\s*\/\*maxRels\*\//g;
+
+/**
+ * Query text with the quantifier bound marked `/*maxRels*\/` set to `maxRels` (a validated integer:
+ * Cypher has no parameters there). Texts differ only in that number, so plans stay cached per depth.
+ */
+export function withMaxRels(name: string, maxRels: number): string {
+  if (!Number.isSafeInteger(maxRels) || maxRels < 0 || maxRels > 1000) throw new Error(`invalid traversal bound ${maxRels}`);
+  const text = cypher(name);
+  if (!text.includes('/*maxRels*/')) throw new Error(`cypher/${name}.cypher has no /*maxRels*/ bound`);
+  return text.replace(MAX_RELS_MARK, `${maxRels} /*maxRels*/`);
+}
+
+/**
+ * Relationships from the start node for `depth` job hops: the jobs next to the start are hop 0, each
+ * further job layer one more hop, and the datasets of every included job come with it. From a job:
+ * job, dataset, job, ... = 2 * depth + 1; from a dataset one more.
+ */
+export function maxRelsFor(kind: 'job' | 'dataset', depth: number): number {
+  return kind === 'job' ? 2 * depth + 1 : 2 * depth + 2;
+}
+
+function parseJson(text: unknown): unknown {
+  if (typeof text !== 'string') return text ?? null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+function byOriginDestination(a: LineageEdge, b: LineageEdge): number {
+  return a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : a.destination < b.destination ? -1 : a.destination > b.destination ? 1 : 0;
+}
+
+/** Adds the edges between nodes of the result (both endpoints present) to both ends; sorts everything. */
+function wireEdges(nodes: LineageNode[], outs: Map<string, string[]>): LineageNode[] {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  for (const [origin, destinations] of outs) {
+    const from = byId.get(origin);
+    if (!from) continue;
+    for (const destination of new Set(destinations)) {
+      const to = byId.get(destination);
+      if (!to) continue;
+      const edge = { origin, destination };
+      from.outEdges.push(edge);
+      to.inEdges.push(edge);
+    }
+  }
+  for (const n of nodes) {
+    n.inEdges.sort(byOriginDestination);
+    n.outEdges.sort(byOriginDestination);
+  }
+  return nodes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+// ---- node data (the job object with latestRun, the dataset object) ----
+
+type Props = Record<string, unknown>;
+
+function durationMs(run: Props): number | null {
+  const s = iso(run.startedAt);
+  const e = iso(run.endedAt);
+  return s && e ? Date.parse(e) - Date.parse(s) : null;
+}
+
+export function toLineageRun(run: Props | null): Record<string, unknown> | null {
+  if (!run) return null;
+  const versions = (key: string) =>
+    ((run[key] as Props[] | undefined) ?? [])
+      .map((v) => ({ namespace: v.namespace as string, name: v.name as string, version: v.version as string }))
+      .sort((a, b) => `${a.namespace}\u0000${a.name}`.localeCompare(`${b.namespace}\u0000${b.name}`));
+  const inputVersions = versions('readVersions');
+  const outputVersions = versions('wroteVersions');
+  return {
+    id: run.id,
+    createdAt: iso(run.createdAt),
+    updatedAt: iso(run.updatedAt),
+    nominalStartTime: iso(run.nominalStartTime),
+    nominalEndTime: iso(run.nominalEndTime),
+    state: run.state ?? null,
+    startedAt: iso(run.startedAt),
+    endedAt: iso(run.endedAt),
+    durationMs: durationMs(run),
+    args: {},
+    jobVersion: run.jobVersion ? { namespace: run.jobNamespace, name: run.jobName, version: run.jobVersion } : null,
+    inputVersions,
+    outputVersions,
+    inputDatasetVersions: inputVersions.map((v) => ({ datasetVersionId: v, facets: {} })),
+    outputDatasetVersions: outputVersions.map((v) => ({ datasetVersionId: v, facets: {} })),
+    context: {},
+    facets: facetsFromProps(run),
+  };
+}
+
+export function toLineageJob(p: Props, extra: { inputs: EntityRef[]; outputs: EntityRef[]; latestRun: Props | null; tags: string[] }) {
+  const sortRefs = (refs: EntityRef[]) => [...refs].sort((a, b) => `${a.namespace}\u0000${a.name}`.localeCompare(`${b.namespace}\u0000${b.name}`));
+  const latestRun = toLineageRun(extra.latestRun);
+  return {
+    id: { namespace: p.namespace, name: p.name },
+    type: p.type ?? 'BATCH',
+    name: p.name,
+    simpleName: p.simpleName ?? p.name,
+    parentJobName: p.parentJobName ?? null,
+    createdAt: iso(p.createdAt),
+    updatedAt: iso(p.updatedAt),
+    namespace: p.namespace,
+    inputs: sortRefs(extra.inputs),
+    outputs: sortRefs(extra.outputs),
+    location: p.location ?? null,
+    context: (parseJson(p.context) as Record<string, unknown> | null) ?? {},
+    description: p.description ?? null,
+    latestRun,
+    latestRuns: latestRun ? [latestRun] : [],
+    currentVersion: p.currentVersion ?? null,
+    tags: [...extra.tags].sort(),
+    facets: facetsFromProps(p),
+  };
+}
+
+export function toLineageDataset(p: Props, extra: { tags: string[]; fieldTags: { field: string; tag: string }[] }) {
+  const tagsOf = new Map<string, string[]>();
+  for (const { field, tag } of extra.fieldTags) tagsOf.set(field, [...(tagsOf.get(field) ?? []), tag].sort());
+  const fields = ((parseJson(p.fields) as Props[] | null) ?? []).map((f) => ({ ...f, tags: tagsOf.get(f.name as string) ?? [] }));
+  return {
+    id: { namespace: p.namespace, name: p.name },
+    type: p.type ?? 'DB_TABLE',
+    name: p.name,
+    physicalName: p.physicalName ?? p.name,
+    createdAt: iso(p.createdAt),
+    updatedAt: iso(p.updatedAt),
+    namespace: p.namespace,
+    sourceName: p.sourceName ?? null,
+    fields,
+    tags: [...extra.tags].sort(),
+    lastModifiedAt: iso(p.lastModifiedAt),
+    lastLifecycleState: p.lastLifecycleState ?? null,
+    description: p.description ?? null,
+    currentVersion: p.currentVersion ?? null,
+    facets: facetsFromProps(p),
+    deleted: Boolean(p.isDeleted),
+  };
+}
+
+// ---- the repository ----
+
+export class LineageRepository {
+  readonly timeoutMs: number | undefined;
+  readonly maxNodes: number;
+
+  constructor(
+    private readonly db: Db,
+    opts: LineageOptions = {},
+  ) {
+    this.timeoutMs = opts.timeoutMs;
+    this.maxNodes = opts.maxNodes ?? DEFAULT_MAX_NODES;
+  }
+
+  private async run(op: string, text: string, params: Params) {
+    const res = await this.db.read({ op, timeoutMs: this.timeoutMs }, (tx) => tx.run(text, params));
+    return res.records;
+  }
+
+  /** The job or (primary) dataset a parsed id names, or null when none of its splits exists. */
+  async resolve(kind: 'job' | 'dataset', candidates: EntityRef[]): Promise<Resolved | null> {
+    const recs = await this.run(`lineage/resolve-${kind}`, cypher(`lineage/resolve-${kind}`), { candidates });
+    if (!recs.length) return null;
+    const r = recs[0];
+    return { eid: r.get('eid'), namespace: r.get('namespace'), name: r.get('name') };
+  }
+
+  async resolveField(candidates: FieldRef[]): Promise<(FieldRef & { eid: string }) | null> {
+    const recs = await this.run('lineage/resolve-field', cypher('lineage/resolve-field'), { candidates });
+    if (!recs.length) return null;
+    const r = recs[0];
+    return { eid: r.get('eid'), namespace: r.get('namespace'), dataset: r.get('dataset'), field: r.get('field') };
+  }
+
+  /** Dataset-level lineage; null when the node id names no (live) job or dataset. */
+  async lineage(id: Extract<ParsedNodeId, { kind: 'job' | 'dataset' }>, depth: number, direction: Direction): Promise<LineageGraph | null> {
+    const start = await this.resolve(id.kind, id.candidates);
+    if (!start) return null;
+    const text = withMaxRels('lineage/graph', maxRelsFor(id.kind, depth));
+    const recs = await this.run('lineage/graph', text, { startId: start.eid, direction, maxNodes: int(this.maxNodes + 1) });
+    const truncated = recs.length > this.maxNodes;
+    const nodes: LineageNode[] = [];
+    const outs = new Map<string, string[]>();
+    for (const rec of recs.slice(0, this.maxNodes)) {
+      const kind = rec.get('kind') as 'JOB' | 'DATASET';
+      const props = toNative((rec.get('node') as Neo4jNode).properties) as Props;
+      const ns = props.namespace as string;
+      const name = props.name as string;
+      const tags = rec.get('tags') as string[];
+      let nodeId: string;
+      let data: Record<string, unknown>;
+      let outIds: string[];
+      const outPairs = rec.get('outs') as [string, string][];
+      if (kind === 'JOB') {
+        nodeId = jobNodeId(ns, name);
+        data = toLineageJob(props, {
+          inputs: rec.get('inputs') as EntityRef[],
+          outputs: rec.get('outputs') as EntityRef[],
+          latestRun: toNative(rec.get('latestRun')) as Props | null,
+          tags,
+        });
+        outIds = outPairs.map(([a, b]) => datasetNodeId(a, b));
+      } else {
+        nodeId = datasetNodeId(ns, name);
+        data = toLineageDataset(props, { tags, fieldTags: rec.get('fieldTags') as { field: string; tag: string }[] });
+        outIds = outPairs.map(([a, b]) => jobNodeId(a, b));
+      }
+      nodes.push({ id: nodeId, type: kind, data, inEdges: [], outEdges: [] });
+      outs.set(nodeId, outIds);
+    }
+    return { graph: wireEdges(nodes, outs), truncated };
+  }
+
+  /**
+   * Column-level lineage from a dataset (all its columns), a column, or a job (the columns of the
+   * datasets it writes); null when the id names nothing (or an unknown version of it).
+   */
+  async columnLineage(id: ParsedNodeId, depth: number, withDownstream: boolean): Promise<LineageGraph | null> {
+    let startIds: string[];
+    let versionFields: Set<string> | null = null;
+    let datasetVersionOverride: { namespace: string; dataset: string; version: string } | null = null;
+    if (id.kind === 'datasetField') {
+      const f = await this.resolveField(id.candidates);
+      if (!f) return null;
+      if (id.version) {
+        const start = await this.columnStart(await this.resolve('dataset', [{ namespace: f.namespace, name: f.dataset }]), 'dataset', id.version);
+        if (!start || !start.fieldNames || !start.fieldNames.has(f.field)) return null;
+        datasetVersionOverride = { namespace: f.namespace, dataset: f.dataset, version: id.version };
+      }
+      startIds = [f.eid];
+    } else {
+      const entity = await this.resolve(id.kind, id.candidates);
+      if (!entity) return null;
+      const start = await this.columnStart(entity, id.kind, id.version);
+      if (!start) return null;
+      startIds = start.fieldIds;
+      if (id.kind === 'dataset' && id.version) {
+        versionFields = start.fieldNames;
+        datasetVersionOverride = { namespace: entity.namespace, dataset: entity.name, version: id.version };
+      }
+      if (!startIds.length) return { graph: [], truncated: false };
+    }
+    const text = withMaxRels('lineage/column-graph', depth);
+    const recs = await this.run('lineage/column-graph', text, { startIds, withDownstream, maxNodes: int(this.maxNodes + 1) });
+    const truncated = recs.length > this.maxNodes;
+    const nodes: LineageNode[] = [];
+    const outs = new Map<string, string[]>();
+    for (const rec of recs.slice(0, this.maxNodes)) {
+      if (rec.get('deleted')) continue;
+      const namespace = rec.get('namespace') as string;
+      const dataset = rec.get('dataset') as string;
+      const field = rec.get('field') as string;
+      const nodeId = fieldNodeId(namespace, dataset, field);
+      const isVersioned = datasetVersionOverride && datasetVersionOverride.namespace === namespace && datasetVersionOverride.dataset === dataset;
+      // A point-in-time dataset start keeps only the columns of that version's schema among its own columns.
+      if (isVersioned && versionFields && !versionFields.has(field)) continue;
+      const datasetVersion = isVersioned ? datasetVersionOverride!.version : ((rec.get('datasetVersion') as string | null) ?? null);
+      const inputs = (rec.get('inputs') as Props[]).map((i) => {
+        const transformations = ((parseJson(i.transformations) as Props[] | null) ?? []).map((t) => ({
+          type: t.type ?? null,
+          subtype: t.subtype ?? null,
+          description: t.description ?? null,
+          masking: t.masking ?? null,
+        }));
+        return {
+          namespace: i.namespace as string,
+          dataset: i.dataset as string,
+          field: i.field as string,
+          jobNamespace: i.jobNamespace ?? null,
+          jobName: i.jobName ?? null,
+          transformationDescription: (transformations[0]?.description as string | null | undefined) ?? null,
+          transformationType: (transformations[0]?.type as string | null | undefined) ?? null,
+          transformations,
+        };
+      });
+      inputs.sort((a, b) => fieldNodeId(a.namespace, a.dataset, a.field).localeCompare(fieldNodeId(b.namespace, b.dataset, b.field)));
+      nodes.push({
+        id: nodeId,
+        type: 'DATASET_FIELD',
+        data: {
+          namespace,
+          dataset,
+          datasetVersion,
+          field,
+          fieldType: rec.get('fieldType') ?? null,
+          transformationDescription: inputs[0]?.transformationDescription ?? null,
+          transformationType: inputs[0]?.transformationType ?? null,
+          inputFields: inputs,
+        },
+        inEdges: [],
+        outEdges: [],
+      });
+      outs.set(
+        nodeId,
+        (rec.get('outs') as [string, string, string][]).map(([a, b, c]) => fieldNodeId(a, b, c)),
+      );
+    }
+    // Keep only input fields that are nodes of the answer, like the edges.
+    const present = new Set(nodes.map((n) => n.id));
+    for (const n of nodes) {
+      n.data.inputFields = (n.data.inputFields as { namespace: string; dataset: string; field: string }[]).filter((i) =>
+        present.has(fieldNodeId(i.namespace, i.dataset, i.field)),
+      );
+    }
+    return { graph: wireEdges(nodes, outs), truncated };
+  }
+
+  private async columnStart(
+    entity: Resolved | null,
+    kind: 'dataset' | 'job',
+    version: string | null,
+  ): Promise<{ fieldIds: string[]; fieldNames: Set<string> | null } | null> {
+    if (!entity) return null;
+    const recs = await this.run('lineage/column-start', cypher('lineage/column-start'), { eid: entity.eid, kind, version });
+    if (!recs.length || !recs[0].get('found')) return null;
+    const fieldsJson = recs[0].get('fieldsJson') as string | null;
+    const fieldNames = fieldsJson === null ? null : new Set(((parseJson(fieldsJson) as Props[] | null) ?? []).map((f) => f.name as string));
+    return { fieldIds: recs[0].get('fieldIds') as string[], fieldNames };
+  }
+
+  /**
+   * Version-level provenance: the run, the runs that wrote the exact dataset versions it read, and so
+   * on up to `depth` producer hops (breadth-first, each run once). Null when the run is unknown.
+   */
+  async runLineageUpstream(runId: string, depth: number): Promise<RunLineage | null> {
+    const seen = new Set<string>();
+    const runs: RunLineage['runs'] = [];
+    let frontier = [runId];
+    for (let level = 0; level <= depth && frontier.length; level++) {
+      for (const id of frontier) seen.add(id);
+      const recs = await this.run('lineage/run-upstream-step', cypher('lineage/run-upstream-step'), { runIds: frontier });
+      if (level === 0 && !recs.length) return null;
+      const next = new Set<string>();
+      for (const rec of recs) {
+        const inputs = toNative(rec.get('inputs')) as RunLineage['runs'][number]['inputs'];
+        runs.push({
+          job: { namespace: str(rec.get('jobNamespace')), name: str(rec.get('jobName')), version: str(rec.get('jobVersion')) },
+          run: { id: rec.get('id') as string, start: iso(rec.get('startedAt')), end: iso(rec.get('endedAt')), status: str(rec.get('state')) },
+          inputs: inputs.map((i) => ({ namespace: i.namespace, name: i.name, version: i.version, producedByRunId: i.producedByRunId ?? null })),
+        });
+        for (const i of inputs) if (i.producedByRunId && !seen.has(i.producedByRunId)) next.add(i.producedByRunId);
+      }
+      frontier = [...next];
+    }
+    return { runs };
+  }
+}
