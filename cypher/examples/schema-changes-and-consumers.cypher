@@ -1,0 +1,19 @@
+// Change impact: datasets whose schema changed since a point in time (default: the last day), and the
+// jobs that consume them. A change is a dataset version whose `fields` differ from the version before it.
+// Params: $since (ISO-8601 datetime string, or null for "24 hours ago")
+// Returns: namespace, name (the dataset), changedAt (latest change), versions (ids of the changed
+//   versions), consumers (["<job namespace>:<job name>"]), newest change first.
+WITH coalesce(datetime($since), datetime() - duration('P1D')) AS since
+MATCH (v:DatasetVersion) WHERE v.createdAt >= since
+MATCH (v)-[:VERSION_OF]->(d:Dataset)
+WHERE NOT coalesce(d.isDeleted, false)
+// The version just before v: expanded from d (a pattern comprehension), so only d's versions are read.
+WITH d, v, [(d)<-[:VERSION_OF]-(o:DatasetVersion) | o] AS all
+WITH d, v, reduce(best = null, o IN all |
+       CASE WHEN o.createdAt < v.createdAt AND (best IS NULL OR o.createdAt > best.createdAt) THEN o ELSE best END) AS prev
+WHERE v.fields IS NOT NULL AND prev.fields IS NOT NULL AND v.fields <> prev.fields
+WITH d, max(v.createdAt) AS changedAt, collect(v.id) AS versions
+RETURN d.namespace AS namespace, d.name AS name, changedAt, versions,
+       COLLECT { MATCH (d)-[:INPUT_TO]->(c:Job) WHERE NOT coalesce(c.isDeleted, false)
+                 RETURN c.namespace + ':' + c.name AS consumer ORDER BY consumer } AS consumers
+ORDER BY changedAt DESC, namespace, name

@@ -1,0 +1,145 @@
+import { expect } from 'chai';
+import { build, useTestApp, type TestApp } from '../../helper.js';
+import { facet } from '../../support/events.js';
+import { ds, e, expectGraph, job, lineagePath as p, runJob } from './support.js';
+
+describe('GET /api/v1/lineage: errors, symlinks, soft deletes, timeouts', () => {
+  const t = useTestApp();
+
+  describe('request validation', () => {
+    beforeEach(async () => {
+      await runJob(t(), 'j', ['a'], ['b']);
+    });
+
+    const bad: [string, string][] = [
+      ['/api/v1/lineage', 'nodeId'],
+      ['/api/v1/lineage?nodeId=', 'nodeId'],
+      [p('table:ns:x'), 'Invalid nodeId'],
+      [p('dataset:onlyname'), 'Invalid nodeId'],
+      [p('dataset:ns:'), 'Invalid nodeId'],
+      [p(ds('a'), { depth: -1 }), 'depth'],
+      [p(ds('a'), { depth: 101 }), 'depth'],
+      [p(ds('a'), { depth: 'deep' }), 'depth'],
+      [p(ds('a'), { depth: '1.5' }), 'depth'],
+      [p(ds('a'), { direction: 'sideways' }), 'direction'],
+      [p(`datasetField:ns:a:col`), 'column-lineage'],
+      ['/api/v1-beta/lineage?nodeId=nope', 'Invalid nodeId'],
+      [`/api/v1/lineage?nodeId=${encodeURIComponent(ds('a'))}&nodeId=${encodeURIComponent(ds('b'))}`, 'more than once'],
+    ];
+    for (const [path, word] of bad) {
+      it(`400 for ${decodeURIComponent(path)}`, async () => {
+        const res = await t().get(path);
+        expect(res.status, res.text).to.equal(400);
+        expect(res.body).to.include({ code: 400, error: 'bad_request' });
+        expect(res.body.message).to.contain(word);
+      });
+    }
+
+    it('404 for a well-formed id of an unknown job or dataset', async () => {
+      for (const id of [ds('nope'), job('nope'), 'dataset:postgres://other:5432:a', 'job:other:j']) {
+        const res = await t().get(p(id));
+        expect(res.status, id).to.equal(404);
+        expect(res.body).to.include({ code: 404, error: 'not_found' });
+        expect(res.body.message).to.contain(id);
+      }
+    });
+
+    it('accepts direction case-insensitively and the bounds of depth', async () => {
+      for (const q of [{ direction: 'DOWNSTREAM' }, { depth: 0 }, { depth: 100 }] as Record<string, string | number>[]) {
+        expect((await t().get(p(ds('a'), q))).status).to.equal(200);
+      }
+    });
+
+    it('a dataset without any job is a graph of itself', async () => {
+      const res = await t().post('/api/v1/lineage', {
+        eventTime: '2024-06-01T00:00:00Z',
+        producer: 'https://example.com/p',
+        schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/DatasetEvent',
+        dataset: { namespace: 'warehouse', name: 'lonely', facets: {} },
+      });
+      expect(res.status).to.equal(201);
+      await expectGraph(t(), p('dataset:warehouse:lonely'), { nodes: ['dataset:warehouse:lonely'], edges: [] });
+    });
+  });
+
+  describe('symlinked datasets', () => {
+    const symlinks = facet({ identifiers: [{ namespace: 'hdfs://namenode:8020', name: '/warehouse/orders', type: 'TABLE' }] }, 'SymlinksDatasetFacet');
+    const primary = 'dataset:hive://metastore:9083:default.orders';
+    const alias = 'dataset:hdfs://namenode:8020:/warehouse/orders';
+    const expected = {
+      nodes: [job('writer'), primary, job('reader'), ds('report')],
+      edges: [e(job('writer'), primary), e(primary, job('reader')), e(job('reader'), ds('report'))],
+    };
+
+    it('appear once, under the primary name, with all their edges (alias declared first)', async () => {
+      await runJob(t(), 'writer', [], [{ namespace: 'hive://metastore:9083', name: 'default.orders', facets: { symlinks } }]);
+      await runJob(t(), 'reader', [{ namespace: 'hdfs://namenode:8020', name: '/warehouse/orders' }], ['report']);
+      for (const id of [primary, alias, job('writer'), ds('report')]) await expectGraph(t(), p(id), expected);
+      await expectGraph(t(), p(alias, { direction: 'downstream' }), {
+        nodes: [primary, job('reader'), ds('report')],
+        edges: [e(primary, job('reader')), e(job('reader'), ds('report'))],
+      });
+    });
+
+    it('appear once when the alias name was used before the symlink was known', async () => {
+      await runJob(t(), 'reader', [{ namespace: 'hdfs://namenode:8020', name: '/warehouse/orders' }], ['report']);
+      await runJob(t(), 'writer', [], [{ namespace: 'hive://metastore:9083', name: 'default.orders', facets: { symlinks } }]);
+      for (const id of [primary, alias, job('reader')]) await expectGraph(t(), p(id), expected);
+    });
+  });
+
+  describe('soft-deleted jobs and datasets', () => {
+    beforeEach(async () => {
+      await runJob(t(), 'j1', ['d0'], ['d1']);
+      await runJob(t(), 'j2', ['d1'], ['d2']);
+      await runJob(t(), 'j3', ['d1'], ['d3']);
+    });
+    const softDelete = (label: 'Job' | 'Dataset', name: string) =>
+      t().db.write({ op: 'test' }, (tx) => tx.run(`MATCH (n:${label} {name: $name}) SET n.isDeleted = true`, { name }));
+
+    it('are left out, and not walked through', async () => {
+      await softDelete('Job', 'j2');
+      await expectGraph(t(), p(ds('d0'), { direction: 'downstream' }), {
+        nodes: [ds('d0'), job('j1'), ds('d1'), job('j3'), ds('d3')],
+        edges: [e(ds('d0'), job('j1')), e(job('j1'), ds('d1')), e(ds('d1'), job('j3')), e(job('j3'), ds('d3'))],
+      });
+      await softDelete('Dataset', 'd1');
+      await expectGraph(t(), p(ds('d0')), { nodes: [ds('d0'), job('j1')], edges: [e(ds('d0'), job('j1'))] });
+    });
+
+    it('are 404 as start nodes', async () => {
+      await softDelete('Job', 'j2');
+      await softDelete('Dataset', 'd2');
+      expect((await t().get(p(job('j2')))).status).to.equal(404);
+      expect((await t().get(p(ds('d2')))).status).to.equal(404);
+    });
+  });
+
+  describe('timeouts', () => {
+    let slow: TestApp;
+    before(async () => {
+      slow = await build({ queryTimeoutMs: 1 });
+    });
+    after(async () => {
+      await slow.close();
+    });
+
+    it('answer 504 with a clear message when the traversal exceeds the transaction timeout', async () => {
+      // A dense bipartite block (200 datasets x 200 jobs, 40,000 edges), written directly in the model's shape.
+      await t().db.write({ op: 'test' }, (tx) =>
+        tx.run(`
+          UNWIND range(1, 200) AS i
+          CREATE (:Dataset {namespace: 'bulk', name: 'd' + i, isDeleted: false}), (:Job {namespace: 'bulk', name: 'j' + i, isDeleted: false})`),
+      );
+      await t().db.write({ op: 'test' }, (tx) =>
+        tx.run(`
+          MATCH (d:Dataset {namespace: 'bulk'}), (j:Job {namespace: 'bulk'})
+          CREATE (d)-[:INPUT_TO]->(j), (j)-[:PRODUCES]->(d)`),
+      );
+      const res = await slow.get(p('dataset:bulk:d1', { depth: 100 }));
+      expect(res.status, res.text).to.equal(504);
+      expect(res.body).to.include({ code: 504, error: 'timeout' });
+      expect(res.body.message).to.match(/timeout/i);
+    });
+  });
+});
