@@ -20,6 +20,8 @@ export interface AppOptions {
   db: Db;
   logger: Logger;
   bodyLimitBytes: number;
+  /** Ingest transaction timeout (ms); defaults to 60 s. */
+  ingestTimeoutMs?: number;
   metrics?: Metrics;
 }
 
@@ -30,7 +32,7 @@ export interface App {
 
 export function createApp(opts: AppOptions): App {
   const metrics = opts.metrics ?? createMetrics();
-  const services = createServices(opts.db, opts.logger, metrics);
+  const services = createServices(opts.db, opts.logger, metrics, opts.ingestTimeoutMs ? { timeoutMs: opts.ingestTimeoutMs } : {});
   const koa = new Koa();
   koa.proxy = true;
   // Errors are answered and logged by our middleware; keep Koa's default stderr printing quiet.

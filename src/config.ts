@@ -35,6 +35,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** Upper bound of any read transaction (ms); lineage traversals answer 504 past it. */
   queryTimeoutMs: number;
+  /** Upper bound of one ingest transaction (ms): generous, since aborting a write only makes producers retry. */
+  ingestTimeoutMs: number;
   /** Time allowed for in-flight requests to finish on SIGTERM before connections are cut. */
   shutdownGraceMs: number;
   neo4j: ExternalNeo4j | LocalNeo4j;
@@ -128,6 +130,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     bodyLimitBytes: parseSize('BODY_LIMIT', str(env, 'BODY_LIMIT', '10mb')),
     queryTimeoutMs: int(env, 'QUERY_TIMEOUT_MS', 10_000, 100, 600_000),
+    ingestTimeoutMs: int(env, 'INGEST_TIMEOUT_MS', 60_000, 1000, 600_000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     neo4j,
   };

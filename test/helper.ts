@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Driver } from 'neo4j-driver';
 import { createApp, type App } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
+import type { LogLevel } from '../src/config.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
@@ -70,7 +71,7 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
     await applySchema(db);
     schemaApplied = true;
   }
-  const app = createApp({ db, logger: createLogger('silent'), bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024 });
+  const app = createApp({ db, logger: createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'), bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024 });
   const server = http.createServer(app.koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

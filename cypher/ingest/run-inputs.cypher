@@ -8,7 +8,8 @@ WITH r, datetime($eventTime) AS t
 UNWIND $inputs AS input
 MATCH (d:Dataset {namespace: input.namespace, name: input.name})
 CALL (r, d) {
-  OPTIONAL MATCH (r)-[:READ]->(already:DatasetVersion)-[:VERSION_OF]->(d)
+  // Start from the run: a hot dataset has many versions, a run reads few.
+  OPTIONAL MATCH (r)-[:READ]->(already:DatasetVersion) WHERE (already)-[:VERSION_OF]->(d)
   OPTIONAL MATCH (d)-[:CURRENT_VERSION]->(cur:DatasetVersion)
   RETURN coalesce(already, cur) AS known
   LIMIT 1

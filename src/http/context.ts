@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { Db } from '../store/db.js';
 import { NamespaceRepository } from '../store/namespaces.js';
-import { IngestCommitter } from '../ingest/committer.js';
+import { DEFAULT_COMMITTER_OPTIONS, IngestCommitter, type CommitterOptions } from '../ingest/committer.js';
 import { LineageRepository } from '../store/lineage.js';
 
 export interface Services {
@@ -15,6 +15,6 @@ export interface Services {
   lineage: LineageRepository;
 }
 
-export function createServices(db: Db, logger: Logger, metrics: Metrics): Services {
-  return { db, logger, metrics, namespaces: new NamespaceRepository(db), committer: new IngestCommitter(db, logger), lineage: new LineageRepository(db) };
+export function createServices(db: Db, logger: Logger, metrics: Metrics, ingest: Partial<CommitterOptions> = {}): Services {
+  return { db, logger, metrics, namespaces: new NamespaceRepository(db), committer: new IngestCommitter(db, logger, { ...DEFAULT_COMMITTER_OPTIONS, ...ingest }), lineage: new LineageRepository(db) };
 }

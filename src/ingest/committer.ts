@@ -24,7 +24,11 @@ export interface CommitterOptions {
   maxBatch: number;
   /** Transactions in flight at once. */
   writers: number;
+  /** Transaction timeout (ms). */
+  timeoutMs: number;
 }
+
+export const DEFAULT_COMMITTER_OPTIONS: CommitterOptions = { maxBatch: 32, writers: 2, timeoutMs: 60_000 };
 
 export class IngestCommitter {
   private queue: Pending[] = [];
@@ -35,7 +39,7 @@ export class IngestCommitter {
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
-    private readonly opts: CommitterOptions = { maxBatch: 64, writers: 2 },
+    private readonly opts: CommitterOptions = DEFAULT_COMMITTER_OPTIONS,
   ) {}
 
   submit(event: NormalizedEvent): Promise<void> {
@@ -67,7 +71,7 @@ export class IngestCommitter {
 
   private async flush(batch: Pending[]): Promise<void> {
     try {
-      await this.db.write({ op: batch.length === 1 ? 'ingest' : `ingest x${batch.length}` }, async (tx) => {
+      await this.db.write({ op: batch.length === 1 ? 'ingest' : `ingest x${batch.length}`, timeoutMs: this.opts.timeoutMs }, async (tx) => {
         for (const p of batch) await writeEvent(tx, p.event, p.receivedAt);
       });
       for (const p of batch) p.resolve();
@@ -79,7 +83,7 @@ export class IngestCommitter {
       this.logger.debug({ err, size: batch.length }, 'shared ingest transaction failed; retrying events one by one');
       for (const p of batch) {
         try {
-          await this.db.write({ op: 'ingest' }, (tx) => writeEvent(tx, p.event, p.receivedAt));
+          await this.db.write({ op: 'ingest', timeoutMs: this.opts.timeoutMs }, (tx) => writeEvent(tx, p.event, p.receivedAt));
           p.resolve();
         } catch (single) {
           p.reject(single);

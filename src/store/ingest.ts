@@ -18,8 +18,18 @@ import {
 } from '../domain/ingest-plan.js';
 import type { TerminalState } from '../domain/run-state.js';
 
+/** Per-query timings, collected only when INGEST_PROFILE is set (bench and diagnosis). */
+export const queryTimings = new Map<string, number[]>();
+const profiling = Boolean(process.env.INGEST_PROFILE);
+
 async function run(tx: ManagedTransaction, name: string, params: Record<string, unknown>) {
-  return tx.run(cypher(name), params);
+  if (!profiling) return tx.run(cypher(name), params);
+  const start = performance.now();
+  const result = await tx.run(cypher(name), params);
+  const list = queryTimings.get(name) ?? [];
+  list.push(performance.now() - start);
+  queryTimings.set(name, list);
+  return result;
 }
 
 function refsOf(event: NormalizedEvent): DatasetRef[] {

@@ -39,7 +39,7 @@ export function lineageIngestRouter({ committer, metrics, logger }: Services): R
       await committer.submit(parsed.event);
     } catch (err) {
       const httpError = ingestError(err);
-      if (httpError.status >= 500) logger.error({ err }, 'event not stored');
+      if (httpError.status >= 500) logger.error({ err }, "event not stored");
       metrics.eventsIngested.labels(parsed.event.kind, 'failed').inc();
       throw httpError;
     }
