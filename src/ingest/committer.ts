@@ -28,7 +28,9 @@ export interface CommitterOptions {
   timeoutMs: number;
 }
 
-export const DEFAULT_COMMITTER_OPTIONS: CommitterOptions = { maxBatch: 32, writers: 2, timeoutMs: 60_000 };
+// One writer: shared datasets make concurrent write transactions deadlock-prone, and on a small machine a
+// single group-committing writer already keeps Neo4j busy. More writers help only with many cores.
+export const DEFAULT_COMMITTER_OPTIONS: CommitterOptions = { maxBatch: 32, writers: 1, timeoutMs: 60_000 };
 
 export class IngestCommitter {
   private queue: Pending[] = [];

@@ -6,6 +6,7 @@ import neo4j, { type Driver } from 'neo4j-driver';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { LocalNeo4jServer } from './local-server.js';
+import { enableNoDelayForDriverSockets } from './no-delay.js';
 
 export interface Neo4jRuntime {
   driver: Driver;
@@ -16,6 +17,7 @@ export interface Neo4jRuntime {
 }
 
 export function createDriver(uri: string, user: string, password: string, logger?: Logger): Driver {
+  enableNoDelayForDriverSockets();
   const auth = password ? neo4j.auth.basic(user, password) : undefined;
   return neo4j.driver(uri, auth, {
     maxConnectionPoolSize: 64,
