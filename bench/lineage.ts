@@ -18,12 +18,13 @@
  * Env: BENCH_DOMAINS (default 900), BENCH_ITERATIONS (default 30 per case; fewer for huge results).
  */
 import neo4jDriver from 'neo4j-driver';
+import { pathToFileURL } from 'node:url';
 import { machine, request, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
 import { rng } from './traffic.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
-import { maxRelsFor, withMaxRels } from '../src/store/lineage.js';
+import { graphQuery, maxRelsFor, type Direction } from '../src/store/lineage.js';
 
 const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 900);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
@@ -44,7 +45,7 @@ interface GeneratedGraph {
   hubs: { raw: Ref; dim: Ref };
 }
 
-function generate(domains: number): GeneratedGraph {
+export function generate(domains: number): GeneratedGraph {
   const rand = rng(42);
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
   const fields = () =>
@@ -93,7 +94,7 @@ function generate(domains: number): GeneratedGraph {
   return { datasets, jobs, smallDegree, hubs: { raw: hubs[0], dim } };
 }
 
-async function writeGraph(db: Db, g: GeneratedGraph): Promise<{ seconds: number; counts: Record<string, number> }> {
+export async function writeGraph(db: Db, g: GeneratedGraph): Promise<{ seconds: number; counts: Record<string, number> }> {
   const t0 = performance.now();
   const batches = <T>(xs: T[], n = 5000) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
   const now = '2026-01-01T00:00:00Z';
@@ -209,11 +210,11 @@ function planSummary(p: PlanNode, depth = 0, out: string[] = []): string[] {
 }
 
 /** PROFILE of the traversal query exactly as the service sends it, and Neo4j's own timing of it. */
-async function profile(db: Db, nodeId: { namespace: string; name: string }, direction: string, depth: number) {
+async function profile(db: Db, nodeId: { namespace: string; name: string }, direction: Direction, depth: number) {
   const eid = (await db.read({ op: 'bench' }, (tx) => tx.run('MATCH (d:Dataset {namespace: $namespace, name: $name}) RETURN elementId(d) AS eid', nodeId)))
     .records[0].get('eid') as string;
-  const text = withMaxRels('lineage/graph', maxRelsFor('dataset', depth));
-  const params = { startId: eid, direction, maxNodes: neo4jDriver.int(20_001) };
+  const text = graphQuery(direction, maxRelsFor('dataset', depth));
+  const params = { startId: eid, maxNodes: neo4jDriver.int(20_001) };
   const session = db.driver.session({ database: db.database });
   try {
     const prof = await session.run(`PROFILE ${text}`, params);
@@ -306,7 +307,9 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

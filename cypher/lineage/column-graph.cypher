@@ -6,10 +6,10 @@
 // service filters them; the walk itself cannot test the owning dataset without losing the pruning plan).
 //
 // The quantifier bound marked `/*maxRels*/` (20) is replaced by the store with the validated depth
-// (FEEDS hops), since Cypher does not accept parameters in quantifiers.
+// (FEEDS hops, at least 1), since Cypher does not accept parameters in quantifiers.
 //
 // Params: $startIds ([elementId] of DatasetField nodes), $withDownstream (boolean), $maxNodes (integer)
-// Returns one row per column: {namespace, dataset, field, fieldType, datasetVersion (the dataset's
+// Returns one row per column: {eid (elementId), namespace, dataset, field, fieldType, datasetVersion (the dataset's
 //   current version id or null), deleted (its dataset is soft-deleted),
 //   inputs ([{namespace, dataset, field, jobNamespace, jobName, transformations (JSON text)}]: every
 //   FEEDS edge into the column), outs ([[namespace, dataset, field]]: every column it feeds)}
@@ -25,7 +25,7 @@ CALL (s) {
 WITH DISTINCT n
 LIMIT $maxNodes
 OPTIONAL MATCH (d:Dataset {namespace: n.namespace, name: n.dataset})
-RETURN n.namespace AS namespace, n.dataset AS dataset, n.name AS field, n.type AS fieldType,
+RETURN elementId(n) AS eid, n.namespace AS namespace, n.dataset AS dataset, n.name AS field, n.type AS fieldType,
        d.currentVersion AS datasetVersion, coalesce(d.isDeleted, false) AS deleted,
        [(i:DatasetField)-[f:FEEDS]->(n) | {namespace: i.namespace, dataset: i.dataset, field: i.name,
           jobNamespace: f.jobNamespace, jobName: f.jobName, transformations: f.transformations}] AS inputs,

@@ -6,7 +6,6 @@
  * query that walks and renders every node with what its `data` needs (latestRun included).
  * Semantics are documented in docs/lineage.md.
  */
-import type { Node as Neo4jNode } from 'neo4j-driver';
 import { cypher } from './cypher.js';
 import { int, toNative, type Db, type Params } from './db.js';
 import { iso } from './time.js';
@@ -59,6 +58,26 @@ interface Resolved {
 }
 
 const MAX_RELS_MARK = /\b\d+\s*\/\*maxRels\*\//g;
+const compacted = new Map<string, string>();
+
+/**
+ * The query text as sent: whole-line `//` comments dropped and whitespace collapsed. The driver writes
+ * a Bolt message in 1,400-byte chunks and does not set TCP_NODELAY, so a RUN message longer than one
+ * chunk waits for the server's delayed ACK (~40 ms on Linux); short texts avoid that stall.
+ */
+export function lineageQuery(name: string): string {
+  let text = compacted.get(name);
+  if (text === undefined) {
+    text = cypher(name)
+      .split('\n')
+      .filter((line) => !line.trimStart().startsWith('//'))
+      .join('\n')
+      .replace(/\s+/g, ' ')
+      .trim();
+    compacted.set(name, text);
+  }
+  return text;
+}
 
 /**
  * Query text with the quantifier bound marked `/*maxRels*\/` set to `maxRels` (a validated integer:
@@ -66,9 +85,23 @@ const MAX_RELS_MARK = /\b\d+\s*\/\*maxRels\*\//g;
  */
 export function withMaxRels(name: string, maxRels: number): string {
   if (!Number.isSafeInteger(maxRels) || maxRels < 0 || maxRels > 1000) throw new Error(`invalid traversal bound ${maxRels}`);
-  const text = cypher(name);
+  const text = lineageQuery(name);
   if (!text.includes('/*maxRels*/')) throw new Error(`cypher/${name}.cypher has no /*maxRels*/ bound`);
   return text.replace(MAX_RELS_MARK, `${maxRels} /*maxRels*/`);
+}
+
+const DOWNSTREAM_MARK = '-[:INPUT_TO|PRODUCES]->/*downstream*/';
+const WALKS: Record<Direction, string> = {
+  downstream: DOWNSTREAM_MARK,
+  upstream: '<-[:INPUT_TO|PRODUCES]-/*upstream*/',
+  both: '-[:INPUT_TO|PRODUCES]-/*both*/',
+};
+
+/** The dataset-level traversal for one direction and bound (see cypher/lineage/graph.cypher). */
+export function graphQuery(direction: Direction, maxRels: number): string {
+  const text = withMaxRels('lineage/graph', maxRels);
+  if (!text.includes(DOWNSTREAM_MARK)) throw new Error('cypher/lineage/graph.cypher lost its /*downstream*/ mark');
+  return text.replace(DOWNSTREAM_MARK, WALKS[direction]);
 }
 
 /**
@@ -131,11 +164,11 @@ function durationMs(run: Props): number | null {
 export function toLineageRun(run: Props | null): Record<string, unknown> | null {
   if (!run) return null;
   const versions = (key: string) =>
-    ((run[key] as Props[] | undefined) ?? [])
-      .map((v) => ({ namespace: v.namespace as string, name: v.name as string, version: v.version as string }))
+    ((run[key] as [string, string, string][] | undefined) ?? [])
+      .map(([namespace, name, version]) => ({ namespace, name, version }))
       .sort((a, b) => `${a.namespace}\u0000${a.name}`.localeCompare(`${b.namespace}\u0000${b.name}`));
-  const inputVersions = versions('readVersions');
-  const outputVersions = versions('wroteVersions');
+  const inputVersions = versions('reads');
+  const outputVersions = versions('wrote');
   return {
     id: run.id,
     createdAt: iso(run.createdAt),
@@ -227,14 +260,14 @@ export class LineageRepository {
 
   /** The job or (primary) dataset a parsed id names, or null when none of its splits exists. */
   async resolve(kind: 'job' | 'dataset', candidates: EntityRef[]): Promise<Resolved | null> {
-    const recs = await this.run(`lineage/resolve-${kind}`, cypher(`lineage/resolve-${kind}`), { candidates });
+    const recs = await this.run(`lineage/resolve-${kind}`, lineageQuery(`lineage/resolve-${kind}`), { candidates });
     if (!recs.length) return null;
     const r = recs[0];
     return { eid: r.get('eid'), namespace: r.get('namespace'), name: r.get('name') };
   }
 
   async resolveField(candidates: FieldRef[]): Promise<(FieldRef & { eid: string }) | null> {
-    const recs = await this.run('lineage/resolve-field', cypher('lineage/resolve-field'), { candidates });
+    const recs = await this.run('lineage/resolve-field', lineageQuery('lineage/resolve-field'), { candidates });
     if (!recs.length) return null;
     const r = recs[0];
     return { eid: r.get('eid'), namespace: r.get('namespace'), dataset: r.get('dataset'), field: r.get('field') };
@@ -244,37 +277,34 @@ export class LineageRepository {
   async lineage(id: Extract<ParsedNodeId, { kind: 'job' | 'dataset' }>, depth: number, direction: Direction): Promise<LineageGraph | null> {
     const start = await this.resolve(id.kind, id.candidates);
     if (!start) return null;
-    const text = withMaxRels('lineage/graph', maxRelsFor(id.kind, depth));
-    const recs = await this.run('lineage/graph', text, { startId: start.eid, direction, maxNodes: int(this.maxNodes + 1) });
+    const text = graphQuery(direction, maxRelsFor(id.kind, depth));
+    const recs = await this.run('lineage/graph', text, { startId: start.eid, maxNodes: int(this.maxNodes + 1) });
     const truncated = recs.length > this.maxNodes;
     const nodes: LineageNode[] = [];
     const outs = new Map<string, string[]>();
+    const refs = (pairs: [string, string][]): EntityRef[] => pairs.map(([namespace, name]) => ({ namespace, name }));
     for (const rec of recs.slice(0, this.maxNodes)) {
-      const kind = rec.get('kind') as 'JOB' | 'DATASET';
-      const props = toNative((rec.get('node') as Neo4jNode).properties) as Props;
+      const props = toNative(rec.get('node')) as Props;
       const ns = props.namespace as string;
       const name = props.name as string;
       const tags = rec.get('tags') as string[];
-      let nodeId: string;
-      let data: Record<string, unknown>;
-      let outIds: string[];
-      const outPairs = rec.get('outs') as [string, string][];
-      if (kind === 'JOB') {
-        nodeId = jobNodeId(ns, name);
-        data = toLineageJob(props, {
-          inputs: rec.get('inputs') as EntityRef[],
-          outputs: rec.get('outputs') as EntityRef[],
+      if (rec.get('isJob')) {
+        const nodeId = jobNodeId(ns, name);
+        const outputs = rec.get('outputs') as [string, string][];
+        const data = toLineageJob(props, {
+          inputs: refs(rec.get('inputs') as [string, string][]),
+          outputs: refs(outputs),
           latestRun: toNative(rec.get('latestRun')) as Props | null,
           tags,
         });
-        outIds = outPairs.map(([a, b]) => datasetNodeId(a, b));
+        nodes.push({ id: nodeId, type: 'JOB', data, inEdges: [], outEdges: [] });
+        outs.set(nodeId, outputs.map(([a, b]) => datasetNodeId(a, b)));
       } else {
-        nodeId = datasetNodeId(ns, name);
-        data = toLineageDataset(props, { tags, fieldTags: rec.get('fieldTags') as { field: string; tag: string }[] });
-        outIds = outPairs.map(([a, b]) => jobNodeId(a, b));
+        const nodeId = datasetNodeId(ns, name);
+        const fieldTags = (rec.get('fieldTags') as [string, string][]).map(([field, tag]) => ({ field, tag }));
+        nodes.push({ id: nodeId, type: 'DATASET', data: toLineageDataset(props, { tags, fieldTags }), inEdges: [], outEdges: [] });
+        outs.set(nodeId, (rec.get('consumers') as [string, string][]).map(([a, b]) => jobNodeId(a, b)));
       }
-      nodes.push({ id: nodeId, type: kind, data, inEdges: [], outEdges: [] });
-      outs.set(nodeId, outIds);
     }
     return { graph: wireEdges(nodes, outs), truncated };
   }
@@ -308,8 +338,11 @@ export class LineageRepository {
       }
       if (!startIds.length) return { graph: [], truncated: false };
     }
-    const text = withMaxRels('lineage/column-graph', depth);
-    const recs = await this.run('lineage/column-graph', text, { startIds, withDownstream, maxNodes: int(this.maxNodes + 1) });
+    // A quantifier cannot be {0, 0}: depth 0 walks one hop and keeps the start columns only.
+    const text = withMaxRels('lineage/column-graph', Math.max(depth, 1));
+    const all = await this.run('lineage/column-graph', text, { startIds, withDownstream, maxNodes: int(this.maxNodes + 1) });
+    const starts = new Set(startIds);
+    const recs = depth === 0 ? all.filter((r) => starts.has(r.get('eid') as string)) : all;
     const truncated = recs.length > this.maxNodes;
     const nodes: LineageNode[] = [];
     const outs = new Map<string, string[]>();
@@ -379,7 +412,7 @@ export class LineageRepository {
     version: string | null,
   ): Promise<{ fieldIds: string[]; fieldNames: Set<string> | null } | null> {
     if (!entity) return null;
-    const recs = await this.run('lineage/column-start', cypher('lineage/column-start'), { eid: entity.eid, kind, version });
+    const recs = await this.run('lineage/column-start', lineageQuery('lineage/column-start'), { eid: entity.eid, kind, version });
     if (!recs.length || !recs[0].get('found')) return null;
     const fieldsJson = recs[0].get('fieldsJson') as string | null;
     const fieldNames = fieldsJson === null ? null : new Set(((parseJson(fieldsJson) as Props[] | null) ?? []).map((f) => f.name as string));
@@ -396,7 +429,7 @@ export class LineageRepository {
     let frontier = [runId];
     for (let level = 0; level <= depth && frontier.length; level++) {
       for (const id of frontier) seen.add(id);
-      const recs = await this.run('lineage/run-upstream-step', cypher('lineage/run-upstream-step'), { runIds: frontier });
+      const recs = await this.run('lineage/run-upstream-step', lineageQuery('lineage/run-upstream-step'), { runIds: frontier });
       if (level === 0 && !recs.length) return null;
       const next = new Set<string>();
       for (const rec of recs) {
