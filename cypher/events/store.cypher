@@ -1,8 +1,9 @@
-// Keeps the raw event once (its id is a hash of its canonical JSON, so a retried POST is a no-op).
-// Params: $receivedAt (ISO), $event: {id, kind, eventType, eventTime (ISO), producer, schemaURL, runId, jobNamespace, jobName, payload (JSON string)}
+// Keeps each raw event once (its id is a hash of its canonical JSON, so a retried POST is a no-op).
+// Params: $events: [{id, receivedAt, kind, eventType, eventTime (ISO), producer, schemaURL, runId, jobNamespace, jobName, payload (JSON string)}]
 // Returns nothing.
-MERGE (e:LineageEvent {id: $event.id})
-  ON CREATE SET e.kind = $event.kind, e.eventType = $event.eventType, e.eventTime = datetime($event.eventTime),
-                e.producer = $event.producer, e.schemaURL = $event.schemaURL, e.runId = $event.runId,
-                e.jobNamespace = $event.jobNamespace, e.jobName = $event.jobName,
-                e.payload = $event.payload, e.receivedAt = datetime($receivedAt)
+UNWIND $events AS event
+MERGE (e:LineageEvent {id: event.id})
+  ON CREATE SET e.kind = event.kind, e.eventType = event.eventType, e.eventTime = datetime(event.eventTime),
+                e.producer = event.producer, e.schemaURL = event.schemaURL, e.runId = event.runId,
+                e.jobNamespace = event.jobNamespace, e.jobName = event.jobName,
+                e.payload = event.payload, e.receivedAt = datetime(event.receivedAt)

@@ -1,6 +1,6 @@
-// Column-level lineage from an output's `columnLineage` facet: input field -[:FEEDS]-> output field,
+// Column-level lineage from outputs' `columnLineage` facets: input field -[:FEEDS]-> output field,
 // one edge per (input field, output field, job). The datasets exist already (datasets-upsert).
-// Params: $job: {namespace, name}, $edges: [{namespace, name, field, inNamespace, inName, inField, transformations (JSON)}]
+// Params: $edges: [{jobNamespace, jobName, namespace, name, field, inNamespace, inName, inField, transformations (JSON)}]
 // Returns nothing.
 UNWIND $edges AS e
 MATCH (od:Dataset {namespace: e.namespace, name: e.name})
@@ -9,5 +9,5 @@ MERGE (of:DatasetField {namespace: od.namespace, dataset: od.name, name: e.field
 MERGE (od)-[:HAS_FIELD]->(of)
 MERGE (inf:DatasetField {namespace: id.namespace, dataset: id.name, name: e.inField})
 MERGE (id)-[:HAS_FIELD]->(inf)
-MERGE (inf)-[f:FEEDS {jobNamespace: $job.namespace, jobName: $job.name}]->(of)
+MERGE (inf)-[f:FEEDS {jobNamespace: e.jobNamespace, jobName: e.jobName}]->(of)
 SET f.transformations = e.transformations

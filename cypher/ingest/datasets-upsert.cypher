@@ -1,24 +1,24 @@
 // Creates or updates the datasets an event mentions (and their namespaces, sources, fields and
 // symlink aliases). Timestamps only move forward, so replays and out-of-order events converge.
-// Params: $eventTime (ISO), $datasets: [{
-//   namespace, name, facetProps (map 'facet.<name>' → JSON string, or null to delete),
+// Params: $datasets: [{
+//   namespace, name, firstSeen, lastSeen (ISO: earliest and latest eventTime mentioning it), facetProps (map 'facet.<name>' → JSON string, or null to delete),
 //   description, lifecycleState, datasetType, source ({name, uri} or null),
 //   fields (JSON string or null), fieldNames ([string]), fieldTypes ([{name, type, description}]),
 //   symlinks ([{namespace, name}]) }]
 // Returns nothing.
-WITH datetime($eventTime) AS t
 UNWIND $datasets AS ds
+WITH ds, datetime(ds.firstSeen) AS t, datetime(ds.lastSeen) AS t1
 MERGE (ns:Namespace {name: ds.namespace})
   ON CREATE SET ns.createdAt = t, ns.updatedAt = t, ns.ownerName = 'anonymous', ns.description = null, ns.isHidden = false
 // Namespaces are shared by many writers: write them only when something changes (un-hiding).
 FOREACH (_ IN CASE WHEN ns.isHidden THEN [1] ELSE [] END | SET ns.isHidden = false, ns.updatedAt = t)
 MERGE (d:Dataset {namespace: ds.namespace, name: ds.name})
-  ON CREATE SET d.createdAt = t, d.updatedAt = t, d.physicalName = ds.name, d.type = 'DB_TABLE',
+  ON CREATE SET d.createdAt = t, d.updatedAt = t1, d.physicalName = ds.name, d.type = 'DB_TABLE',
                 d.searchName = toLower(ds.name), d.isDeleted = false
 SET d += ds.facetProps,
     d.isDeleted = false,
     d.createdAt = CASE WHEN t < d.createdAt THEN t ELSE d.createdAt END,
-    d.updatedAt = CASE WHEN t > d.updatedAt THEN t ELSE d.updatedAt END,
+    d.updatedAt = CASE WHEN t1 > d.updatedAt THEN t1 ELSE d.updatedAt END,
     d.description = coalesce(ds.description, d.description),
     d.type = coalesce(ds.datasetType, d.type),
     d.fields = coalesce(ds.fields, d.fields),

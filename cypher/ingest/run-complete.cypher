@@ -1,8 +1,9 @@
-// On a run's completion, each dataset version it wrote becomes its dataset's current version,
+// On runs' completion, each dataset version they wrote becomes its dataset's current version,
 // unless a version committed later (by eventTime) is already current: out-of-order completions
 // converge on the same answer.
-// Params: $runId. Returns nothing.
-MATCH (r:Run {id: $runId})-[:WROTE]->(v:DatasetVersion)-[:VERSION_OF]->(d:Dataset)
+// Params: $runIds ([string]). Returns nothing.
+UNWIND $runIds AS runId
+MATCH (r:Run {id: runId})-[:WROTE]->(v:DatasetVersion)-[:VERSION_OF]->(d:Dataset)
 // Writing d first takes its lock, so the CURRENT_VERSION read below sees committed state.
 SET v.committedAt = r.endedAt, d.currentVersion = d.currentVersion
 WITH v, d

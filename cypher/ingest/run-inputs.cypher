@@ -1,12 +1,12 @@
-// Ties a run to the version of each input dataset it read: the version it already reads (retries,
-// later events), else the dataset's current version at this point, else a first version of the
-// dataset. Facets the run reports about an input attach to that version.
-// Params: $runId, $eventTime (ISO), $inputs: [{namespace, name, initialVersionId, versionFacetProps}]
+// Ties runs to the version of each input dataset they read: the version the run already reads
+// (retries, later events), else the dataset's current version at this point, else a first version
+// of the dataset. Facets the run reports about an input attach to that version.
+// Params: $inputs: [{runId, eventTime (ISO), namespace, name, initialVersionId, versionFacetProps}]
 // Returns nothing.
-MATCH (r:Run {id: $runId})
-WITH r, datetime($eventTime) AS t
 UNWIND $inputs AS input
+MATCH (r:Run {id: input.runId})
 MATCH (d:Dataset {namespace: input.namespace, name: input.name})
+WITH r, d, input, datetime(input.eventTime) AS t
 CALL (r, d) {
   // Start from the run: a hot dataset has many versions, a run reads few.
   OPTIONAL MATCH (r)-[:READ]->(already:DatasetVersion) WHERE (already)-[:VERSION_OF]->(d)

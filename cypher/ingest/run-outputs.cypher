@@ -1,12 +1,12 @@
-// Records the dataset versions a run writes: one version per (dataset, run), created on first
-// sight and enriched by later events of the same run. It becomes the dataset's current version only
-// when the run completes (run-complete.cypher).
-// Params: $runId, $eventTime (ISO), $outputs: [{namespace, name, versionId, versionFacetProps, fields (JSON or null), lifecycleState}]
+// Records the dataset versions runs write: one version per (dataset, run), created on first sight
+// and enriched by later events of the same run. It becomes the dataset's current version only when
+// the run completes (run-complete.cypher).
+// Params: $outputs: [{runId, eventTime (ISO), namespace, name, versionId, versionFacetProps, fields (JSON or null), lifecycleState}]
 // Returns nothing.
-MATCH (r:Run {id: $runId})
-WITH r, datetime($eventTime) AS t
 UNWIND $outputs AS out
+MATCH (r:Run {id: out.runId})
 MATCH (d:Dataset {namespace: out.namespace, name: out.name})
+WITH r, d, out, datetime(out.eventTime) AS t
 MERGE (v:DatasetVersion {id: out.versionId})
   ON CREATE SET v.namespace = d.namespace, v.name = d.name, v.createdAt = t, v.runId = r.id
 SET v += out.versionFacetProps,

@@ -213,7 +213,7 @@ export interface RunEventPlan {
 
 export class RunJobConflict extends Error {}
 
-export function planRunEvent(event: NormalizedEvent, soFar: RunSoFar): RunEventPlan {
+export function planRunEvent(event: NormalizedEvent, soFar: RunSoFar, aliases = new AliasMap(soFar.aliases)): RunEventPlan {
   const run = event.run!;
   const job = event.job!;
   if (soFar.jobName !== null && (soFar.jobNamespace !== job.namespace || soFar.jobName !== job.name)) {
@@ -221,7 +221,6 @@ export function planRunEvent(event: NormalizedEvent, soFar: RunSoFar): RunEventP
       `Run '${run.externalId}' belongs to job '${soFar.jobNamespace}:${soFar.jobName}', not '${job.namespace}:${job.name}'`,
     );
   }
-  const aliases = new AliasMap(soFar.aliases);
   const inputs = event.inputs.map((d) => aliases.resolve(d));
   const outputs = event.outputs.map((d) => aliases.resolve(d));
   const edges = columnEdges(outputs, aliases);

@@ -9,7 +9,7 @@
  */
 import type { Db } from '../store/db.js';
 import type { NormalizedEvent } from '../domain/openlineage/types.js';
-import { writeEvent } from '../store/ingest.js';
+import { writeEvents } from '../store/ingest.js';
 import type { Logger } from '../logger.js';
 
 interface Pending {
@@ -73,9 +73,9 @@ export class IngestCommitter {
 
   private async flush(batch: Pending[]): Promise<void> {
     try {
-      await this.db.write({ op: batch.length === 1 ? 'ingest' : `ingest x${batch.length}`, timeoutMs: this.opts.timeoutMs }, async (tx) => {
-        for (const p of batch) await writeEvent(tx, p.event, p.receivedAt);
-      });
+      await this.db.write({ op: batch.length === 1 ? 'ingest' : `ingest x${batch.length}`, timeoutMs: this.opts.timeoutMs }, (tx) =>
+        writeEvents(tx, batch),
+      );
       for (const p of batch) p.resolve();
     } catch (err) {
       if (batch.length === 1) {
@@ -85,7 +85,7 @@ export class IngestCommitter {
       this.logger.debug({ err, size: batch.length }, 'shared ingest transaction failed; retrying events one by one');
       for (const p of batch) {
         try {
-          await this.db.write({ op: 'ingest', timeoutMs: this.opts.timeoutMs }, (tx) => writeEvent(tx, p.event, p.receivedAt));
+          await this.db.write({ op: 'ingest', timeoutMs: this.opts.timeoutMs }, (tx) => writeEvents(tx, [p]));
           p.resolve();
         } catch (single) {
           p.reject(single);

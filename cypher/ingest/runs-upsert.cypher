@@ -1,0 +1,44 @@
+// Writes runs' state, times and facets (already folded over their events by the run state machine
+// in src/domain/run-state.ts), ties each to its job and parent run, and moves the job's LATEST_RUN.
+// Params: $runs: [{id, job: {namespace, name}, firstSeen, lastSeen (ISO), state, startedAt, endedAt, terminalState,
+//   nominalStartTime, nominalEndTime (ISO or null), facetProps, jobFacetProps (maps of JSON strings or null),
+//   parent ({runId, externalRunId, job: {namespace, name}} or null), latestCandidate (boolean: the newest
+//   run of its job in this batch)}]
+// Returns nothing.
+UNWIND $runs AS run
+WITH run, datetime(run.firstSeen) AS t, datetime(run.lastSeen) AS t1
+MATCH (j:Job {namespace: run.job.namespace, name: run.job.name})
+MATCH (r:Run {id: run.id})
+SET r += run.facetProps,
+    r += run.jobFacetProps,
+    r.state = run.state,
+    r.terminalState = run.terminalState,
+    r.startedAt = CASE WHEN run.startedAt IS NULL THEN null ELSE datetime(run.startedAt) END,
+    r.endedAt = CASE WHEN run.endedAt IS NULL THEN null ELSE datetime(run.endedAt) END,
+    r.createdAt = CASE WHEN t < r.createdAt THEN t ELSE r.createdAt END,
+    r.updatedAt = CASE WHEN r.updatedAt IS NULL OR t1 > r.updatedAt THEN t1 ELSE r.updatedAt END,
+    r.nominalStartTime = CASE WHEN run.nominalStartTime IS NULL THEN r.nominalStartTime ELSE datetime(run.nominalStartTime) END,
+    r.nominalEndTime = CASE WHEN run.nominalEndTime IS NULL THEN r.nominalEndTime ELSE datetime(run.nominalEndTime) END,
+    r.jobNamespace = j.namespace,
+    r.jobName = j.name
+SET r.sortTime = coalesce(r.startedAt, r.endedAt, r.createdAt)
+MERGE (r)-[:RUN_OF]->(j)
+WITH t, run, j, r
+CALL (t, run, r) {
+  WITH t, run, r WHERE run.parent IS NOT NULL
+  MERGE (p:Run {id: run.parent.runId})
+    ON CREATE SET p.externalId = run.parent.externalRunId, p.createdAt = t, p.updatedAt = t, p.state = 'NEW', p.sortTime = t
+  MERGE (r)-[:CHILD_OF]->(p)
+  WITH run, p
+  MATCH (pj:Job {namespace: run.parent.job.namespace, name: run.parent.job.name})
+  MERGE (p)-[:RUN_OF]->(pj)
+  SET p.jobNamespace = pj.namespace, p.jobName = pj.name
+}
+CALL (run, j, r) {
+  WITH run, j, r WHERE run.latestCandidate
+  OPTIONAL MATCH (j)-[l:LATEST_RUN]->(cur:Run)
+  WITH j, r, l, cur
+  WHERE cur IS NULL OR (cur <> r AND (cur.sortTime < r.sortTime OR (cur.sortTime = r.sortTime AND cur.id < r.id)))
+  DELETE l
+  MERGE (j)-[:LATEST_RUN]->(r)
+}
