@@ -10,6 +10,7 @@ import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
 import { parseEvent } from '../src/domain/openlineage/normalize.js';
 import { IngestCommitter } from '../src/ingest/committer.js';
+import { queryTimings } from '../src/store/ingest.js';
 import { createLogger } from '../src/logger.js';
 
 const EVENTS_PER_LEVEL: Record<number, number> = { 1: Number(process.env.BENCH_EVENTS_C1 ?? 600), 8: Number(process.env.BENCH_EVENTS ?? 4000), 32: Number(process.env.BENCH_EVENTS ?? 4000) };
@@ -81,6 +82,11 @@ async function main() {
     }
     const direct = await ceiling(db, gen.events(EVENTS_PER_LEVEL[32] / 2), 32);
     console.log(`ceiling (no HTTP) c=32: ${direct.eventsPerSecond} events/s`);
+    // Where the time goes inside the ceiling run (INGEST_PROFILE=1): per ingest query, per batch.
+    const whereTimeGoes = Object.fromEntries(
+      [...queryTimings.entries()].map(([name, list]) => [name, { calls: list.length, totalMs: Math.round(list.reduce((a, b) => a + b, 0)), ...summarize(list) }]),
+    );
+    if (queryTimings.size) console.table(whereTimeGoes);
 
     const sorted = [...sizes].sort((a, b) => a - b);
     const c32 = http.find((h) => h.concurrency === 32)!;
@@ -93,6 +99,7 @@ async function main() {
       },
       http,
       ceilingWithoutHttp: direct,
+      ceilingQueryTimings: queryTimings.size ? whereTimeGoes : 'run with INGEST_PROFILE=1 to record',
       ratios: { httpC32OverCeiling: Math.round((c32.eventsPerSecond / direct.eventsPerSecond) * 100) / 100 },
       targets: { eventsPerSecondAtC32: 1000, withinFactorOfCeiling: 2 },
       met: { throughput: c32.eventsPerSecond >= 1000, ceilingRatio: c32.eventsPerSecond * 2 >= direct.eventsPerSecond },

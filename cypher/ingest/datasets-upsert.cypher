@@ -15,6 +15,8 @@ FOREACH (_ IN CASE WHEN ns.isHidden THEN [1] ELSE [] END | SET ns.isHidden = fal
 MERGE (d:Dataset {namespace: ds.namespace, name: ds.name})
   ON CREATE SET d.createdAt = t, d.updatedAt = t1, d.physicalName = ds.name, d.type = 'DB_TABLE',
                 d.searchName = toLower(ds.name), d.isDeleted = false
+// Field nodes are rewritten only when the schema changed: most runs report the same schema again.
+WITH ds, t, t1, ns, d, ds.fields IS NOT NULL AND ds.fields <> coalesce(d.fields, '') AS schemaChanged
 SET d += ds.facetProps,
     d.isDeleted = false,
     d.createdAt = CASE WHEN t < d.createdAt THEN t ELSE d.createdAt END,
@@ -24,7 +26,7 @@ SET d += ds.facetProps,
     d.fields = coalesce(ds.fields, d.fields),
     d.lastLifecycleState = coalesce(ds.lifecycleState, d.lastLifecycleState)
 MERGE (ns)-[:HAS_DATASET]->(d)
-WITH t, ds, d
+WITH t, ds, d, schemaChanged
 CALL (t, ds, d) {
   WITH t, ds, d WHERE ds.source IS NOT NULL
   MERGE (s:Source {name: ds.source.name})
@@ -37,7 +39,8 @@ CALL (t, ds, d) {
   DELETE old
   MERGE (d)-[:FROM_SOURCE]->(s)
 }
-CALL (ds, d) {
+CALL (ds, d, schemaChanged) {
+  WITH ds, d WHERE schemaChanged
   UNWIND ds.fieldTypes AS f
   MERGE (df:DatasetField {namespace: ds.namespace, dataset: ds.name, name: f.name})
   SET df.type = f.type, df.description = f.description
