@@ -42,7 +42,8 @@ interface GeneratedGraph {
   datasets: (Ref & { fields: string })[];
   jobs: (Ref & { inputs: Ref[]; outputs: Ref[]; failed: boolean })[];
   smallDegree: Ref[];
-  hubs: { raw: Ref; dim: Ref };
+  /** raw: the most popular raw table; rare: an unpopular one (a mid-size downstream); dim: the dimension table. */
+  hubs: { raw: Ref; rare: Ref; dim: Ref };
 }
 
 export function generate(domains: number): GeneratedGraph {
@@ -91,7 +92,7 @@ export function generate(domains: number): GeneratedGraph {
     // A mid-chain dataset of the domain: a small-degree start node.
     if (k % 20 === 0) smallDegree.push(pick(layers[Math.floor(depth / 2)]));
   }
-  return { datasets, jobs, smallDegree, hubs: { raw: hubs[0], dim } };
+  return { datasets, jobs, smallDegree, hubs: { raw: hubs[0], rare: hubs[8], dim } };
 }
 
 export async function writeGraph(db: Db, g: GeneratedGraph): Promise<{ seconds: number; counts: Record<string, number> }> {
@@ -195,6 +196,7 @@ async function measure(url: string, c: Case, iterations: number) {
     latencyMs: summarize(latencies),
     nodes: { min: sizes[0], median: sizes[Math.floor(sizes.length / 2)], max: sizes[sizes.length - 1] },
     lastResponseBytes: bytes,
+    msPerThousandNodes: sizes.length ? Math.round((summarize(latencies).p50 / Math.max(1, sizes[Math.floor(sizes.length / 2)])) * 1000 * 10) / 10 : null,
     truncated,
   };
 }
@@ -256,6 +258,7 @@ async function main() {
     const starts: Record<string, string[]> = {
       'small-degree dataset (mid-chain, 45 rotating)': small,
       [`raw hub (dataset:${g.hubs.raw.namespace}:${g.hubs.raw.name})`]: [`dataset:${g.hubs.raw.namespace}:${g.hubs.raw.name}`],
+      [`less-read raw hub (dataset:${g.hubs.rare.namespace}:${g.hubs.rare.name})`]: [`dataset:${g.hubs.rare.namespace}:${g.hubs.rare.name}`],
       [`dimension hub (dataset:${g.hubs.dim.namespace}:${g.hubs.dim.name})`]: [`dataset:${g.hubs.dim.namespace}:${g.hubs.dim.name}`],
     };
     const results = [];
@@ -268,7 +271,7 @@ async function main() {
           const r = await measure(service.url, { start, ids, direction, depth }, iterations);
           results.push(r);
           console.log(
-            `${start.padEnd(48).slice(0, 48)} ${direction.padEnd(10)} depth ${String(depth).padStart(2)}: p50 ${r.latencyMs.p50} ms, p95 ${r.latencyMs.p95} ms, ` +
+            `${start.padEnd(52).slice(0, 52)} ${direction.padEnd(10)} depth ${String(depth).padStart(2)}: p50 ${r.latencyMs.p50} ms, p95 ${r.latencyMs.p95} ms, ` +
               `nodes ${r.nodes.median} (max ${r.nodes.max}), ${Math.round(r.lastResponseBytes / 1024)} KiB${r.truncated ? ' TRUNCATED' : ''}`,
           );
         }

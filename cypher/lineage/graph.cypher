@@ -23,8 +23,7 @@
 //   times as strings, plus reads / wrote: [[namespace, name, versionId]], or null), tags ([name]), fieldTags ([[field, tag]]).
 // Edges are the inputs/outputs/consumers pairs whose both ends are in the result (the service keeps
 // those); soft-deleted nodes are never in the result, so edges to them drop out too.
-// Kept short on purpose: the driver sends query text in 1,400-byte chunks and, without TCP_NODELAY, a
-// RUN message over one chunk waits ~40 ms for a delayed ACK (the store also strips these comments).
+// Kept short (the store strips these comments before sending): the text is sent with every request.
 MATCH (s) WHERE elementId(s) = $startId
 MATCH (s)(()-[:INPUT_TO|PRODUCES]->/*downstream*/(x) WHERE NOT coalesce(x.isDeleted, false)){0, 42 /*maxRels*/}(n)
 WITH DISTINCT n LIMIT $maxNodes

@@ -61,9 +61,9 @@ const MAX_RELS_MARK = /\b\d+\s*\/\*maxRels\*\//g;
 const compacted = new Map<string, string>();
 
 /**
- * The query text as sent: whole-line `//` comments dropped and whitespace collapsed. The driver writes
- * a Bolt message in 1,400-byte chunks and does not set TCP_NODELAY, so a RUN message longer than one
- * chunk waits for the server's delayed ACK (~40 ms on Linux); short texts avoid that stall.
+ * The query text as sent: whole-line `//` comments dropped and whitespace collapsed, so every request
+ * carries less text. (The driver writes Bolt messages in 1,400-byte chunks; before src/neo4j/no-delay.ts
+ * turned on TCP_NODELAY, any RUN message over one chunk waited ~40 ms for a delayed ACK.)
  */
 export function lineageQuery(name: string): string {
   let text = compacted.get(name);
