@@ -9,12 +9,11 @@ import type { Services } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { enumParam, intParam, stringParam } from '../pagination.js';
 import { NodeIdError, parseNodeId, type ParsedNodeId } from '../../domain/node-id.js';
+import { serviceRunId } from '../../domain/openlineage/normalize.js';
 import { DIRECTIONS, type LineageRepository } from '../../store/lineage.js';
 
 export const DEFAULT_DEPTH = 20;
 export const MAX_DEPTH = 100;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function nodeIdParam(query: ParsedUrlQuery): ParsedNodeId {
   const raw = stringParam(query, 'nodeId');
@@ -73,9 +72,10 @@ export function lineageRouter({ lineage }: Services): Router {
   router.get('/runlineage/upstream', async (ctx) => {
     const runId = stringParam(ctx.query, 'runId');
     if (runId === undefined || runId === '') throw badRequest("Query parameter 'runId' is required");
-    if (!UUID.test(runId)) throw badRequest(`Query parameter 'runId' must be a UUID, got '${runId}'`);
+    if (runId.length > 1024) throw badRequest("Query parameter 'runId' is longer than 1024 characters");
     const depth = depthParam(ctx.query);
-    const result = await lineage.runLineageUpstream(runId.toLowerCase(), depth);
+    // The runId as its producer sent it: a UUID, or any other string (stored under a name-based UUID).
+    const result = await lineage.runLineageUpstream(serviceRunId(runId), depth);
     if (!result) throw notFound(`Run '${runId}' not found.`);
     ctx.body = result;
   });

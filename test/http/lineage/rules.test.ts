@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { build, useTestApp, type TestApp } from '../../helper.js';
 import { facet } from '../../support/events.js';
+import { parseNodeId } from '../../../src/domain/node-id.js';
+import { LineageRepository } from '../../../src/store/lineage.js';
 import { ds, e, expectGraph, job, lineagePath as p, runJob } from './support.js';
 
 describe('GET /api/v1/lineage: errors, symlinks, soft deletes, timeouts', () => {
@@ -112,6 +114,22 @@ describe('GET /api/v1/lineage: errors, symlinks, soft deletes, timeouts', () => 
       await softDelete('Dataset', 'd2');
       expect((await t().get(p(job('j2')))).status).to.equal(404);
       expect((await t().get(p(ds('d2')))).status).to.equal(404);
+    });
+  });
+
+  describe('size cap', () => {
+    it('keeps the nearest nodes and says truncated when the result exceeds the cap', async () => {
+      await runJob(t(), 'j1', ['d0'], ['d1']);
+      await runJob(t(), 'j2', ['d1'], ['d2']);
+      await runJob(t(), 'j3', ['d2'], ['d3']);
+      const full = await t().get(p(ds('d0'), { direction: 'downstream' }));
+      expect(full.body.truncated).to.equal(false);
+      const capped = await new LineageRepository(t().db, { maxNodes: 3 }).lineage(parseNodeId(ds('d0')) as never, 20, 'downstream');
+      expect(capped!.truncated).to.equal(true);
+      expect(capped!.graph.map((n) => n.id).sort()).to.deep.equal([ds('d0'), ds('d1'), job('j1')].sort());
+      expect(capped!.graph.flatMap((n) => n.outEdges.map((x) => `${x.origin} -> ${x.destination}`)).sort()).to.deep.equal(
+        [e(ds('d0'), job('j1')), e(job('j1'), ds('d1'))].sort(),
+      );
     });
   });
 

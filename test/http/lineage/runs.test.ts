@@ -51,9 +51,20 @@ describe('GET /api/v1/runlineage/upstream', () => {
     expect(res.body.runs.map((r: any) => r.run.id)).to.deep.equal([r2, r1]);
   });
 
-  it('400 for a missing or malformed runId or depth, 404 for an unknown run', async () => {
+  it('finds a run by the non-UUID runId its producer sent', async () => {
+    const r1 = await runJob(t(), 'extract', [], ['raw'], { runId: 'scheduled__2024-06-01T00:00:00' });
+    const r2 = await runJob(t(), 'transform', ['raw'], ['clean'], { runId: 'manual-run-42' });
+    const res = await t().get(`/api/v1/runlineage/upstream?runId=${encodeURIComponent(r2)}`);
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.runs).to.have.length(2);
+    expect(res.body.runs[0].inputs[0].producedByRunId).to.equal(res.body.runs[1].run.id);
+    expect(res.body.runs[1].job.name).to.equal('extract');
+    void r1;
+  });
+
+  it('400 for a missing runId or malformed depth, 404 for an unknown run', async () => {
     expect((await t().get('/api/v1/runlineage/upstream')).status).to.equal(400);
-    expect((await t().get('/api/v1/runlineage/upstream?runId=not-a-uuid')).status).to.equal(400);
+    expect((await t().get('/api/v1/runlineage/upstream?runId=never-sent')).status).to.equal(404);
     expect((await t().get(`/api/v1/runlineage/upstream?runId=${randomUUID()}&depth=x`)).status).to.equal(400);
     const res = await t().get(`/api/v1/runlineage/upstream?runId=${randomUUID()}`);
     expect(res.status).to.equal(404);
