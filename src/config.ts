@@ -17,8 +17,10 @@ export interface ExternalNeo4j {
 
 export interface LocalNeo4j {
   kind: 'local';
-  /** Where jars are cached and the server's home (conf, data, logs) lives. */
+  /** Where jars are cached (and, by default, the server's home). */
   dir: string;
+  /** The server's home: conf, data (the graph), logs. */
+  homeDir: string;
   /** 0 = pick a free port. */
   boltPort: number;
   heap: string;
@@ -113,9 +115,11 @@ export function loadConfig(env: Env = process.env): Config {
     if (!/^5\.26\.\d+$/.test(version)) {
       throw new ConfigError('NEO4J_LOCAL_VERSION', `must be a 5.26.x LTS release (Java 17), got '${version}'`);
     }
+    const dir = path.resolve(str(env, 'NEO4J_LOCAL_DIR', path.join(projectRoot, '.neo4j')));
     neo4j = {
       kind: 'local',
-      dir: path.resolve(str(env, 'NEO4J_LOCAL_DIR', path.join(projectRoot, '.neo4j'))),
+      dir,
+      homeDir: path.resolve(str(env, 'NEO4J_LOCAL_DATA_DIR', path.join(dir, 'server'))),
       boltPort: int(env, 'NEO4J_LOCAL_BOLT_PORT', 7687, 0, 65535),
       heap: memorySetting(env, 'NEO4J_LOCAL_HEAP', '1g'),
       pageCache: memorySetting(env, 'NEO4J_LOCAL_PAGECACHE', '512m'),

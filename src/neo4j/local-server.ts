@@ -21,6 +21,8 @@ export interface LocalServerOptions {
   pageCache: string;
   /** Sub-folder of `dir` holding conf, data and logs; tests use their own. */
   homeName?: string;
+  /** Absolute server home (conf, data, logs); overrides `homeName`. */
+  homeDir?: string;
   /** Throw-away data directory (tests): deleted on stop. */
   ephemeral?: boolean;
   logger?: Logger;
@@ -181,7 +183,7 @@ export class LocalNeo4jServer {
     const { dir, version, logger } = this.opts;
     checkPrerequisites(false);
     const libDir = ensureServerJars(dir, version, logger);
-    this.home = path.join(dir, this.opts.homeName ?? 'server');
+    this.home = this.opts.homeDir ?? path.join(dir, this.opts.homeName ?? 'server');
     const confDir = path.join(this.home, 'conf');
     for (const sub of ['conf', 'data', 'logs', 'run', 'plugins', 'import']) {
       fs.mkdirSync(path.join(this.home, sub), { recursive: true });

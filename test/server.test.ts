@@ -1,0 +1,111 @@
+/**
+ * The process as a user runs it: `src/server.ts` with its own local Neo4j (no NEO4J_URI), started,
+ * queried, stopped by a signal, restarted on the same data, and killed hard. Slow (two Neo4j starts),
+ * but it is the only test of the promise "no Java process is left behind".
+ */
+import { expect } from 'chai';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { findFreePort } from '../src/neo4j/local-server.js';
+import { projectRoot } from '../src/paths.js';
+
+interface Proc {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startServer(env: Record<string, string>): Proc {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'src/server.ts')], {
+    env: { ...process.env, NEO4J_URI: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Java processes whose command line names this server home. */
+function javaProcessesFor(home: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((pid) => {
+      try {
+        const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        return path.basename(argv[0]) === 'java' && argv.includes('org.neo4j.server.CommunityEntryPoint') && argv.some((a) => a.includes(home));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+describe('server process lifecycle (local Neo4j)', function () {
+  this.timeout(180_000);
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'lineage-server-test-'));
+  after(() => {
+    for (const pid of javaProcessesFor(home)) process.kill(pid, 'SIGKILL');
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  async function boot(): Promise<{ proc: Proc; url: string }> {
+    const port = await findFreePort();
+    const proc = startServer({ PORT: String(port), HOST: '127.0.0.1', NEO4J_LOCAL_DATA_DIR: home, NEO4J_LOCAL_BOLT_PORT: '0', NEO4J_LOCAL_HEAP: '512m', NEO4J_LOCAL_PAGECACHE: '128m' });
+    await until('the service to listen', () => proc.output().includes('lineage service listening') || proc.child.exitCode !== null, 120_000);
+    expect(proc.child.exitCode, proc.output()).to.equal(null);
+    return { proc, url: `http://127.0.0.1:${port}` };
+  }
+
+  let firstCreatedAt = '';
+
+  it('starts its own Neo4j, serves the default namespace, and stops it on SIGINT', async () => {
+    const { proc, url } = await boot();
+    const res = await fetch(`${url}/api/v1/namespaces`);
+    const body = (await res.json()) as { namespaces: { name: string; createdAt: string }[] };
+    expect(body.namespaces.map((n) => n.name)).to.include('default');
+    firstCreatedAt = body.namespaces.find((n) => n.name === 'default')!.createdAt;
+    expect(javaProcessesFor(home)).to.have.length(1);
+    proc.child.kill('SIGINT');
+    expect(await proc.exited).to.equal(0);
+    expect(javaProcessesFor(home), 'no Neo4j left behind').to.deep.equal([]);
+  });
+
+  it('restarts on the persisted data with the cached jars (no download)', async () => {
+    const { proc, url } = await boot();
+    expect(proc.output()).not.to.include('fetching Neo4j server jars');
+    const body = (await (await fetch(`${url}/api/v1/namespaces/default`)).json()) as { createdAt: string };
+    expect(body.createdAt).to.equal(firstCreatedAt);
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).to.equal(0);
+    expect(javaProcessesFor(home)).to.deep.equal([]);
+  });
+
+  it('leaves no Neo4j behind even when killed with SIGKILL', async () => {
+    const { proc } = await boot();
+    proc.child.kill('SIGKILL');
+    await proc.exited;
+    await until('the watchdog to stop Neo4j', () => javaProcessesFor(home).length === 0, 60_000);
+  });
+
+  it('refuses to start on bad configuration, naming the variable', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'src/server.ts')], {
+      env: { ...process.env, PORT: 'eighty' },
+      encoding: 'utf8',
+    });
+    expect(r.status).to.equal(2);
+    expect(r.stderr).to.include('PORT');
+  });
+});
