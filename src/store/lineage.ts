@@ -30,7 +30,7 @@ export interface LineageNode {
 
 export interface LineageGraph {
   graph: LineageNode[];
-  /** True when the result hit the node cap (`LINEAGE_MAX_NODES`): the nearest nodes are kept. */
+  /** True when the result hit the node cap (`maxNodes`, default DEFAULT_MAX_NODES): the nearest nodes are kept. */
   truncated: boolean;
 }
 
@@ -43,7 +43,7 @@ export interface RunLineage {
 }
 
 export interface LineageOptions {
-  /** Transaction timeout of lineage queries (ms); past it the request answers 504. */
+  /** Transaction timeout of lineage queries (ms; default: the Db's, QUERY_TIMEOUT_MS); past it the request answers 504. */
   timeoutMs?: number;
   /** Most nodes returned by one graph query; more sets `truncated`. */
   maxNodes?: number;
@@ -81,7 +81,8 @@ export function lineageQuery(name: string): string {
 
 /**
  * Query text with the quantifier bound marked `/*maxRels*\/` set to `maxRels` (a validated integer:
- * Cypher has no parameters there). Texts differ only in that number, so plans stay cached per depth.
+ * Cypher has no parameters there). Texts differ only in that number (and, for the graph, the walk's
+ * direction), so there is one cached plan per direction and depth.
  */
 export function withMaxRels(name: string, maxRels: number): string {
   if (!Number.isSafeInteger(maxRels) || maxRels < 0 || maxRels > 1000) throw new Error(`invalid traversal bound ${maxRels}`);
