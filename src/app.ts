@@ -14,6 +14,8 @@ import { requestLog } from './http/middleware/request-log.js';
 import { healthRouter } from './http/routes/health.js';
 import { namespacesRouter } from './http/routes/namespaces.js';
 import { lineageIngestRouter } from './http/routes/lineage-ingest.js';
+import { datasetsRouter } from './http/routes/datasets.js';
+import { jobsRouter } from './http/routes/jobs.js';
 import { lineageRouter, lineageBetaRouter } from './http/routes/lineage.js';
 
 export interface AppOptions {
@@ -52,7 +54,7 @@ export function createApp(opts: AppOptions): App {
   );
 
   const api = new Router({ prefix: '/api/v1' });
-  for (const r of [namespacesRouter(services), lineageIngestRouter(services)]) api.use(r.routes(), r.allowedMethods());
+  for (const r of [namespacesRouter(services), lineageIngestRouter(services), datasetsRouter(services), jobsRouter(services)]) api.use(r.routes(), r.allowedMethods());
   const lineageApi = lineageRouter(services);
   api.use(lineageApi.routes(), lineageApi.allowedMethods());
   const beta = new Router({ prefix: '/api/v1-beta' });

@@ -1,0 +1,7 @@
+// Soft-deletes a dataset: it leaves lists, search and lineage; its history stays, and a later event
+// about it brings it back.
+// Params: $namespace, $name. Returns {dataset: dataset projection} (as it was, with deleted = true) or no row.
+MATCH (d:Dataset {namespace: $namespace, name: $name})
+WHERE NOT d.isDeleted
+SET d.isDeleted = true
+RETURN d {.*, tags: [(d)-[:TAGGED]->(t:Tag) | t.name], fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag) | [f.name, t.name]]} AS dataset

@@ -1,0 +1,18 @@
+// Datasets of one namespace ordered by name, one page, with the total (soft-deleted datasets and
+// symlink aliases left out).
+// Params: $namespace, $offset, $limit (integers).
+// Returns no row when the namespace does not exist, else one row {totalCount, datasets: [dataset projection]}
+// where a dataset projection is d {.*, tags: [name], fieldTags: [[field, tag]]}.
+MATCH (ns:Namespace {name: $namespace})
+CALL (ns) {
+  MATCH (ns)-[:HAS_DATASET]->(d:Dataset) WHERE NOT d.isDeleted AND d.isAlias IS NULL
+  RETURN count(d) AS totalCount
+}
+CALL (ns) {
+  MATCH (ns)-[:HAS_DATASET]->(d:Dataset) WHERE NOT d.isDeleted AND d.isAlias IS NULL
+  WITH d ORDER BY d.name SKIP $offset LIMIT $limit
+  RETURN collect(d {.*,
+    tags: [(d)-[:TAGGED]->(t:Tag) | t.name],
+    fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag) | [f.name, t.name]]}) AS datasets
+}
+RETURN totalCount, datasets

@@ -1,0 +1,10 @@
+// One version of one dataset (a symlink alias name finds its primary's versions).
+// Params: $namespace, $name, $version. Returns {dataset: dataset projection, version: v {.*}, run: run projection or null}
+// or no row when the dataset or the version (of that dataset) does not exist.
+MATCH (x:Dataset {namespace: $namespace, name: $name})
+OPTIONAL MATCH (x)-[:ALIAS_OF]->(p:Dataset)
+WITH coalesce(p, x) AS d
+MATCH (v:DatasetVersion {id: $version})-[:VERSION_OF]->(d)
+RETURN d {.*, tags: [(d)-[:TAGGED]->(t:Tag) | t.name], fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag) | [f.name, t.name]]} AS dataset,
+  v {.*} AS version,
+  [(r:Run)-[:WROTE]->(v) | r {.*, reads: [(r)-[:READ]->(rv) | rv {.*}], wrote: [(r)-[:WROTE]->(wv) | wv {.*}]}][0] AS run

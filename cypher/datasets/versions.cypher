@@ -1,0 +1,24 @@
+// Versions of one live dataset, newest first, one page, with the total.
+// Params: $namespace, $name, $offset, $limit. A symlink alias name lists its primary's versions.
+// Returns no row when the dataset does not exist, else one row {totalCount, dataset: dataset projection,
+//   versions: [{version: v {.*}, run: run projection of the run that wrote it, or null}]}
+// (run projection: r {.*, reads: [v {.*}], wrote: [v {.*}]}).
+MATCH (x:Dataset {namespace: $namespace, name: $name})
+OPTIONAL MATCH (x)-[:ALIAS_OF]->(p:Dataset)
+WITH coalesce(p, x) AS d
+WHERE NOT d.isDeleted
+CALL (d) {
+  MATCH (v:DatasetVersion)-[:VERSION_OF]->(d)
+  RETURN count(v) AS totalCount
+}
+CALL (d) {
+  MATCH (v:DatasetVersion)-[:VERSION_OF]->(d)
+  WITH v ORDER BY v.createdAt DESC, v.id SKIP $offset LIMIT $limit
+  RETURN collect({
+    version: v {.*},
+    run: [(r:Run)-[:WROTE]->(v) | r {.*, reads: [(r)-[:READ]->(rv) | rv {.*}], wrote: [(r)-[:WROTE]->(wv) | wv {.*}]}][0]
+  }) AS versions
+}
+RETURN totalCount,
+  d {.*, tags: [(d)-[:TAGGED]->(t:Tag) | t.name], fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag) | [f.name, t.name]]} AS dataset,
+  versions

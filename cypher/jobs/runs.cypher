@@ -1,0 +1,15 @@
+// Runs of one live job, latest start first (runs that never started sort by their end, then creation).
+// Params: $namespace, $name, $offset, $limit.
+// Returns no row when the job does not exist, else {totalCount, runs: [run projection r {.*, reads, wrote}]}.
+MATCH (j:Job {namespace: $namespace, name: $name})
+WHERE NOT j.isDeleted
+CALL (j) {
+  MATCH (r:Run)-[:RUN_OF]->(j)
+  RETURN count(r) AS totalCount
+}
+CALL (j) {
+  MATCH (r:Run)-[:RUN_OF]->(j)
+  WITH r ORDER BY r.sortTime DESC, r.id DESC SKIP $offset LIMIT $limit
+  RETURN collect(r {.*, reads: [(r)-[:READ]->(rv) | rv {.*}], wrote: [(r)-[:WROTE]->(wv) | wv {.*}]}) AS runs
+}
+RETURN totalCount, runs

@@ -1,0 +1,24 @@
+// Versions of one live job, newest first, one page, with the total.
+// Params: $namespace, $name, $offset, $limit.
+// Returns no row when the job does not exist, else {totalCount, job: job projection (see list.cypher),
+//   versions: [{version: v {.*, inputs: [[ns, name]], outputs: [[ns, name]]}, latestRun: run projection of its latest run or null}]}.
+MATCH (j:Job {namespace: $namespace, name: $name})
+WHERE NOT j.isDeleted
+CALL (j) {
+  MATCH (v:JobVersion)-[:VERSION_OF]->(j)
+  RETURN count(v) AS totalCount
+}
+CALL (j) {
+  MATCH (v:JobVersion)-[:VERSION_OF]->(j)
+  WITH v ORDER BY v.createdAt DESC, v.id SKIP $offset LIMIT $limit
+  RETURN collect({
+    version: v {.*, inputs: [(v)-[:HAS_INPUT]->(d:Dataset) | [d.namespace, d.name]], outputs: [(v)-[:HAS_OUTPUT]->(d:Dataset) | [d.namespace, d.name]]},
+    latestRun: COLLECT {
+      MATCH (r:Run)-[:EXECUTED]->(v)
+      RETURN r {.*, reads: [(r)-[:READ]->(rv) | rv {.*}], wrote: [(r)-[:WROTE]->(wv) | wv {.*}]} ORDER BY r.sortTime DESC LIMIT 1
+    }[0]
+  }) AS versions
+}
+RETURN totalCount,
+  j {.*, inputs: [], outputs: [], tags: [(j)-[:TAGGED]->(t:Tag) | t.name], latestRun: null} AS job,
+  versions

@@ -1,0 +1,57 @@
+/** Job aggregate: jobs (with their latest run), job versions, a job's runs, and soft deletion. */
+import type { Job, JobVersion, Page, Run } from '../api/types.js';
+import { int, type Db } from './db.js';
+import { toJob, toJobVersion, toRun } from './mappers.js';
+
+export interface JobFilter {
+  /** null = every namespace. */
+  namespace: string | null;
+  /** Only jobs whose latest run is in one of these states; null = no filter. */
+  lastRunStates: string[] | null;
+}
+
+export class JobRepository {
+  constructor(private readonly db: Db) {}
+
+  /** null when a namespace is given and does not exist. */
+  async list(filter: JobFilter, offset: number, limit: number): Promise<Page<Job> | null> {
+    const res = await this.db.query('jobs/list', { namespace: filter.namespace, states: filter.lastRunStates, offset: int(offset), limit: int(limit) });
+    const row = res.records[0];
+    if (!row.get('namespaceExists')) return null;
+    return { totalCount: Number(row.get('totalCount')), items: (row.get('jobs') as unknown[]).map(toJob) };
+  }
+
+  async get(namespace: string, name: string): Promise<Job | null> {
+    const res = await this.db.query('jobs/get', { namespace, name });
+    return res.records.length ? toJob(res.records[0].get('job')) : null;
+  }
+
+  async versions(namespace: string, name: string, offset: number, limit: number): Promise<Page<JobVersion> | null> {
+    const res = await this.db.query('jobs/versions', { namespace, name, offset: int(offset), limit: int(limit) });
+    const row = res.records[0];
+    if (!row) return null;
+    const job = row.get('job');
+    return {
+      totalCount: Number(row.get('totalCount')),
+      items: (row.get('versions') as { version: unknown; latestRun: unknown }[]).map((v) => toJobVersion({ job, version: v.version, latestRun: v.latestRun })),
+    };
+  }
+
+  async version(namespace: string, name: string, version: string): Promise<JobVersion | null> {
+    const res = await this.db.query('jobs/version', { namespace, name, version });
+    const row = res.records[0];
+    return row ? toJobVersion({ job: row.get('job'), version: row.get('version'), latestRun: row.get('latestRun') }) : null;
+  }
+
+  async runs(namespace: string, name: string, offset: number, limit: number): Promise<Page<Run> | null> {
+    const res = await this.db.query('jobs/runs', { namespace, name, offset: int(offset), limit: int(limit) });
+    const row = res.records[0];
+    if (!row) return null;
+    return { totalCount: Number(row.get('totalCount')), items: (row.get('runs') as unknown[]).map((r) => toRun(r)!) };
+  }
+
+  async softDelete(namespace: string, name: string): Promise<Job | null> {
+    const res = await this.db.command('jobs/delete', { namespace, name });
+    return res.records.length ? toJob(res.records[0].get('job')) : null;
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * Record → API JSON for datasets, dataset versions, jobs, job versions and runs. Queries return
+ * plain map projections (documented per function); these functions turn them into the API shapes
+ * of src/api/types.ts: ISO times with a trailing Z, null rather than missing, facets as objects.
+ */
+import type { Dataset, DatasetField, DatasetVersion, EntityId, Job, JobVersion, Run, VersionRef } from '../api/types.js';
+import { facetsFromProps } from '../domain/facets.js';
+import { toNative } from './db.js';
+import { iso } from './time.js';
+
+type Props = Record<string, unknown>;
+
+function json<T>(text: unknown, fallback: T): T {
+  if (typeof text !== 'string') return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+const refOrder = (a: EntityId, b: EntityId) => (a.namespace === b.namespace ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.namespace < b.namespace ? -1 : 1);
+const refs = (pairs: unknown): EntityId[] => ((pairs as [string, string][] | null) ?? []).map(([namespace, name]) => ({ namespace, name })).sort(refOrder);
+
+/**
+ * Run projection: `r {.*, reads: [(r)-[:READ]->(v) | v {.*}], wrote: [(r)-[:WROTE]->(v) | v {.*}]}`
+ * (the run's properties, and the dataset versions it read and wrote with their properties).
+ */
+export function toRun(raw: unknown): Run | null {
+  if (!raw) return null;
+  const r = toNative(raw) as Props;
+  const versions = (list: unknown) =>
+    ((list as Props[] | null) ?? [])
+      .map((v) => ({ ref: { namespace: v.namespace as string, name: v.name as string, version: v.id as string }, facets: facetsFromProps(v) }))
+      .sort((a, b) => refOrder(a.ref, b.ref));
+  const reads = versions(r.reads);
+  const wrote = versions(r.wrote);
+  const startedAt = iso(r.startedAt);
+  const endedAt = iso(r.endedAt);
+  const jobFacets = facetsFromProps(r, 'jobFacet.');
+  const sql = (jobFacets.sql as { query?: unknown } | undefined)?.query;
+  const location = (jobFacets.sourceCodeLocation as { url?: unknown } | undefined)?.url;
+  return {
+    id: r.id as string,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+    nominalStartTime: iso(r.nominalStartTime),
+    nominalEndTime: iso(r.nominalEndTime),
+    state: (r.state as string) ?? 'NEW',
+    startedAt,
+    endedAt,
+    durationMs: startedAt && endedAt ? Math.max(0, Date.parse(endedAt) - Date.parse(startedAt)) : null,
+    args: {},
+    jobVersion: r.jobVersion ? { namespace: r.jobNamespace as string, name: r.jobName as string, version: r.jobVersion as string } : null,
+    inputVersions: reads.map((v) => v.ref),
+    outputVersions: wrote.map((v) => v.ref),
+    inputDatasetVersions: reads.map((v) => ({ datasetVersionId: v.ref, facets: v.facets })),
+    outputDatasetVersions: wrote.map((v) => ({ datasetVersionId: v.ref, facets: v.facets })),
+    context: typeof sql === 'string' ? { sql } : {},
+    location: typeof location === 'string' ? location : null,
+    facets: facetsFromProps(r),
+  };
+}
+
+function fieldsWithTags(fieldsJson: unknown, fieldTags: unknown): DatasetField[] {
+  const tagsOf = new Map<string, string[]>();
+  for (const [field, tag] of (fieldTags as [string, string][] | null) ?? []) tagsOf.set(field, [...(tagsOf.get(field) ?? []), tag].sort());
+  const withTags = (f: Props): DatasetField => ({
+    name: f.name as string,
+    type: (f.type as string | null) ?? null,
+    description: (f.description as string | null) ?? null,
+    tags: tagsOf.get(f.name as string) ?? [],
+    ...(Array.isArray(f.fields) ? { fields: (f.fields as Props[]).map(withTags) } : {}),
+  });
+  return json<Props[]>(fieldsJson, []).map(withTags);
+}
+
+/** Dataset projection: `d {.*, tags: [name], fieldTags: [[field, tag]]}`. */
+export function toDataset(raw: unknown): Dataset {
+  const d = toNative(raw) as Props;
+  const facets = facetsFromProps(d);
+  const columnLineage = (facets.columnLineage as { fields?: unknown } | undefined)?.fields;
+  return {
+    id: { namespace: d.namespace as string, name: d.name as string },
+    type: (d.type as string) ?? 'DB_TABLE',
+    name: d.name as string,
+    physicalName: (d.physicalName as string) ?? (d.name as string),
+    createdAt: iso(d.createdAt)!,
+    updatedAt: iso(d.updatedAt)!,
+    namespace: d.namespace as string,
+    sourceName: (d.sourceName as string | undefined) ?? null,
+    fields: fieldsWithTags(d.fields, d.fieldTags),
+    tags: [...((d.tags as string[] | null) ?? [])].sort(),
+    lastModifiedAt: iso(d.lastModifiedAt),
+    lastLifecycleState: (d.lastLifecycleState as string | undefined) ?? null,
+    description: (d.description as string | undefined) ?? null,
+    currentVersion: (d.currentVersion as string | undefined) ?? null,
+    columnLineage: columnLineage && typeof columnLineage === 'object' ? Object.entries(columnLineage).map(([name, v]) => ({ name, ...(v as object) })) : null,
+    facets,
+    deleted: Boolean(d.isDeleted),
+  };
+}
+
+/** Dataset version projection: `{dataset: <dataset projection>, version: v {.*}, run: <run projection> | null}`. */
+export function toDatasetVersion(row: { dataset: unknown; version: unknown; run: unknown }): DatasetVersion {
+  const d = toDataset(row.dataset);
+  const v = toNative(row.version) as Props;
+  return {
+    id: d.id,
+    type: d.type,
+    name: d.name,
+    physicalName: d.physicalName,
+    createdAt: iso(v.createdAt)!,
+    namespace: d.namespace,
+    sourceName: d.sourceName,
+    fields: fieldsWithTags(v.fields ?? null, (toNative(row.dataset) as Props).fieldTags),
+    tags: d.tags,
+    lastLifecycleState: (v.lifecycleState as string | undefined) ?? null,
+    lifecycleState: (v.lifecycleState as string | undefined) ?? null,
+    description: d.description,
+    columnLineage: d.columnLineage,
+    version: v.id as string,
+    createdByRun: toRun(row.run),
+    facets: facetsFromProps(v),
+  };
+}
+
+/**
+ * Job projection: `j {.*, inputs: [[ns, name]], outputs: [[ns, name]], tags: [name], latestRun: <run projection> | null}`.
+ */
+export function toJob(raw: unknown): Job {
+  const j = toNative(raw) as Props;
+  const latestRun = toRun(j.latestRun);
+  return {
+    id: { namespace: j.namespace as string, name: j.name as string },
+    type: (j.type as string) ?? 'BATCH',
+    name: j.name as string,
+    simpleName: (j.simpleName as string) ?? (j.name as string),
+    parentJobName: (j.parentJobName as string | undefined) ?? null,
+    createdAt: iso(j.createdAt)!,
+    updatedAt: iso(j.updatedAt)!,
+    namespace: j.namespace as string,
+    inputs: refs(j.inputs),
+    outputs: refs(j.outputs),
+    location: (j.location as string | undefined) ?? null,
+    context: json<Record<string, unknown>>(j.context, {}),
+    description: (j.description as string | undefined) ?? null,
+    latestRun,
+    latestRuns: latestRun ? [latestRun] : [],
+    currentVersion: (j.currentVersion as string | undefined) ?? null,
+    labels: [j.integration, j.jobKind].filter((x): x is string => typeof x === 'string'),
+    tags: [...((j.tags as string[] | null) ?? [])].sort(),
+    facets: facetsFromProps(j),
+  };
+}
+
+/** Job version projection: `{job: <job projection>, version: v {.*, inputs, outputs}, latestRun: <run projection> | null}`. */
+export function toJobVersion(row: { job: unknown; version: unknown; latestRun: unknown }): JobVersion {
+  const job = toJob(row.job);
+  const v = toNative(row.version) as Props;
+  const { currentVersion: _c, latestRuns: _l, ...rest } = job;
+  return {
+    ...rest,
+    createdAt: iso(v.createdAt)!,
+    updatedAt: iso(v.updatedAt)!,
+    inputs: refs(v.inputs),
+    outputs: refs(v.outputs),
+    location: (v.location as string | undefined) ?? null,
+    context: json<Record<string, unknown>>(v.context, {}),
+    latestRun: toRun(row.latestRun),
+    version: v.id as string,
+  };
+}
+
+export type { VersionRef };
