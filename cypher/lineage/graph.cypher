@@ -16,27 +16,29 @@
 //
 // Params: $startId (elementId of the resolved start node),
 //   $maxNodes (integer: at most this many nodes; the service asks for one more than its cap to detect truncation)
-// Returns one row per node: node (the Job's or Dataset's properties, temporal ones as ISO strings:
-//   decoding driver DateTimes costs more than the rest of the rendering), isJob, inputs / outputs ([[namespace, name]]: a job's
-//   current input / output datasets, [] for a dataset), consumers ([[namespace, name]]: the jobs a
-//   dataset is input to, [] for a job), latestRun (the job's LATEST_RUN run's properties,
-//   times as strings, plus reads / wrote: [[namespace, name, versionId]], or null), tags ([name]), fieldTags ([[field, tag]]).
-// Edges are the inputs/outputs/consumers pairs whose both ends are in the result (the service keeps
-// those); soft-deleted nodes are never in the result, so edges to them drop out too.
+// Returns one row per node: isJob, consumers ([[namespace, name]]: the jobs a dataset is input to,
+//   [] for a job), node: the projection src/store/mappers.ts reads (toJob / toDataset):
+//   n {.*, inputs, outputs ([[namespace, name]]: a job's current I/O, [] for a dataset), tags ([name]),
+//   fieldTags ([[field, tag]]), latestRun (the job's LATEST_RUN run: r {.*, reads, wrote: the versions
+//   it read / wrote, v {.*} without their `fields`}, or null)}; temporal properties as ISO strings
+//   (decoding driver DateTimes costs more than the rest of the rendering).
+// Edges: a job's outputs and a dataset's consumers whose both ends are in the result (the service
+// keeps those); soft-deleted nodes are never in the result, so edges to them drop out too.
 // Kept short (the store strips these comments before sending): the text is sent with every request.
 MATCH (s) WHERE elementId(s) = $startId
 MATCH (s)(()-[:INPUT_TO|PRODUCES]->/*downstream*/(x) WHERE NOT coalesce(x.isDeleted, false)){0, 42 /*maxRels*/}(n)
 WITH DISTINCT n LIMIT $maxNodes
 RETURN n:Job AS isJob,
-  n {.*, createdAt: toString(n.createdAt), updatedAt: toString(n.updatedAt), lastModifiedAt: toString(n.lastModifiedAt),
-    currentVersionAt: toString(n.currentVersionAt)} AS node,
-  [(d)-[:INPUT_TO]->(n) | [d.namespace, d.name]] AS inputs,
-  [(n)-[:PRODUCES]->(d) | [d.namespace, d.name]] AS outputs,
   [(n)-[:INPUT_TO]->(j) | [j.namespace, j.name]] AS consumers,
-  [(n)-[:LATEST_RUN]->(r) | r {.*, createdAt: toString(r.createdAt), updatedAt: toString(r.updatedAt),
-    startedAt: toString(r.startedAt), endedAt: toString(r.endedAt), sortTime: null,
-    nominalStartTime: toString(r.nominalStartTime), nominalEndTime: toString(r.nominalEndTime),
-    reads: [(r)-[:READ]->(v) | [v.namespace, v.name, v.id]],
-    wrote: [(r)-[:WROTE]->(v) | [v.namespace, v.name, v.id]]}][0] AS latestRun,
-  [(n)-[:TAGGED]->(t) | t.name] AS tags,
-  [(n)-[:HAS_FIELD]->(f)-[:TAGGED]->(t) | [f.name, t.name]] AS fieldTags
+  n {.*, createdAt: toString(n.createdAt), updatedAt: toString(n.updatedAt), lastModifiedAt: toString(n.lastModifiedAt),
+    currentVersionAt: toString(n.currentVersionAt),
+    inputs: [(d)-[:INPUT_TO]->(n) | [d.namespace, d.name]],
+    outputs: [(n)-[:PRODUCES]->(d) | [d.namespace, d.name]],
+    tags: [(n)-[:TAGGED]->(t) | t.name],
+    fieldTags: [(n)-[:HAS_FIELD]->(f)-[:TAGGED]->(t) | [f.name, t.name]],
+    latestRun: [(n)-[:LATEST_RUN]->(r) | r {.*, createdAt: toString(r.createdAt), updatedAt: toString(r.updatedAt),
+      startedAt: toString(r.startedAt), endedAt: toString(r.endedAt), sortTime: null,
+      nominalStartTime: toString(r.nominalStartTime), nominalEndTime: toString(r.nominalEndTime),
+      reads: [(r)-[:READ]->(v) | v {.*, fields: null, createdAt: null, committedAt: null}],
+      wrote: [(r)-[:WROTE]->(v) | v {.*, fields: null, createdAt: null, committedAt: null}]}][0]
+  } AS node

@@ -9,7 +9,7 @@
 import { cypher } from './cypher.js';
 import { int, toNative, type Db, type Params } from './db.js';
 import { iso } from './time.js';
-import { facetsFromProps } from '../domain/facets.js';
+import { toDataset, toJob } from './mappers.js';
 import { datasetNodeId, fieldNodeId, jobNodeId, type EntityRef, type FieldRef, type ParsedNodeId } from '../domain/node-id.js';
 
 export type Direction = 'both' | 'upstream' | 'downstream';
@@ -152,93 +152,7 @@ function wireEdges(nodes: LineageNode[], outs: Map<string, string[]>): LineageNo
   return nodes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-// ---- node data (the job object with latestRun, the dataset object) ----
-
 type Props = Record<string, unknown>;
-
-function durationMs(run: Props): number | null {
-  const s = iso(run.startedAt);
-  const e = iso(run.endedAt);
-  return s && e ? Date.parse(e) - Date.parse(s) : null;
-}
-
-export function toLineageRun(run: Props | null): Record<string, unknown> | null {
-  if (!run) return null;
-  const versions = (key: string) =>
-    ((run[key] as [string, string, string][] | undefined) ?? [])
-      .map(([namespace, name, version]) => ({ namespace, name, version }))
-      .sort((a, b) => `${a.namespace}\u0000${a.name}`.localeCompare(`${b.namespace}\u0000${b.name}`));
-  const inputVersions = versions('reads');
-  const outputVersions = versions('wrote');
-  return {
-    id: run.id,
-    createdAt: iso(run.createdAt),
-    updatedAt: iso(run.updatedAt),
-    nominalStartTime: iso(run.nominalStartTime),
-    nominalEndTime: iso(run.nominalEndTime),
-    state: run.state ?? null,
-    startedAt: iso(run.startedAt),
-    endedAt: iso(run.endedAt),
-    durationMs: durationMs(run),
-    args: {},
-    jobVersion: run.jobVersion ? { namespace: run.jobNamespace, name: run.jobName, version: run.jobVersion } : null,
-    inputVersions,
-    outputVersions,
-    inputDatasetVersions: inputVersions.map((v) => ({ datasetVersionId: v, facets: {} })),
-    outputDatasetVersions: outputVersions.map((v) => ({ datasetVersionId: v, facets: {} })),
-    context: {},
-    facets: facetsFromProps(run),
-  };
-}
-
-export function toLineageJob(p: Props, extra: { inputs: EntityRef[]; outputs: EntityRef[]; latestRun: Props | null; tags: string[] }) {
-  const sortRefs = (refs: EntityRef[]) => [...refs].sort((a, b) => `${a.namespace}\u0000${a.name}`.localeCompare(`${b.namespace}\u0000${b.name}`));
-  const latestRun = toLineageRun(extra.latestRun);
-  return {
-    id: { namespace: p.namespace, name: p.name },
-    type: p.type ?? 'BATCH',
-    name: p.name,
-    simpleName: p.simpleName ?? p.name,
-    parentJobName: p.parentJobName ?? null,
-    createdAt: iso(p.createdAt),
-    updatedAt: iso(p.updatedAt),
-    namespace: p.namespace,
-    inputs: sortRefs(extra.inputs),
-    outputs: sortRefs(extra.outputs),
-    location: p.location ?? null,
-    context: (parseJson(p.context) as Record<string, unknown> | null) ?? {},
-    description: p.description ?? null,
-    latestRun,
-    latestRuns: latestRun ? [latestRun] : [],
-    currentVersion: p.currentVersion ?? null,
-    tags: [...extra.tags].sort(),
-    facets: facetsFromProps(p),
-  };
-}
-
-export function toLineageDataset(p: Props, extra: { tags: string[]; fieldTags: { field: string; tag: string }[] }) {
-  const tagsOf = new Map<string, string[]>();
-  for (const { field, tag } of extra.fieldTags) tagsOf.set(field, [...(tagsOf.get(field) ?? []), tag].sort());
-  const fields = ((parseJson(p.fields) as Props[] | null) ?? []).map((f) => ({ ...f, tags: tagsOf.get(f.name as string) ?? [] }));
-  return {
-    id: { namespace: p.namespace, name: p.name },
-    type: p.type ?? 'DB_TABLE',
-    name: p.name,
-    physicalName: p.physicalName ?? p.name,
-    createdAt: iso(p.createdAt),
-    updatedAt: iso(p.updatedAt),
-    namespace: p.namespace,
-    sourceName: p.sourceName ?? null,
-    fields,
-    tags: [...extra.tags].sort(),
-    lastModifiedAt: iso(p.lastModifiedAt),
-    lastLifecycleState: p.lastLifecycleState ?? null,
-    description: p.description ?? null,
-    currentVersion: p.currentVersion ?? null,
-    facets: facetsFromProps(p),
-    deleted: Boolean(p.isDeleted),
-  };
-}
 
 // ---- the repository ----
 
@@ -283,27 +197,17 @@ export class LineageRepository {
     const truncated = recs.length > this.maxNodes;
     const nodes: LineageNode[] = [];
     const outs = new Map<string, string[]>();
-    const refs = (pairs: [string, string][]): EntityRef[] => pairs.map(([namespace, name]) => ({ namespace, name }));
     for (const rec of recs.slice(0, this.maxNodes)) {
-      const props = toNative(rec.get('node')) as Props;
-      const ns = props.namespace as string;
-      const name = props.name as string;
-      const tags = rec.get('tags') as string[];
+      const node = rec.get('node') as Props;
+      const ns = node.namespace as string;
+      const name = node.name as string;
       if (rec.get('isJob')) {
         const nodeId = jobNodeId(ns, name);
-        const outputs = rec.get('outputs') as [string, string][];
-        const data = toLineageJob(props, {
-          inputs: refs(rec.get('inputs') as [string, string][]),
-          outputs: refs(outputs),
-          latestRun: toNative(rec.get('latestRun')) as Props | null,
-          tags,
-        });
-        nodes.push({ id: nodeId, type: 'JOB', data, inEdges: [], outEdges: [] });
-        outs.set(nodeId, outputs.map(([a, b]) => datasetNodeId(a, b)));
+        nodes.push({ id: nodeId, type: 'JOB', data: toJob(node) as unknown as Record<string, unknown>, inEdges: [], outEdges: [] });
+        outs.set(nodeId, ((node.outputs as [string, string][] | null) ?? []).map(([a, b]) => datasetNodeId(a, b)));
       } else {
         const nodeId = datasetNodeId(ns, name);
-        const fieldTags = (rec.get('fieldTags') as [string, string][]).map(([field, tag]) => ({ field, tag }));
-        nodes.push({ id: nodeId, type: 'DATASET', data: toLineageDataset(props, { tags, fieldTags }), inEdges: [], outEdges: [] });
+        nodes.push({ id: nodeId, type: 'DATASET', data: toDataset(node) as unknown as Record<string, unknown>, inEdges: [], outEdges: [] });
         outs.set(nodeId, (rec.get('consumers') as [string, string][]).map(([a, b]) => jobNodeId(a, b)));
       }
     }

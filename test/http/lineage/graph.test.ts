@@ -113,6 +113,19 @@ describe('GET /api/v1/lineage: dataset-level graph', () => {
     });
   });
 
+  describe('node data is the read API object', () => {
+    it('a job node carries GET /namespaces/{ns}/jobs/{job}, a dataset node GET /namespaces/{ns}/datasets/{dataset}', async () => {
+      await runJob(t(), 'j1', ['d0'], [{ name: 'd1', fields: [['id', 'INTEGER'], ['amount', 'DECIMAL']] }]);
+      const graph = await getGraph(t(), p(job('j1'), { depth: 0 }));
+      const jobRes = await t().get(`/api/v1/namespaces/airflow/jobs/j1`);
+      expect(jobRes.status).to.equal(200);
+      expect(graph.find((n) => n.id === job('j1'))!.data).to.deep.equal(jobRes.body);
+      const dsRes = await t().get(`/api/v1/namespaces/${encodeURIComponent(NS)}/datasets/d1`);
+      expect(dsRes.status).to.equal(200);
+      expect(graph.find((n) => n.id === ds('d1'))!.data).to.deep.equal(dsRes.body);
+    });
+  });
+
   describe('a diamond d0 -> (j1 -> d1 | j2 -> d2) -> j3 -> d3', () => {
     beforeEach(async () => {
       await runJob(t(), 'j1', ['d0'], ['d1']);
