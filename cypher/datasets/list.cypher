@@ -4,12 +4,13 @@
 // Returns no row when the namespace does not exist, else one row {totalCount, datasets: [dataset projection]}
 // where a dataset projection is d {.*, tags: [name], fieldTags: [[field, tag]]}.
 MATCH (ns:Namespace {name: $namespace})
-CALL (ns) {
-  MATCH (ns)-[:HAS_DATASET]->(d:Dataset) WHERE NOT d.isDeleted AND d.isAlias IS NULL
+CALL () {
+  MATCH (d:Dataset) WHERE d.namespace = $namespace AND NOT d.isDeleted AND d.isAlias IS NULL
   RETURN count(d) AS totalCount
 }
-CALL (ns) {
-  MATCH (ns)-[:HAS_DATASET]->(d:Dataset) WHERE NOT d.isDeleted AND d.isAlias IS NULL
+CALL () {
+  // Equality on namespace lets the (namespace, name) constraint index deliver rows in name order.
+  MATCH (d:Dataset) WHERE d.namespace = $namespace AND d.name IS NOT NULL AND NOT d.isDeleted AND d.isAlias IS NULL
   WITH d ORDER BY d.name SKIP $offset LIMIT $limit
   RETURN collect(d {.*,
     tags: [(d)-[:TAGGED]->(t:Tag) | t.name],

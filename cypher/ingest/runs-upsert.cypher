@@ -42,3 +42,6 @@ CALL (run, j, r) {
   DELETE l
   MERGE (j)-[:LATEST_RUN]->(r)
 }
+// Denormalized so `lastRunStates` filters are an index lookup instead of a walk over every job.
+WITH j
+SET j.latestRunState = [(j)-[:LATEST_RUN]->(lr:Run) | lr.state][0]

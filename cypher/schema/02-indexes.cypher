@@ -1,6 +1,7 @@
 // Secondary indexes for the read API: sorted lists, search and time windows.
 CREATE INDEX dataset_updated_at IF NOT EXISTS FOR (d:Dataset) ON (d.updatedAt);
 CREATE INDEX job_updated_at IF NOT EXISTS FOR (j:Job) ON (j.updatedAt);
+CREATE INDEX job_latest_run_state IF NOT EXISTS FOR (j:Job) ON (j.latestRunState);
 CREATE INDEX run_started_at IF NOT EXISTS FOR (r:Run) ON (r.startedAt);
 CREATE INDEX run_state IF NOT EXISTS FOR (r:Run) ON (r.state);
 CREATE INDEX dataset_version_created_at IF NOT EXISTS FOR (v:DatasetVersion) ON (v.createdAt);

@@ -15,7 +15,8 @@ export class JobRepository {
 
   /** null when a namespace is given and does not exist. */
   async list(filter: JobFilter, offset: number, limit: number): Promise<Page<Job> | null> {
-    const res = await this.db.query('jobs/list', { namespace: filter.namespace, states: filter.lastRunStates, offset: int(offset), limit: int(limit) });
+    const params = { namespace: filter.namespace, states: filter.lastRunStates, offset: int(offset), limit: int(limit) };
+    const res = await this.db.query(filter.namespace === null ? 'jobs/list' : 'jobs/list-in-namespace', params);
     const row = res.records[0];
     if (!row.get('namespaceExists')) return null;
     return { totalCount: Number(row.get('totalCount')), items: (row.get('jobs') as unknown[]).map(toJob) };
@@ -52,6 +53,17 @@ export class JobRepository {
 
   async softDelete(namespace: string, name: string): Promise<Job | null> {
     const res = await this.db.command('jobs/delete', { namespace, name });
+    return res.records.length ? toJob(res.records[0].get('job')) : null;
+  }
+
+  /** Tags the job (creating an unknown tag). null when the job does not exist. */
+  async tag(namespace: string, name: string, tag: string, now = new Date()): Promise<Job | null> {
+    const res = await this.db.command('jobs/tag', { namespace, name, tag, now: now.toISOString() });
+    return res.records.length ? toJob(res.records[0].get('job')) : null;
+  }
+
+  async untag(namespace: string, name: string, tag: string): Promise<Job | null> {
+    const res = await this.db.command('jobs/untag', { namespace, name, tag });
     return res.records.length ? toJob(res.records[0].get('job')) : null;
   }
 }
