@@ -18,6 +18,7 @@
  * Env: BENCH_DOMAINS (default 900), BENCH_ITERATIONS (default 30 per case; fewer for huge results).
  */
 import neo4jDriver from 'neo4j-driver';
+import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { machine, request, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
 import { rng } from './traffic.js';
@@ -287,7 +288,8 @@ async function main() {
 
     const within = results.filter((r) => r.depth === 20 && (r.nodes.max ?? 0) <= 1000);
     const file = writeResult('lineage', {
-      machine: machine(),
+      machine: { ...machine(), loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
+      note: 'Latencies are end to end over HTTP (keep-alive, one request at a time) from a client on the same 2-core machine; other work on the machine shows up in p95 (see loadAverageAtEnd).',
       graph: {
         generatedBy: 'bench/lineage.ts: written straight into Neo4j with UNWIND-batched Cypher in the documented model shape (not ingested over HTTP)',
         domains: DOMAINS,
