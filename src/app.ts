@@ -16,6 +16,11 @@ import { namespacesRouter } from './http/routes/namespaces.js';
 import { lineageIngestRouter } from './http/routes/lineage-ingest.js';
 import { datasetsRouter } from './http/routes/datasets.js';
 import { jobsRouter } from './http/routes/jobs.js';
+import { sourcesRouter } from './http/routes/sources.js';
+import { tagsRouter } from './http/routes/tags.js';
+import { searchRouter } from './http/routes/search.js';
+import { eventsRouter } from './http/routes/events.js';
+import { statsRouter } from './http/routes/stats.js';
 import { lineageRouter, lineageBetaRouter } from './http/routes/lineage.js';
 
 export interface AppOptions {
@@ -54,7 +59,7 @@ export function createApp(opts: AppOptions): App {
   );
 
   const api = new Router({ prefix: '/api/v1' });
-  for (const r of [namespacesRouter(services), lineageIngestRouter(services), datasetsRouter(services), jobsRouter(services)]) api.use(r.routes(), r.allowedMethods());
+  for (const r of [namespacesRouter(services), lineageIngestRouter(services), datasetsRouter(services), jobsRouter(services), sourcesRouter(services), tagsRouter(services), searchRouter(services), eventsRouter(services), statsRouter(services)]) api.use(r.routes(), r.allowedMethods());
   const lineageApi = lineageRouter(services);
   api.use(lineageApi.routes(), lineageApi.allowedMethods());
   const beta = new Router({ prefix: '/api/v1-beta' });

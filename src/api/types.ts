@@ -97,3 +97,68 @@ export interface Page<T> {
   items: T[];
   totalCount: number;
 }
+
+export interface Namespace {
+  name: string;
+  createdAt: Iso;
+  updatedAt: Iso;
+  ownerName: string;
+  description: string | null;
+  isHidden: boolean;
+}
+
+export interface Source {
+  type: string | null;
+  name: string;
+  createdAt: Iso;
+  updatedAt: Iso;
+  connectionUrl: string | null;
+  description: string | null;
+}
+
+export interface Tag {
+  name: string;
+  description: string | null;
+}
+
+export interface SearchResult {
+  type: 'DATASET' | 'JOB';
+  name: string;
+  updatedAt: Iso;
+  namespace: string;
+  /** The lineage node id: `dataset:<namespace>:<name>` or `job:<namespace>:<name>`. */
+  nodeId: string;
+}
+
+/** Lineage events per time bucket, by event type (GET /stats/lineage-events). */
+export interface LineageMetric {
+  startInterval: Iso;
+  endInterval: Iso;
+  start: number;
+  running: number;
+  complete: number;
+  fail: number;
+  abort: number;
+  other: number;
+}
+
+/** A cumulative count at the end of a time bucket (GET /stats/jobs, /stats/datasets, /stats/sources). */
+export interface IntervalMetric {
+  startInterval: Iso;
+  endInterval: Iso;
+  count: number;
+}
+
+// Response envelopes of the list endpoints.
+export interface NamespaceList { namespaces: Namespace[]; totalCount: number }
+export interface SourceList { sources: Source[]; totalCount: number }
+export interface DatasetList { datasets: Dataset[]; totalCount: number }
+export interface DatasetVersionList { versions: DatasetVersion[]; totalCount: number }
+export interface JobList { jobs: Job[]; totalCount: number }
+export interface JobVersionList { versions: JobVersion[]; totalCount: number }
+export interface RunList { runs: Run[]; totalCount: number }
+export interface TagList { tags: Tag[]; totalCount: number }
+export interface SearchResults { totalCount: number; results: SearchResult[] }
+/** The stored raw OpenLineage events, as received. */
+export interface LineageEventList { events: Record<string, unknown>[]; totalCount: number }
+export interface RunFacets { runId: string; facets: Facets }

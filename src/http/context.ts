@@ -8,6 +8,11 @@ import { LineageRepository } from '../store/lineage.js';
 import { DatasetRepository } from '../store/datasets.js';
 import { JobRepository } from '../store/jobs.js';
 import { RunRepository } from '../store/runs.js';
+import { SourceRepository } from '../store/sources.js';
+import { TagRepository } from '../store/tags.js';
+import { SearchRepository } from '../store/search.js';
+import { EventRepository } from '../store/events.js';
+import { StatsRepository } from '../store/stats.js';
 
 export interface Services {
   db: Db;
@@ -19,8 +24,13 @@ export interface Services {
   datasets: DatasetRepository;
   jobs: JobRepository;
   runs: RunRepository;
+  sources: SourceRepository;
+  tags: TagRepository;
+  search: SearchRepository;
+  events: EventRepository;
+  stats: StatsRepository;
 }
 
 export function createServices(db: Db, logger: Logger, metrics: Metrics, ingest: Partial<CommitterOptions> = {}): Services {
-  return { db, logger, metrics, namespaces: new NamespaceRepository(db), committer: new IngestCommitter(db, logger, { ...DEFAULT_COMMITTER_OPTIONS, ...ingest }), lineage: new LineageRepository(db), datasets: new DatasetRepository(db), jobs: new JobRepository(db), runs: new RunRepository(db) };
+  return { db, logger, metrics, namespaces: new NamespaceRepository(db), committer: new IngestCommitter(db, logger, { ...DEFAULT_COMMITTER_OPTIONS, ...ingest }), lineage: new LineageRepository(db), datasets: new DatasetRepository(db), jobs: new JobRepository(db), runs: new RunRepository(db), sources: new SourceRepository(db), tags: new TagRepository(db), search: new SearchRepository(db), events: new EventRepository(db), stats: new StatsRepository(db) };
 }

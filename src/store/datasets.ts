@@ -1,5 +1,6 @@
 /** Dataset aggregate: datasets, their versions and soft deletion. */
 import type { Dataset, DatasetVersion, Page } from '../api/types.js';
+import type { QueryResult } from 'neo4j-driver';
 import { int, type Db } from './db.js';
 import { toDataset, toDatasetVersion } from './mappers.js';
 
@@ -40,5 +41,32 @@ export class DatasetRepository {
   async softDelete(namespace: string, name: string): Promise<Dataset | null> {
     const res = await this.db.command('datasets/delete', { namespace, name });
     return res.records.length ? toDataset(res.records[0].get('dataset')) : null;
+  }
+
+  /** Tags the dataset (creating an unknown tag). null when the dataset does not exist. */
+  async tag(namespace: string, name: string, tag: string, now = new Date()): Promise<Dataset | null> {
+    const res = await this.db.command('datasets/tag', { namespace, name, tag, now: now.toISOString() });
+    return res.records.length ? toDataset(res.records[0].get('dataset')) : null;
+  }
+
+  async untag(namespace: string, name: string, tag: string): Promise<Dataset | null> {
+    const res = await this.db.command('datasets/untag', { namespace, name, tag });
+    return res.records.length ? toDataset(res.records[0].get('dataset')) : null;
+  }
+
+  /** Tags one field. 'no-dataset' / 'no-field' when either does not exist (nothing is written then). */
+  async tagField(namespace: string, name: string, field: string, tag: string, now = new Date()): Promise<Dataset | 'no-dataset' | 'no-field'> {
+    return this.fieldTagResult(await this.db.command('datasets/field-tag', { namespace, name, field, tag, now: now.toISOString() }));
+  }
+
+  async untagField(namespace: string, name: string, field: string, tag: string): Promise<Dataset | 'no-dataset' | 'no-field'> {
+    return this.fieldTagResult(await this.db.command('datasets/field-untag', { namespace, name, field, tag }));
+  }
+
+  private fieldTagResult(res: QueryResult): Dataset | 'no-dataset' | 'no-field' {
+    const row = res.records[0];
+    if (!row) return 'no-dataset';
+    if (!row.get('fieldExists')) return 'no-field';
+    return toDataset(row.get('dataset'));
   }
 }

@@ -3,7 +3,7 @@
  * plain map projections (documented per function); these functions turn them into the API shapes
  * of src/api/types.ts: ISO times with a trailing Z, null rather than missing, facets as objects.
  */
-import type { Dataset, DatasetField, DatasetVersion, EntityId, Job, JobVersion, Run, VersionRef } from '../api/types.js';
+import type { Dataset, DatasetField, DatasetVersion, EntityId, Job, JobVersion, Run, SearchResult, Source, Tag, VersionRef } from '../api/types.js';
 import { facetsFromProps } from '../domain/facets.js';
 import { toNative } from './db.js';
 import { iso } from './time.js';
@@ -173,3 +173,48 @@ export function toJobVersion(row: { job: unknown; version: unknown; latestRun: u
 }
 
 export type { VersionRef };
+
+/** Source projection: `s {.*}`. */
+export function toSource(raw: unknown): Source {
+  const s = toNative(raw) as Props;
+  return {
+    type: (s.type as string | undefined) ?? null,
+    name: s.name as string,
+    createdAt: iso(s.createdAt)!,
+    updatedAt: iso(s.updatedAt)!,
+    connectionUrl: (s.connectionUrl as string | undefined) ?? null,
+    description: (s.description as string | undefined) ?? null,
+  };
+}
+
+/** Tag projection: `t {.*}`. */
+export function toTag(raw: unknown): Tag {
+  const t = toNative(raw) as Props;
+  return { name: t.name as string, description: (t.description as string | undefined) ?? null };
+}
+
+/** Search row: `{type: 'DATASET' | 'JOB', namespace, name, updatedAt}`. */
+export function toSearchResult(raw: unknown): SearchResult {
+  const r = toNative(raw) as Props;
+  const type = r.type as SearchResult['type'];
+  return {
+    type,
+    name: r.name as string,
+    updatedAt: iso(r.updatedAt)!,
+    namespace: r.namespace as string,
+    nodeId: `${type === 'JOB' ? 'job' : 'dataset'}:${r.namespace as string}:${r.name as string}`,
+  };
+}
+
+/** A stored event's `payload` (JSON text) back as the object that was received. */
+export function toLineageEvent(payload: unknown): Record<string, unknown> {
+  return json<Record<string, unknown>>(payload, {});
+}
+
+/** Stats row: `{startInterval, endInterval, ...counts}` (counts as integers). */
+export function toMetric<T>(raw: Record<string, unknown>): T {
+  const r = toNative(raw) as Props;
+  const out: Props = {};
+  for (const [k, v] of Object.entries(r)) out[k] = k === 'startInterval' || k === 'endInterval' ? iso(v) : v;
+  return out as T;
+}

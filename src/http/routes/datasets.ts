@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import type { Services } from '../context.js';
 import { notFound } from '../errors.js';
 import { pageParams } from '../pagination.js';
@@ -47,6 +48,30 @@ export function datasetsRouter({ datasets }: Services): Router {
     }
     ctx.body = found;
   });
+
+  router.post('/namespaces/:namespace/datasets/:dataset/tags/:tag', async (ctx) => {
+    const { namespace, dataset, tag } = ctx.params;
+    const tagged = await datasets.tag(namespace, dataset, tag);
+    if (!tagged) throw missing(namespace, dataset);
+    ctx.body = tagged;
+  });
+
+  router.delete('/namespaces/:namespace/datasets/:dataset/tags/:tag', async (ctx) => {
+    const { namespace, dataset, tag } = ctx.params;
+    const untagged = await datasets.untag(namespace, dataset, tag);
+    if (!untagged) throw missing(namespace, dataset);
+    ctx.body = untagged;
+  });
+
+  const fieldTag = (op: 'tagField' | 'untagField'): Middleware => async (ctx) => {
+    const { namespace, dataset, field, tag } = ctx.params as Record<string, string>;
+    const result = await datasets[op](namespace, dataset, field, tag);
+    if (result === 'no-dataset') throw missing(namespace, dataset);
+    if (result === 'no-field') throw notFound(`Field '${field}' not found in dataset '${dataset}' in namespace '${namespace}'.`);
+    ctx.body = result;
+  };
+  router.post('/namespaces/:namespace/datasets/:dataset/fields/:field/tags/:tag', fieldTag('tagField'));
+  router.delete('/namespaces/:namespace/datasets/:dataset/fields/:field/tags/:tag', fieldTag('untagField'));
 
   return router;
 }

@@ -87,5 +87,19 @@ export function jobsRouter({ jobs, runs }: Services): Router {
     ctx.body = { runId: runIdParam(ctx.params.runId), facets };
   });
 
+  router.post('/namespaces/:namespace/jobs/:job/tags/:tag', async (ctx) => {
+    const { namespace, job, tag } = ctx.params;
+    const tagged = await jobs.tag(namespace, job, tag);
+    if (!tagged) throw missing(namespace, job);
+    ctx.body = tagged;
+  });
+
+  router.delete('/namespaces/:namespace/jobs/:job/tags/:tag', async (ctx) => {
+    const { namespace, job, tag } = ctx.params;
+    const untagged = await jobs.untag(namespace, job, tag);
+    if (!untagged) throw missing(namespace, job);
+    ctx.body = untagged;
+  });
+
   return router;
 }

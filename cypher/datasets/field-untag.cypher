@@ -1,0 +1,16 @@
+// Removes a tag from one field of a live dataset (an alias name finds its primary); not tagged is a no-op.
+// Params: $namespace, $name, $field, $tag.
+// Returns no row when the dataset does not exist, else {fieldExists: boolean, dataset: dataset projection (see list.cypher)}.
+MATCH (x:Dataset {namespace: $namespace, name: $name})
+OPTIONAL MATCH (x)-[:ALIAS_OF]->(p:Dataset)
+WITH coalesce(p, x) AS d
+WHERE NOT d.isDeleted
+WITH d, [(d)-[:HAS_FIELD]->(f:DatasetField {name: $field}) | f][0] AS f
+CALL (f) {
+  MATCH (f)-[e:TAGGED]->(:Tag {name: $tag})
+  DELETE e
+}
+RETURN f IS NOT NULL AS fieldExists,
+  d {.*,
+    tags: [(d)-[:TAGGED]->(t:Tag) | t.name],
+    fieldTags: [(d)-[:HAS_FIELD]->(df:DatasetField)-[:TAGGED]->(t:Tag) | [df.name, t.name]]} AS dataset

@@ -1,0 +1,14 @@
+// Tags a live dataset (an alias name tags its primary); an unknown tag is created.
+// Params: $namespace, $name, $tag, $now (ISO-8601 string).
+// Returns {dataset: dataset projection (see list.cypher)} or no row when the dataset does not exist.
+MATCH (x:Dataset {namespace: $namespace, name: $name})
+OPTIONAL MATCH (x)-[:ALIAS_OF]->(p:Dataset)
+WITH coalesce(p, x) AS d
+WHERE NOT d.isDeleted
+MERGE (t:Tag {name: $tag})
+  ON CREATE SET t.createdAt = datetime($now), t.description = null
+MERGE (d)-[:TAGGED]->(t)
+WITH DISTINCT d
+RETURN d {.*,
+  tags: [(d)-[:TAGGED]->(t:Tag) | t.name],
+  fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag) | [f.name, t.name]]} AS dataset

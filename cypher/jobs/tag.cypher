@@ -1,0 +1,15 @@
+// Tags a live job; an unknown tag is created.
+// Params: $namespace, $name, $tag, $now (ISO-8601 string).
+// Returns {job: job projection (see list.cypher)} or no row when the job does not exist.
+MATCH (j:Job {namespace: $namespace, name: $name})
+WHERE NOT j.isDeleted
+MERGE (t:Tag {name: $tag})
+  ON CREATE SET t.createdAt = datetime($now), t.description = null
+MERGE (j)-[:TAGGED]->(t)
+WITH DISTINCT j
+RETURN j {.*,
+  inputs: [(d:Dataset)-[:INPUT_TO]->(j) | [d.namespace, d.name]],
+  outputs: [(j)-[:PRODUCES]->(d:Dataset) | [d.namespace, d.name]],
+  tags: [(j)-[:TAGGED]->(t:Tag) | t.name],
+  latestRun: [(j)-[:LATEST_RUN]->(r:Run) | r {.*, reads: [(r)-[:READ]->(rv) | rv {.*}], wrote: [(r)-[:WROTE]->(wv) | wv {.*}]}][0]
+} AS job

@@ -1,0 +1,17 @@
+// Soft-deletes a namespace: hides it and soft-deletes its datasets and jobs (they leave lists, search
+// and lineage). A later event about the namespace un-hides it and brings back what it mentions.
+// Params: $name, $now (ISO-8601 string). Returns {namespace: n {.*}} (after the change) or no row.
+MATCH (n:Namespace {name: $name})
+SET n.isHidden = true, n.updatedAt = datetime($now)
+WITH n
+CALL (n) {
+  MATCH (n)-[:HAS_DATASET]->(d:Dataset) WHERE NOT d.isDeleted
+  SET d.isDeleted = true
+  RETURN count(d) AS datasets
+}
+CALL (n) {
+  MATCH (n)-[:HAS_JOB]->(j:Job) WHERE NOT j.isDeleted
+  SET j.isDeleted = true
+  RETURN count(j) AS jobs
+}
+RETURN n {.*} AS namespace
