@@ -60,14 +60,25 @@ async function resolveAliases(tx: ManagedTransaction, items: Incoming[]): Promis
 export async function writeEvents(tx: ManagedTransaction, items: Incoming[]): Promise<void> {
   const prepared = await prepareRuns(tx, items);
   const plan = planBatch(items, prepared, await resolveAliases(tx, items));
-  if (plan.datasets.length) await run(tx, 'ingest/datasets-upsert', { datasets: plan.datasets });
-  if (plan.jobs.length) await run(tx, 'ingest/jobs-upsert', { jobs: plan.jobs });
-  if (plan.runs.length) await run(tx, 'ingest/runs-upsert', { runs: plan.runs });
-  if (plan.inputs.length) await run(tx, 'ingest/run-inputs', { inputs: plan.inputs });
-  if (plan.outputs.length) await run(tx, 'ingest/run-outputs', { outputs: plan.outputs });
-  if (plan.edges.length) await run(tx, 'ingest/column-lineage', { edges: plan.edges });
-  if (plan.versions.length) await run(tx, 'ingest/job-versions', { versions: plan.versions });
-  if (plan.completedRunIds.length) await run(tx, 'ingest/run-complete', { runIds: plan.completedRunIds });
-  if (plan.datasetEvents.length) await run(tx, 'ingest/dataset-event-versions', { datasets: plan.datasetEvents });
-  await run(tx, 'events/store', { events: plan.events });
+  // The write stages need no answers from each other, so they are sent pipelined: Neo4j runs them
+  // in order within the transaction, and the batch pays one round trip instead of one per stage.
+  const stages: [string, string, unknown[]][] = [
+    ['ingest/datasets-upsert', 'datasets', plan.datasets],
+    ['ingest/jobs-upsert', 'jobs', plan.jobs],
+    ['ingest/runs-upsert', 'runs', plan.runs],
+    ['ingest/run-inputs', 'inputs', plan.inputs],
+    ['ingest/run-outputs', 'outputs', plan.outputs],
+    ['ingest/column-lineage', 'edges', plan.edges],
+    ['ingest/job-versions', 'versions', plan.versions],
+    ['ingest/run-complete', 'runIds', plan.completedRunIds],
+    ['ingest/dataset-event-versions', 'datasets', plan.datasetEvents],
+    ['events/store', 'events', plan.events],
+  ];
+  const work = stages.filter(([, , rows]) => rows.length > 0);
+  if (profiling) {
+    // Sequential when profiling, so each stage's time is its own.
+    for (const [name, param, rows] of work) await run(tx, name, { [param]: rows });
+  } else {
+    await Promise.all(work.map(([name, param, rows]) => run(tx, name, { [param]: rows })));
+  }
 }
