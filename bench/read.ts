@@ -8,7 +8,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import { machine, request, startBenchNeo4j, summarize, writeResult } from './support.js';
+import { LocalNeo4jServer } from '../src/neo4j/local-server.js';
+import { NEO4J_DEFAULT_VERSION } from '../src/config.js';
+import { projectRoot } from '../src/paths.js';
 import { rng } from './traffic.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db, toNative } from '../src/store/db.js';
@@ -39,7 +44,7 @@ function runEventFor(job: number, run: number): Record<string, unknown> {
   const inputs = [ds(job)];
   if (job > 0 && job % 3 === 0) inputs.push(ds(job - 1));
   return {
-    eventType: run % 17 === 16 ? 'FAIL' : 'COMPLETE',
+    eventType: (job + run) % 17 === 16 ? 'FAIL' : 'COMPLETE',
     eventTime: new Date(t).toISOString(),
     producer: PRODUCER,
     schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
@@ -84,15 +89,42 @@ async function measure(base: string, paths: () => string): Promise<ReturnType<ty
   return { ...summarize(lat), status, bytes };
 }
 
+/**
+ * BENCH_REUSE=<name> keeps the generated graph in a persistent server home (.neo4j/<name>) and skips
+ * generation when it already holds the graph: for iterating on read queries without re-ingesting.
+ */
+async function startNeo4j(): Promise<LocalNeo4jServer> {
+  const reuse = process.env.BENCH_REUSE;
+  if (!reuse) return startBenchNeo4j('read');
+  const server = new LocalNeo4jServer({
+    dir: process.env.NEO4J_LOCAL_DIR ?? path.join(projectRoot, '.neo4j'),
+    version: NEO4J_DEFAULT_VERSION,
+    boltPort: 0,
+    heap: process.env.BENCH_NEO4J_HEAP ?? '2g',
+    pageCache: process.env.BENCH_NEO4J_PAGECACHE ?? '1g',
+    homeName: reuse,
+    ephemeral: false,
+  });
+  await server.start();
+  return server;
+}
+
 async function main() {
-  const neo4j = await startBenchNeo4j('read');
+  const neo4j = await startNeo4j();
   const driver = createDriver(neo4j.uri, 'neo4j', '');
   const db = new Db(driver, 'neo4j', 60_000);
   try {
     await applySchema(db);
-    console.log(`generating ${JOBS} jobs, ${JOBS * 2} datasets, ${JOBS * RUNS_PER_JOB} runs through the ingest path...`);
-    const seconds = await generate(db);
-    const counts = toNative((await db.read({ op: 'bench' }, (tx) => tx.run('MATCH (j:Job) WITH count(j) AS jobs MATCH (d:Dataset) WITH jobs, count(d) AS datasets MATCH (r:Run) RETURN jobs, datasets, count(r) AS runs'))).records[0].toObject()) as Record<string, number>;
+    const existing = toNative((await db.read({ op: 'bench' }, (tx) => tx.run('MATCH (j:Job) RETURN count(j) AS jobs'))).records[0].get('jobs')) as number;
+    let seconds = 0;
+    if (existing >= JOBS) console.log(`reusing the graph in ${process.env.BENCH_REUSE} (${existing} jobs)`);
+    else {
+      console.log(`generating ${JOBS} jobs, ${JOBS * 2} datasets, ${JOBS * RUNS_PER_JOB} runs through the ingest path...`);
+      seconds = await generate(db);
+    }
+    const counts = toNative(
+      (await db.read({ op: 'bench' }, (tx) => tx.run('MATCH (j:Job) WITH count(j) AS jobs MATCH (d:Dataset) WITH jobs, count(d) AS datasets MATCH (r:Run) WITH jobs, datasets, count(r) AS runs MATCH (e:LineageEvent) RETURN jobs, datasets, runs, count(e) AS events'))).records[0].toObject(),
+    ) as Record<string, number>;
     console.log('graph:', counts, `in ${Math.round(seconds)} s`);
     if (queryTimings.size) {
       console.table(Object.fromEntries([...queryTimings.entries()].map(([k, v]) => [k, { calls: v.length, totalMs: Math.round(v.reduce((a, b) => a + b, 0)) }])));
@@ -109,6 +141,8 @@ async function main() {
     const dsName = () => `analytics.table_${String(pick(JOBS * 2)).padStart(5, '0')}`;
     const lastJobs = Math.max(0, JOBS - 100);
     const lastDatasets = Math.max(0, JOBS * 2 - 100);
+    const lastEvents = Math.max(0, counts.events - 100);
+    const runId = (toNative((await db.read({ op: 'bench' }, (tx) => tx.run('MATCH (r:Run) RETURN r.id AS id LIMIT 1'))).records[0].get('id')) as string);
     const endpoints: Record<string, () => string> = {
       'namespace jobs, first page': () => `/api/v1/namespaces/${JOB_NS}/jobs?limit=100`,
       'namespace jobs, last page': () => `/api/v1/namespaces/${JOB_NS}/jobs?limit=100&offset=${lastJobs}`,
@@ -122,8 +156,18 @@ async function main() {
       'job versions': () => `/api/v1/namespaces/${JOB_NS}/jobs/${jobName()}/versions`,
       'dataset get': () => `/api/v1/namespaces/${ns}/datasets/${dsName()}`,
       'dataset versions': () => `/api/v1/namespaces/${ns}/datasets/${dsName()}/versions`,
-      'search (substring, 10 results)': () => `/api/v1/search?q=table_0${pick(10)}${pick(10)}`,
+      'run get': () => `/api/v1/jobs/runs/${runId}`,
+      'search (substring, ~100 matches, 10 results)': () => `/api/v1/search?q=table_0${pick(10)}${pick(10)}`,
+      'search (~1,000 matches, sort=updated_at)': () => `/api/v1/search?q=table_1${pick(10)}&sort=updated_at`,
+      'search (matches 30,000 names, 10 results)': () => `/api/v1/search?q=a`,
+      'events, first page': () => '/api/v1/events/lineage?limit=100',
+      'events, last page': () => `/api/v1/events/lineage?limit=100&offset=${lastEvents}`,
       'namespaces': () => '/api/v1/namespaces',
+      'sources': () => '/api/v1/sources',
+      'tags': () => '/api/v1/tags',
+      'stats lineage-events (DAY)': () => '/api/v1/stats/lineage-events?period=DAY',
+      'stats jobs (WEEK)': () => '/api/v1/stats/jobs?period=WEEK&timezone=Europe/Paris',
+      'stats datasets (DAY)': () => '/api/v1/stats/datasets?period=DAY',
     };
     const results: Record<string, unknown> = {};
     for (const [name, path] of Object.entries(endpoints)) {
@@ -136,6 +180,7 @@ async function main() {
     writeResult('read', {
       benchmark: 'read',
       machine: machine(),
+      loadAverage: os.loadavg(),
       graph: { ...counts, generatedThrough: 'parseEvent + IngestCommitter (the ingest path, in-process, no HTTP)', generationSeconds: Math.round(seconds) },
       samplesPerEndpoint: SAMPLES,
       endpoints: results,

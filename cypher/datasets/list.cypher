@@ -3,15 +3,20 @@
 // Params: $namespace, $offset, $limit (integers).
 // Returns no row when the namespace does not exist, else one row {totalCount, datasets: [dataset projection]}
 // where a dataset projection is d {.*, tags: [name], fieldTags: [[field, tag]]}.
+// Cost does not grow with the namespace: the total is the namespace's HAS_DATASET degree less its
+// soft-deleted datasets and live aliases (both found through indexes), and the page is read in the
+// order of the (namespace, name) index, stopping after $offset + $limit rows.
 MATCH (ns:Namespace {name: $namespace})
+WITH COUNT { (ns)-[:HAS_DATASET]->() }
+  - COUNT { MATCH (d:Dataset) WHERE d.isDeleted = true AND d.namespace = $namespace }
+  - COUNT { MATCH (d:Dataset) WHERE d.isAlias = true AND d.isDeleted = false AND d.namespace = $namespace } AS totalCount
 CALL () {
-  MATCH (d:Dataset) WHERE d.namespace = $namespace AND NOT d.isDeleted AND d.isAlias IS NULL
-  RETURN count(d) AS totalCount
-}
-CALL () {
-  // Equality on namespace lets the (namespace, name) constraint index deliver rows in name order.
-  MATCH (d:Dataset) WHERE d.namespace = $namespace AND d.name IS NOT NULL AND NOT d.isDeleted AND d.isAlias IS NULL
-  WITH d ORDER BY d.name SKIP $offset LIMIT $limit
+  // The few hidden names (soft-deleted, aliases) are excluded by name: the index already holds the
+  // name, so skipping to a deep offset reads no node properties.
+  WITH COLLECT { MATCH (x:Dataset) WHERE x.isDeleted = true AND x.namespace = $namespace RETURN x.name }
+     + COLLECT { MATCH (x:Dataset) WHERE x.isAlias = true AND x.namespace = $namespace RETURN x.name } AS hidden
+  MATCH (d:Dataset) WHERE d.namespace = $namespace AND d.name IS NOT NULL AND NOT d.name IN hidden
+  WITH d ORDER BY d.namespace, d.name SKIP $offset LIMIT $limit
   RETURN collect(d {.*,
     tags: [(d)-[:TAGGED]->(t:Tag) | t.name],
     fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag) | [f.name, t.name]]}) AS datasets

@@ -7,4 +7,4 @@ WITH coalesce(p, x) AS d
 MATCH (v:DatasetVersion {id: $version})-[:VERSION_OF]->(d)
 RETURN d {.*, tags: [(d)-[:TAGGED]->(t:Tag) | t.name], fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag) | [f.name, t.name]]} AS dataset,
   v {.*} AS version,
-  [(r:Run)-[:WROTE]->(v) | r {.*, reads: [(r)-[:READ]->(rv) | rv {.*}], wrote: [(r)-[:WROTE]->(wv) | wv {.*}]}][0] AS run
+  [(r:Run)-[:WROTE]->(v) | r {.*, reads: [(r)-[:READ]->(rv) | rv {.id, .namespace, .name, facets: [k IN keys(rv) WHERE k STARTS WITH 'facet.' | [k, rv[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id, .namespace, .name, facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]}][0] AS run

@@ -2,7 +2,7 @@
 // Params: $namespace, $name, $offset, $limit. A symlink alias name lists its primary's versions.
 // Returns no row when the dataset does not exist, else one row {totalCount, dataset: dataset projection,
 //   versions: [{version: v {.*}, run: run projection of the run that wrote it, or null}]}
-// (run projection: r {.*, reads: [v {.*}], wrote: [v {.*}]}).
+// (run projection: r {.*, reads: [version ref], wrote: [version ref]}).
 MATCH (x:Dataset {namespace: $namespace, name: $name})
 OPTIONAL MATCH (x)-[:ALIAS_OF]->(p:Dataset)
 WITH coalesce(p, x) AS d
@@ -16,7 +16,7 @@ CALL (d) {
   WITH v ORDER BY v.createdAt DESC, v.id SKIP $offset LIMIT $limit
   RETURN collect({
     version: v {.*},
-    run: [(r:Run)-[:WROTE]->(v) | r {.*, reads: [(r)-[:READ]->(rv) | rv {.*}], wrote: [(r)-[:WROTE]->(wv) | wv {.*}]}][0]
+    run: [(r:Run)-[:WROTE]->(v) | r {.*, reads: [(r)-[:READ]->(rv) | rv {.id, .namespace, .name, facets: [k IN keys(rv) WHERE k STARTS WITH 'facet.' | [k, rv[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id, .namespace, .name, facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]}][0]
   }) AS versions
 }
 RETURN totalCount,

@@ -2,24 +2,35 @@
 // optionally only jobs whose latest run is in one of $states.
 // Params: $namespace, $states ([string] or null), $offset, $limit.
 // Returns one row {namespaceExists: boolean, totalCount, jobs: [job projection]} where a job projection is
-//   j {.*, inputs: [[ns, name]], outputs: [[ns, name]], tags: [name], latestRun: run projection or null}
-//   and a run projection is r {.*, reads: [v {.*}], wrote: [v {.*}]}.
+//   j {.*, inputs: [[ns, name]], outputs: [[ns, name]], tags: [name], latestRun: run projection or null},
+//   a run projection is r {.*, reads: [version ref], wrote: [version ref]} and a version ref is
+//   v {.id, .namespace, .name, facets: [[propertyName 'facet.<name>', JSON]]}.
+// Cost does not grow with the namespace: without $states the total is the namespace's HAS_JOB degree
+// less its soft-deleted jobs (found through the isDeleted index), and the page is read in the order of
+// the (namespace, name) index, stopping after $offset + $limit rows.
 CALL () {
-  MATCH (j:Job)
-  WHERE j.namespace = $namespace AND j.name IS NOT NULL AND NOT j.isDeleted
-    AND ($states IS NULL OR j.latestRunState IN $states)
-  RETURN count(j) AS totalCount
+  WITH $states AS states WHERE states IS NULL
+  MATCH (ns:Namespace {name: $namespace})
+  RETURN COUNT { (ns)-[:HAS_JOB]->() } - COUNT { MATCH (j:Job) WHERE j.isDeleted = true AND j.namespace = $namespace } AS n
+  UNION ALL
+  WITH $states AS states WHERE states IS NOT NULL
+  MATCH (j:Job) WHERE j.latestRunState IN states AND j.namespace = $namespace AND NOT j.isDeleted
+  RETURN count(j) AS n
 }
+WITH sum(n) AS totalCount
 CALL () {
+  // The few soft-deleted jobs are excluded by name: the index already holds the name, so skipping to a
+  // deep offset reads no node properties.
+  WITH COLLECT { MATCH (x:Job) WHERE x.isDeleted = true AND x.namespace = $namespace RETURN x.name } AS hidden
   MATCH (j:Job)
-  WHERE j.namespace = $namespace AND j.name IS NOT NULL AND NOT j.isDeleted
+  WHERE j.namespace = $namespace AND j.name IS NOT NULL AND NOT j.name IN hidden
     AND ($states IS NULL OR j.latestRunState IN $states)
-  WITH j ORDER BY j.name SKIP $offset LIMIT $limit
+  WITH j ORDER BY j.namespace, j.name SKIP $offset LIMIT $limit
   RETURN collect(j {.*,
     inputs: [(d:Dataset)-[:INPUT_TO]->(j) | [d.namespace, d.name]],
     outputs: [(j)-[:PRODUCES]->(d:Dataset) | [d.namespace, d.name]],
     tags: [(j)-[:TAGGED]->(t:Tag) | t.name],
-    latestRun: [(j)-[:LATEST_RUN]->(r:Run) | r {.*, reads: [(r)-[:READ]->(rv) | rv {.*}], wrote: [(r)-[:WROTE]->(wv) | wv {.*}]}][0]
+    latestRun: [(j)-[:LATEST_RUN]->(r:Run) | r {.*, reads: [(r)-[:READ]->(rv) | rv {.id, .namespace, .name, facets: [k IN keys(rv) WHERE k STARTS WITH 'facet.' | [k, rv[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id, .namespace, .name, facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]}][0]
   }) AS jobs
 }
 RETURN EXISTS { (:Namespace {name: $namespace}) } AS namespaceExists, totalCount, jobs

@@ -2,24 +2,34 @@
 // latest run; optionally only jobs whose latest run is in one of $states.
 // Params: $states ([string] or null), $offset, $limit.
 // Returns one row {namespaceExists: true, totalCount, jobs: [job projection]} where a job projection is
-//   j {.*, inputs: [[ns, name]], outputs: [[ns, name]], tags: [name], latestRun: run projection or null}
-//   and a run projection is r {.*, reads: [v {.*}], wrote: [v {.*}]}.
+//   j {.*, inputs: [[ns, name]], outputs: [[ns, name]], tags: [name], latestRun: run projection or null},
+//   a run projection is r {.*, reads: [version ref], wrote: [version ref]} and a version ref is
+//   v {.id, .namespace, .name, facets: [[propertyName 'facet.<name>', JSON]]}.
+// Cost does not grow with the number of jobs: without $states the total is the Job count (count store)
+// less the soft-deleted jobs (isDeleted index), and the page is read in (namespace, name) index order.
 CALL () {
-  MATCH (j:Job)
-  WHERE NOT j.isDeleted
-    AND ($states IS NULL OR j.latestRunState IN $states)
-  RETURN count(j) AS totalCount
+  WITH $states AS states WHERE states IS NULL
+  CALL () { MATCH (j:Job) RETURN count(j) AS allJobs }
+  RETURN allJobs - COUNT { MATCH (j:Job) WHERE j.isDeleted = true } AS n
+  UNION ALL
+  WITH $states AS states WHERE states IS NOT NULL
+  MATCH (j:Job) WHERE j.latestRunState IN states AND NOT j.isDeleted
+  RETURN count(j) AS n
 }
+WITH sum(n) AS totalCount
 CALL () {
+  // The few soft-deleted jobs are excluded by key: the index already holds (namespace, name), so
+  // skipping to a deep offset reads no node properties.
+  WITH COLLECT { MATCH (x:Job) WHERE x.isDeleted = true RETURN [x.namespace, x.name] } AS hidden
   MATCH (j:Job)
-  WHERE NOT j.isDeleted
+  WHERE j.namespace IS NOT NULL AND j.name IS NOT NULL AND NOT [j.namespace, j.name] IN hidden
     AND ($states IS NULL OR j.latestRunState IN $states)
   WITH j ORDER BY j.namespace, j.name SKIP $offset LIMIT $limit
   RETURN collect(j {.*,
     inputs: [(d:Dataset)-[:INPUT_TO]->(j) | [d.namespace, d.name]],
     outputs: [(j)-[:PRODUCES]->(d:Dataset) | [d.namespace, d.name]],
     tags: [(j)-[:TAGGED]->(t:Tag) | t.name],
-    latestRun: [(j)-[:LATEST_RUN]->(r:Run) | r {.*, reads: [(r)-[:READ]->(rv) | rv {.*}], wrote: [(r)-[:WROTE]->(wv) | wv {.*}]}][0]
+    latestRun: [(j)-[:LATEST_RUN]->(r:Run) | r {.*, reads: [(r)-[:READ]->(rv) | rv {.id, .namespace, .name, facets: [k IN keys(rv) WHERE k STARTS WITH 'facet.' | [k, rv[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id, .namespace, .name, facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]}][0]
   }) AS jobs
 }
 RETURN true AS namespaceExists, totalCount, jobs

@@ -2,6 +2,10 @@
 CREATE INDEX dataset_updated_at IF NOT EXISTS FOR (d:Dataset) ON (d.updatedAt);
 CREATE INDEX job_updated_at IF NOT EXISTS FOR (j:Job) ON (j.updatedAt);
 CREATE INDEX job_latest_run_state IF NOT EXISTS FOR (j:Job) ON (j.latestRunState);
+// Soft-deleted datasets/jobs and alias datasets are rare: list totals subtract them, found through these.
+CREATE INDEX dataset_is_deleted IF NOT EXISTS FOR (d:Dataset) ON (d.isDeleted);
+CREATE INDEX dataset_is_alias IF NOT EXISTS FOR (d:Dataset) ON (d.isAlias);
+CREATE INDEX job_is_deleted IF NOT EXISTS FOR (j:Job) ON (j.isDeleted);
 CREATE INDEX run_started_at IF NOT EXISTS FOR (r:Run) ON (r.startedAt);
 CREATE INDEX run_state IF NOT EXISTS FOR (r:Run) ON (r.state);
 CREATE INDEX dataset_version_created_at IF NOT EXISTS FOR (v:DatasetVersion) ON (v.createdAt);

@@ -23,15 +23,20 @@ const refOrder = (a: EntityId, b: EntityId) => (a.namespace === b.namespace ? (a
 const refs = (pairs: unknown): EntityId[] => ((pairs as [string, string][] | null) ?? []).map(([namespace, name]) => ({ namespace, name })).sort(refOrder);
 
 /**
- * Run projection: `r {.*, reads: [(r)-[:READ]->(v) | v {.*}], wrote: [(r)-[:WROTE]->(v) | v {.*}]}`
- * (the run's properties, and the dataset versions it read and wrote with their properties).
+ * Run projection: `r {.*, reads: [(r)-[:READ]->(v) | <version ref>], wrote: [(r)-[:WROTE]->(v) | <version ref>]}`
+ * (the run's properties, and the dataset versions it read and wrote). A version ref is either
+ * `v {.*}` or, cheaper (no `fields` JSON read), `v {.id, .namespace, .name, facets: [k IN keys(v) WHERE
+ * k STARTS WITH 'facet.' | [k, v[k]]]}`.
  */
 export function toRun(raw: unknown): Run | null {
   if (!raw) return null;
   const r = toNative(raw) as Props;
   const versions = (list: unknown) =>
     ((list as Props[] | null) ?? [])
-      .map((v) => ({ ref: { namespace: v.namespace as string, name: v.name as string, version: v.id as string }, facets: facetsFromProps(v) }))
+      .map((v) => ({
+        ref: { namespace: v.namespace as string, name: v.name as string, version: v.id as string },
+        facets: facetsFromProps(Array.isArray(v.facets) ? Object.fromEntries(v.facets as [string, unknown][]) : v),
+      }))
       .sort((a, b) => refOrder(a.ref, b.ref));
   const reads = versions(r.reads);
   const wrote = versions(r.wrote);

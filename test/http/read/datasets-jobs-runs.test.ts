@@ -150,8 +150,9 @@ describe('read API: datasets, jobs, runs', () => {
       await post(completedRun({ job: 'j', outputs: ['t'] }));
       expect((await t().request('DELETE', `/api/v1/namespaces/${NS}/datasets/t`)).status).to.equal(200);
       expect((await t().request('DELETE', '/api/v1/namespaces/airflow/jobs/j')).status).to.equal(200);
-      expect((await get(`/api/v1/namespaces/${NS}/datasets`)).totalCount).to.equal(0);
-      expect((await get('/api/v1/namespaces/airflow/jobs')).totalCount).to.equal(0);
+      expect(await get(`/api/v1/namespaces/${NS}/datasets`)).to.deep.equal({ datasets: [], totalCount: 0 });
+      expect(await get('/api/v1/namespaces/airflow/jobs')).to.deep.equal({ jobs: [], totalCount: 0 });
+      expect(await get('/api/v1/jobs')).to.deep.equal({ jobs: [], totalCount: 0 });
       await get(`/api/v1/namespaces/${NS}/datasets/t`, 404);
       await post(completedRun({ job: 'j', outputs: ['t'] }));
       expect((await get(`/api/v1/namespaces/${NS}/datasets`)).totalCount).to.equal(1);
@@ -162,7 +163,9 @@ describe('read API: datasets, jobs, runs', () => {
       const symlinks = facet({ identifiers: [{ namespace: DEFAULT_DATASET_NS, name: 'alias_of_t', type: 'TABLE' }] });
       await post(completedRun({ outputs: [{ name: 't', facets: { symlinks } }] }));
       expect((await get(`/api/v1/namespaces/${NS}/datasets/alias_of_t`)).name).to.equal('t');
-      expect((await get(`/api/v1/namespaces/${NS}/datasets`)).datasets.map((d: Dataset) => d.name)).to.deep.equal(['t']);
+      const list = await get(`/api/v1/namespaces/${NS}/datasets`);
+      expect(list.datasets.map((d: Dataset) => d.name)).to.deep.equal(['t']);
+      expect(list.totalCount).to.equal(1);
     });
   });
 
