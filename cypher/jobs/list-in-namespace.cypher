@@ -19,11 +19,14 @@ CALL () {
 }
 WITH sum(n) AS totalCount
 CALL () {
-  // The few soft-deleted jobs are excluded by name: the index already holds the name, so skipping to a
-  // deep offset reads no node properties.
-  WITH COLLECT { MATCH (x:Job) WHERE x.isDeleted = true AND x.namespace = $namespace RETURN x.name } AS hidden
+  // When only a few jobs are soft-deleted they are excluded by name: the index already holds the name,
+  // so skipping to a deep offset reads no node properties. With many (a deleted namespace) the flag is
+  // read instead (no quadratic list test).
+  WITH COLLECT { MATCH (x:Job) WHERE x.isDeleted = true AND x.namespace = $namespace RETURN x.name LIMIT 101 } AS hidden
+  WITH hidden, size(hidden) <= 100 AS fewHidden
   MATCH (j:Job)
-  WHERE j.namespace = $namespace AND j.name IS NOT NULL AND NOT j.name IN hidden
+  WHERE j.namespace = $namespace AND j.name IS NOT NULL
+    AND CASE WHEN fewHidden THEN NOT j.name IN hidden ELSE NOT j.isDeleted END
     AND ($states IS NULL OR j.latestRunState IN $states)
   WITH j ORDER BY j.namespace, j.name SKIP $offset LIMIT $limit
   RETURN collect(j {.*,

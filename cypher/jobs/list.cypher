@@ -18,11 +18,14 @@ CALL () {
 }
 WITH sum(n) AS totalCount
 CALL () {
-  // The few soft-deleted jobs are excluded by key: the index already holds (namespace, name), so
-  // skipping to a deep offset reads no node properties.
-  WITH COLLECT { MATCH (x:Job) WHERE x.isDeleted = true RETURN [x.namespace, x.name] } AS hidden
+  // When only a few jobs are soft-deleted they are excluded by key: the index already holds
+  // (namespace, name), so skipping to a deep offset reads no node properties. With many the flag is
+  // read instead (no quadratic list test).
+  WITH COLLECT { MATCH (x:Job) WHERE x.isDeleted = true RETURN [x.namespace, x.name] LIMIT 101 } AS hidden
+  WITH hidden, size(hidden) <= 100 AS fewHidden
   MATCH (j:Job)
-  WHERE j.namespace IS NOT NULL AND j.name IS NOT NULL AND NOT [j.namespace, j.name] IN hidden
+  WHERE j.namespace IS NOT NULL AND j.name IS NOT NULL
+    AND CASE WHEN fewHidden THEN NOT [j.namespace, j.name] IN hidden ELSE NOT j.isDeleted END
     AND ($states IS NULL OR j.latestRunState IN $states)
   WITH j ORDER BY j.namespace, j.name SKIP $offset LIMIT $limit
   RETURN collect(j {.*,

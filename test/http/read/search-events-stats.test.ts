@@ -70,6 +70,24 @@ describe('read API: search, raw events, stats', () => {
       expect(zebra.totalCount).to.equal(1);
     });
 
+    it('lists, totals and search stay right when many datasets and jobs are hidden', async () => {
+      const many = Array.from({ length: 103 }, (_, i) => runEvent({ job: `j${i}`, jobNamespace: 'many', eventType: 'COMPLETE', outputs: [{ namespace: 'many-ds', name: `t${i}` }] }));
+      const batch = await t().post('/api/v1/lineage/batch', many);
+      expect(batch.body.summary.successful, batch.text).to.equal(103);
+      expect((await t().request('DELETE', '/api/v1/namespaces/many')).status).to.equal(200);
+      expect((await t().request('DELETE', '/api/v1/namespaces/many-ds')).status).to.equal(200);
+      for (const i of [1, 2]) await post(finished({ job: `j${i}`, jobNamespace: 'many', outputs: [{ namespace: 'many-ds', name: `t${i}` }] }, '2024-03-10T00:00:00Z'));
+      expect(await get('/api/v1/namespaces/many-ds/datasets')).to.deep.include({ totalCount: 2 });
+      expect((await get('/api/v1/namespaces/many-ds/datasets?offset=1')).datasets.map((d: { name: string }) => d.name)).to.deep.equal(['t2']);
+      const jobs = await get('/api/v1/namespaces/many/jobs');
+      expect([jobs.totalCount, jobs.jobs.map((j: { name: string }) => j.name)]).to.deep.equal([2, ['j1', 'j2']]);
+      const all = await get('/api/v1/jobs?limit=1&offset=2'); // after airflow's two jobs
+      expect([all.totalCount, all.jobs.map((j: { name: string }) => j.name)]).to.deep.equal([4, ['j1']]);
+      const found = await get('/api/v1/search?q=t&namespace=many-ds');
+      expect([found.totalCount, names(found)]).to.deep.equal([2, ['DATASET:t1', 'DATASET:t2']]);
+      expect((await get('/api/v1/search?q=j')).totalCount).to.equal(2);
+    });
+
     it('400 for a missing q, bad filter, sort, dates or limit', async () => {
       await get('/api/v1/search', 400);
       await get('/api/v1/search?q=', 400);
