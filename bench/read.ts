@@ -169,6 +169,10 @@ async function main() {
       'stats jobs (WEEK)': () => '/api/v1/stats/jobs?period=WEEK&timezone=Europe/Paris',
       'stats datasets (DAY)': () => '/api/v1/stats/datasets?period=DAY',
     };
+    // Not in the issue's list: a one-letter query matching every name, to show that search costs grow
+    // with the number of matches (the total must count them all).
+    const stress = new Set(['search (matches 30,000 names, 10 results)']);
+    const loadBefore = os.loadavg();
     const results: Record<string, unknown> = {};
     for (const [name, path] of Object.entries(endpoints)) {
       const r = await measure(base, path);
@@ -176,16 +180,17 @@ async function main() {
       console.log(`${name.padEnd(40)} status ${r.status}  p50 ${r.p50} ms  p95 ${r.p95} ms  (${r.bytes} bytes)`);
     }
     server.close();
-    const measured = Object.values(results) as { p95: number; status: number }[];
+    const measured = Object.entries(results).filter(([name]) => !stress.has(name)).map(([, r]) => r) as { p95: number; status: number }[];
     writeResult('read', {
       benchmark: 'read',
       machine: machine(),
-      loadAverage: os.loadavg(),
+      loadAverage: { beforeMeasuring: loadBefore, after: os.loadavg() },
       graph: { ...counts, generatedThrough: 'parseEvent + IngestCommitter (the ingest path, in-process, no HTTP)', generationSeconds: Math.round(seconds) },
       samplesPerEndpoint: SAMPLES,
       endpoints: results,
       target: { p95Ms: 50 },
-      met: measured.every((r) => r.status !== 200 || r.p95 < 50),
+      met: measured.every((r) => r.status === 200 && r.p95 < 50),
+      notCountedInMet: [...stress],
     });
   } finally {
     await driver.close();
