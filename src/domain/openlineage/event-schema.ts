@@ -1,62 +1,114 @@
 /**
- * JSON Schema of an OpenLineage event (RunEvent, JobEvent, DatasetEvent; spec 1-0-x and 2-0-x),
- * written from the spec's required fields. It enforces what ingestion relies on and stays lenient
- * where real producers are: unknown keys and custom facets are allowed everywhere, `schemaURL` may
- * be missing, runIds need not be UUIDs. eventTime is checked in normalize.ts (offsets, precision).
+ * JSON Schema (draft-07 with `$defs`, as ajv 8 reads it) of an OpenLineage event: RunEvent, JobEvent
+ * and DatasetEvent of spec 1-0-x and 2-0-x, written from the spec's required fields.
+ *
+ * It enforces what ingestion relies on and stays lenient where real producers are:
+ * - unknown keys and custom facets are allowed everywhere (no `additionalProperties: false`);
+ * - `schemaURL` may be missing or null (normalize.ts fills in a default), and is never dereferenced,
+ *   so `#/definitions/` and `#/$defs/` URLs are equally fine;
+ * - runIds are any non-empty string (normalize.ts maps non-UUIDs to name-based UUIDs);
+ * - well-known facets are only checked where normalization reads them (e.g. `schema.fields[].name`),
+ *   so a producer's odd but harmless facet content never costs the whole event;
+ * - the kind rule (run+job / job / dataset) is applied in validate.ts, which also gives the message.
  */
-const nonEmpty = { type: 'string', minLength: 1 } as const;
-const facet = { type: 'object' } as const;
-const facets = { type: 'object', additionalProperties: facet } as const;
 
-const schemaField: Record<string, unknown> = {
+/** ajv format name for eventTime; registered in validate.ts (any ISO-8601 precision and offset). */
+export const EVENT_TIME_FORMAT = 'openlineage-date-time';
+
+export const EVENT_TYPES = ['START', 'RUNNING', 'COMPLETE', 'ABORT', 'FAIL', 'OTHER'] as const;
+
+const nonEmptyString = { type: 'string', minLength: 1 } as const;
+
+/** Every facet is an object; its content beyond what we promote is the producer's business. */
+const facet = { type: 'object' } as const;
+
+/** A facet slot: facet name → facet object. */
+const facetMap = { type: 'object', additionalProperties: facet } as const;
+
+/** Only the keys normalization reads: a column needs a name; nested columns recurse. */
+const schemaField = {
   type: 'object',
   required: ['name'],
   properties: {
-    name: { type: 'string' },
-    type: { type: ['string', 'null'] },
-    description: { type: ['string', 'null'] },
+    name: nonEmptyString,
     fields: { type: 'array', items: { $ref: '#/$defs/schemaField' } },
   },
-};
+} as const;
 
-const datasetFacets = {
+const schemaFacet = {
   type: 'object',
-  additionalProperties: facet,
+  properties: { fields: { type: 'array', items: { $ref: '#/$defs/schemaField' } } },
+} as const;
+
+const symlinksFacet = {
+  type: 'object',
   properties: {
-    schema: { type: 'object', properties: { fields: { type: 'array', items: { $ref: '#/$defs/schemaField' } } } },
-    symlinks: {
-      type: 'object',
-      properties: { identifiers: { type: 'array', items: { type: 'object', required: ['namespace', 'name'], properties: { namespace: nonEmpty, name: nonEmpty } } } },
+    identifiers: {
+      type: 'array',
+      items: { type: 'object', required: ['namespace', 'name'], properties: { namespace: nonEmptyString, name: nonEmptyString } },
     },
-    columnLineage: {
+  },
+} as const;
+
+/** An input column of a column-lineage entry: it becomes a graph edge, so it must name a real column. */
+const columnLineageInput = {
+  type: 'object',
+  required: ['namespace', 'name', 'field'],
+  properties: {
+    namespace: nonEmptyString,
+    name: nonEmptyString,
+    field: nonEmptyString,
+    transformations: { type: 'array', items: { type: 'object' } },
+  },
+} as const;
+
+const columnLineageFacet = {
+  type: 'object',
+  properties: {
+    fields: {
       type: 'object',
-      properties: {
-        fields: {
-          type: 'object',
-          additionalProperties: {
-            type: 'object',
-            required: ['inputFields'],
-            properties: {
-              inputFields: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  required: ['namespace', 'name', 'field'],
-                  properties: { namespace: nonEmpty, name: nonEmpty, field: nonEmpty, transformations: { type: 'array', items: { type: 'object' } } },
-                },
-              },
-            },
-          },
-        },
+      additionalProperties: {
+        type: 'object',
+        required: ['inputFields'],
+        properties: { inputFields: { type: 'array', items: columnLineageInput } },
       },
     },
   },
 } as const;
 
+/**
+ * The dataset `facets` slot. Keys listed in `properties` escape `additionalProperties`, so each of
+ * them repeats `type: object` itself.
+ */
+const datasetFacetMap = {
+  type: 'object',
+  additionalProperties: facet,
+  properties: { schema: schemaFacet, symlinks: symlinksFacet, columnLineage: columnLineageFacet },
+} as const;
+
 const dataset = {
   type: 'object',
   required: ['namespace', 'name'],
-  properties: { namespace: nonEmpty, name: nonEmpty, facets: datasetFacets, inputFacets: facets, outputFacets: facets },
+  properties: {
+    namespace: nonEmptyString,
+    name: nonEmptyString,
+    facets: datasetFacetMap,
+    inputFacets: facetMap,
+    outputFacets: facetMap,
+  },
+} as const;
+
+/** Run facets (parent, nominalTime, ...) are read defensively in normalize.ts: an odd one is ignored. */
+const run = {
+  type: 'object',
+  required: ['runId'],
+  properties: { runId: nonEmptyString, facets: facetMap },
+} as const;
+
+const job = {
+  type: 'object',
+  required: ['namespace', 'name'],
+  properties: { namespace: nonEmptyString, name: nonEmptyString, facets: facetMap },
 } as const;
 
 export const eventSchema = {
@@ -64,30 +116,13 @@ export const eventSchema = {
   type: 'object',
   required: ['eventTime', 'producer'],
   properties: {
-    eventType: { enum: ['START', 'RUNNING', 'COMPLETE', 'ABORT', 'FAIL', 'OTHER'] },
-    eventTime: nonEmpty,
-    producer: nonEmpty,
-    schemaURL: { type: 'string' },
-    run: {
-      type: 'object',
-      required: ['runId'],
-      properties: {
-        runId: nonEmpty,
-        facets: {
-          type: 'object',
-          additionalProperties: facet,
-          properties: {
-            parent: { type: 'object', properties: { run: { type: 'object' }, job: { type: 'object' } } },
-            nominalTime: { type: 'object', properties: { nominalStartTime: { type: 'string' }, nominalEndTime: { type: ['string', 'null'] } } },
-          },
-        },
-      },
-    },
-    job: {
-      type: 'object',
-      required: ['namespace', 'name'],
-      properties: { namespace: nonEmpty, name: nonEmpty, facets },
-    },
+    // null is read as "absent": the spec makes eventType optional and some serializers write nulls.
+    eventType: { enum: [...EVENT_TYPES, null] },
+    eventTime: { type: 'string', format: EVENT_TIME_FORMAT },
+    producer: nonEmptyString,
+    schemaURL: { type: ['string', 'null'] },
+    run,
+    job,
     inputs: { type: 'array', items: dataset },
     outputs: { type: 'array', items: dataset },
     dataset,

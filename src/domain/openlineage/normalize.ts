@@ -1,10 +1,15 @@
 /**
- * Turns a validated OpenLineage event into the NormalizedEvent the ingest path writes: times in UTC,
- * service run ids, facets split into kept/deleted, and well-known facets promoted to fields.
+ * Turns an OpenLineage event body into the NormalizedEvent the ingest path writes: times in UTC,
+ * service run ids, facets split into kept and deleted, and well-known facets promoted to fields.
+ * Pure: no I/O, and the body is never mutated (facet objects are shared with `raw`, as sent).
  */
-import { v5 as uuidv5, validate as isUuid } from 'uuid';
+import { v5 as uuidv5 } from 'uuid';
 import type {
   ColumnLineageEntry,
+  ColumnLineageInput,
+  DatasetRef,
+  EventKind,
+  EventType,
   Facets,
   NormalizedDataset,
   NormalizedEvent,
@@ -14,56 +19,58 @@ import type {
   ParseResult,
   SchemaField,
   Symlink,
-  EventType,
 } from './types.js';
-import { eventKind, validateShape } from './validate.js';
+import { eventKind, parseIsoDateTime, validateShape } from './validate.js';
 
+/**
+ * Namespace of the name-based UUIDs given to non-UUID runIds. Fixed forever: changing it would give
+ * already stored runs new ids.
+ */
 export const RUN_ID_NAMESPACE = '8f3d2c1b-7a6e-4d5c-9b8a-1f2e3d4c5b6a';
+
+/** The schemaURL stored when an event has none (many producers omit it). */
+export const DEFAULT_SCHEMA_URLS: Record<EventKind, string> = {
+  run: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+  job: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/JobEvent',
+  dataset: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/DatasetEvent',
+};
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** A non-empty string, or null: facets read here are validated only loosely. */
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-/** A sent runId as the service's id: UUIDs lower-cased, anything else mapped to a stable UUIDv5. */
+// Any version and variant: Marquez (Java's UUID.fromString) keeps every 8-4-4-4-12 hex id as is.
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A sent runId as the service's run id: UUIDs lower-cased, any other string a stable name-based UUID. */
 export function serviceRunId(runId: string): string {
-  return isUuid(runId) ? runId.toLowerCase() : uuidv5(runId, RUN_ID_NAMESPACE);
+  return UUID_SHAPE.test(runId) ? runId.toLowerCase() : uuidv5(runId, RUN_ID_NAMESPACE);
 }
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
-
-/** Any ISO-8601 date-time (any fraction precision; Z, ±hh:mm, ±hhmm, ±hh, or no offset = UTC) → `…sssZ`. */
+/** Any ISO-8601 date-time (any fraction precision; Z, ±hh:mm, ±hhmm, ±hh, or no offset = UTC) → `…T…sssZ`. */
 export function normalizeEventTime(s: string): string | null {
-  const m = ISO.exec(s.trim());
-  if (!m) return null;
-  const [, y, mo, d, h, mi, sec = '00', frac = '', zone] = m;
-  const ms = Number((frac + '000').slice(0, 3));
-  let offsetMin = 0;
-  if (zone && zone.toUpperCase() !== 'Z') {
-    const sign = zone[0] === '-' ? -1 : 1;
-    const digits = zone.slice(1).replace(':', '');
-    offsetMin = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0'));
-  }
-  const parts = [Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(sec)];
-  if (parts[1] < 1 || parts[1] > 12 || parts[2] < 1 || parts[2] > 31 || parts[3] > 23 || parts[4] > 59 || parts[5] > 60) return null;
-  const t = Date.UTC(parts[0], parts[1] - 1, parts[2], parts[3], parts[4], parts[5], ms) - offsetMin * 60_000;
-  if (Number.isNaN(t)) return null;
-  return new Date(t).toISOString();
+  const millis = parseIsoDateTime(s);
+  return millis === null ? null : new Date(millis).toISOString();
 }
 
-function splitFacets(raw: unknown): { facets: Facets; deleted: string[] } {
+const optionalTime = (v: unknown): string | null => (typeof v === 'string' ? normalizeEventTime(v) : null);
+
+/** A facet slot split into the facets to keep and the names of those sent with `_deleted: true`. */
+export function splitFacets(slot: unknown): { facets: Facets; deleted: string[] } {
   const facets: Facets = {};
   const deleted: string[] = [];
-  if (isObj(raw)) {
-    for (const [name, value] of Object.entries(raw)) {
-      if (!isObj(value)) continue;
-      if (value._deleted === true) deleted.push(name);
-      else facets[name] = value;
-    }
+  if (!isObj(slot)) return { facets, deleted };
+  for (const [name, value] of Object.entries(slot)) {
+    if (!isObj(value)) continue;
+    if (value._deleted === true) deleted.push(name);
+    else facets[name] = value;
   }
   return { facets, deleted };
 }
 
-function schemaFields(raw: unknown): SchemaField[] {
+/** `schema.fields`, recursively; `fields` appears on a column only when the producer sent nested columns. */
+export function schemaFields(raw: unknown): SchemaField[] {
   if (!Array.isArray(raw)) return [];
   return raw.filter(isObj).map((f) => {
     const field: SchemaField = { name: String(f.name), type: str(f.type), description: str(f.description) };
@@ -72,52 +79,81 @@ function schemaFields(raw: unknown): SchemaField[] {
   });
 }
 
-function columnLineage(raw: Obj | undefined): ColumnLineageEntry[] {
-  if (!raw || !isObj(raw.fields)) return [];
-  return Object.entries(raw.fields)
-    .filter(([, v]) => isObj(v) && Array.isArray(v.inputFields))
-    .map(([field, v]) => ({
-      field,
-      inputFields: ((v as Obj).inputFields as unknown[]).filter(isObj).map((i) => {
-        let transformations = Array.isArray(i.transformations) ? (i.transformations.filter(isObj) as Obj[]) : [];
-        // Facet 1-0-1 described the transformation per output field instead.
-        const legacyType = str((v as Obj).transformationType);
-        const legacyDescription = str((v as Obj).transformationDescription);
-        if (transformations.length === 0 && (legacyType || legacyDescription)) transformations = [{ type: legacyType, description: legacyDescription }];
-        return { namespace: String(i.namespace), name: String(i.name), field: String(i.field), transformations };
-      }),
-    }))
-    .sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0));
+export function symlinks(facet: Obj | undefined): Symlink[] {
+  if (!facet || !Array.isArray(facet.identifiers)) return [];
+  return facet.identifiers
+    .filter(isObj)
+    .map((i) => ({ namespace: String(i.namespace), name: String(i.name), type: str(i.type) }));
 }
 
-function normalizeDataset(raw: Obj): NormalizedDataset {
+/**
+ * Transformations of one input column. ColumnLineage 1-0-x described them once per output column
+ * (`transformationType`/`transformationDescription`); they become one transformation object so the
+ * store reads a single shape.
+ */
+function transformationsOf(input: Obj, outputColumn: Obj): Obj[] {
+  const sent = Array.isArray(input.transformations) ? input.transformations.filter(isObj) : [];
+  if (sent.length > 0) return sent;
+  const type = str(outputColumn.transformationType);
+  const description = str(outputColumn.transformationDescription);
+  return type || description ? [{ type, description }] : [];
+}
+
+function columnLineageInputs(outputColumn: Obj): ColumnLineageInput[] {
+  if (!Array.isArray(outputColumn.inputFields)) return [];
+  return outputColumn.inputFields.filter(isObj).map((input) => ({
+    namespace: String(input.namespace),
+    name: String(input.name),
+    field: String(input.field),
+    transformations: transformationsOf(input, outputColumn),
+  }));
+}
+
+/** `columnLineage.fields` as entries sorted by output column, so equal facets give equal output. */
+export function columnLineage(facet: Obj | undefined): ColumnLineageEntry[] {
+  if (!facet || !isObj(facet.fields)) return [];
+  const entries: ColumnLineageEntry[] = [];
+  for (const [field, outputColumn] of Object.entries(facet.fields)) {
+    if (isObj(outputColumn)) entries.push({ field, inputFields: columnLineageInputs(outputColumn) });
+  }
+  return entries.sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0));
+}
+
+function dataSource(facet: Obj | undefined, namespace: string): NormalizedDataset['source'] {
+  if (!facet) return null;
+  const uri = str(facet.uri);
+  return { name: str(facet.name) ?? uri ?? namespace, uri };
+}
+
+/** Promoted fields come from the `facets` slot only; inputFacets/outputFacets are kept as they are. */
+export function normalizeDataset(raw: Obj): NormalizedDataset {
+  const namespace = raw.namespace as string;
   const { facets, deleted } = splitFacets(raw.facets);
-  const schema = facets.schema;
-  const dataSource = facets.dataSource;
-  const symlinks: Symlink[] = Array.isArray(facets.symlinks?.identifiers)
-    ? (facets.symlinks.identifiers as unknown[]).filter(isObj).map((i) => ({ namespace: String(i.namespace), name: String(i.name), type: str(i.type) }))
-    : [];
   return {
-    namespace: raw.namespace as string,
+    namespace,
     name: raw.name as string,
     facets,
     deletedFacets: deleted,
     inputFacets: splitFacets(raw.inputFacets).facets,
     outputFacets: splitFacets(raw.outputFacets).facets,
-    fields: schema ? schemaFields(schema.fields) : null,
-    source: dataSource ? { name: str(dataSource.name) ?? str(dataSource.uri) ?? (raw.namespace as string), uri: str(dataSource.uri) } : null,
+    fields: facets.schema ? schemaFields(facets.schema.fields) : null,
+    source: dataSource(facets.dataSource, namespace),
     description: str(facets.documentation?.description),
     lifecycleState: str(facets.lifecycleStateChange?.lifecycleStateChange),
     datasetType: str(facets.datasetType?.datasetType),
-    symlinks,
+    symlinks: symlinks(facets.symlinks),
     columnLineage: columnLineage(facets.columnLineage),
   };
 }
 
-function normalizeJob(raw: Obj): NormalizedJob {
+function jobType(facet: Obj | undefined): NormalizedJob['jobType'] {
+  if (!facet) return null;
+  return { processingType: str(facet.processingType), integration: str(facet.integration), jobType: str(facet.jobType) };
+}
+
+export function normalizeJob(raw: Obj): NormalizedJob {
   const { facets, deleted } = splitFacets(raw.facets);
   const sql = str(facets.sql?.query);
-  const jobType = facets.jobType;
   return {
     namespace: raw.namespace as string,
     name: raw.name as string,
@@ -126,68 +162,67 @@ function normalizeJob(raw: Obj): NormalizedJob {
     location: str(facets.sourceCodeLocation?.url),
     context: sql ? { sql } : {},
     description: str(facets.documentation?.description),
-    jobType: jobType ? { processingType: str(jobType.processingType), integration: str(jobType.integration), jobType: str(jobType.jobType) } : null,
+    jobType: jobType(facets.jobType),
   };
 }
 
-function parentRef(raw: Obj | undefined): ParentRef | null {
-  if (!raw || !isObj(raw.run) || !isObj(raw.job)) return null;
-  const runId = str(raw.run.runId);
-  const ns = str(raw.job.namespace);
-  const name = str(raw.job.name);
-  if (!runId || !ns || !name) return null;
-  let root: ParentRef['root'] = null;
-  if (isObj(raw.root) && isObj(raw.root.run) && isObj(raw.root.job)) {
-    const rootRun = str(raw.root.run.runId);
-    const rootNs = str(raw.root.job.namespace);
-    const rootName = str(raw.root.job.name);
-    if (rootRun && rootNs && rootName) root = { runId: serviceRunId(rootRun), externalRunId: rootRun, job: { namespace: rootNs, name: rootName } };
-  }
-  return { runId: serviceRunId(runId), externalRunId: runId, job: { namespace: ns, name }, root };
+/** `{run: {runId}, job: {namespace, name}}` as ids, or null when any part is missing or not a string. */
+function runAndJob(value: unknown): { runId: string; externalRunId: string; job: DatasetRef } | null {
+  if (!isObj(value) || !isObj(value.run) || !isObj(value.job)) return null;
+  const runId = str(value.run.runId);
+  const namespace = str(value.job.namespace);
+  const name = str(value.job.name);
+  if (!runId || !namespace || !name) return null;
+  return { runId: serviceRunId(runId), externalRunId: runId, job: { namespace, name } };
 }
 
-function normalizeRun(raw: Obj): NormalizedRun {
+/**
+ * The parent run facet. An incomplete one is ignored rather than rejected: the run itself is still
+ * worth recording, and producers have sent partial parents (e.g. no job) in the wild.
+ */
+export function parentRef(facet: Obj | undefined): ParentRef | null {
+  const parent = runAndJob(facet);
+  if (!parent) return null;
+  return { ...parent, root: runAndJob(facet?.root) };
+}
+
+export function normalizeRun(raw: Obj): NormalizedRun {
   const { facets } = splitFacets(raw.facets);
-  const nominal = facets.nominalTime;
-  const time = (v: unknown) => (typeof v === 'string' ? normalizeEventTime(v) : null);
+  const runId = raw.runId as string;
   return {
-    id: serviceRunId(raw.runId as string),
-    externalId: raw.runId as string,
+    id: serviceRunId(runId),
+    externalId: runId,
     facets,
-    nominalStartTime: time(nominal?.nominalStartTime),
-    nominalEndTime: time(nominal?.nominalEndTime),
+    nominalStartTime: optionalTime(facets.nominalTime?.nominalStartTime),
+    nominalEndTime: optionalTime(facets.nominalTime?.nominalEndTime),
     parent: parentRef(facets.parent),
   };
 }
 
-const DEFAULT_SCHEMA_URL: Record<string, string> = {
-  run: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
-  job: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/JobEvent',
-  dataset: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/DatasetEvent',
-};
+const datasets = (list: unknown): NormalizedDataset[] => (Array.isArray(list) ? list.filter(isObj).map(normalizeDataset) : []);
 
-export function parseEvent(body: unknown): ParseResult {
-  const problems = validateShape(body);
-  const raw = body as Obj;
-  const eventTime = typeof raw?.eventTime === 'string' ? normalizeEventTime(raw.eventTime) : null;
-  if (problems.length === 0 && eventTime === null) {
-    problems.push({ path: '/eventTime', message: 'must be an ISO-8601 date-time, e.g. 2024-06-01T10:00:00.000Z' });
-  }
-  if (problems.length > 0) return { ok: false, problems };
-
-  const kind = eventKind(raw)!;
-  const event: NormalizedEvent = {
+/** Normalizes a body that validateShape accepted. */
+function normalizeValidEvent(raw: Obj, kind: EventKind): NormalizedEvent {
+  const carriesJob = kind !== 'dataset';
+  return {
     kind,
-    eventType: (raw.eventType as EventType | undefined) ?? null,
-    eventTime: eventTime!,
+    eventType: (raw.eventType as EventType | null | undefined) ?? null,
+    eventTime: normalizeEventTime(raw.eventTime as string) as string,
     producer: raw.producer as string,
-    schemaURL: str(raw.schemaURL) ?? DEFAULT_SCHEMA_URL[kind],
+    schemaURL: str(raw.schemaURL) ?? DEFAULT_SCHEMA_URLS[kind],
     run: kind === 'run' ? normalizeRun(raw.run as Obj) : null,
-    job: kind === 'dataset' ? null : normalizeJob(raw.job as Obj),
-    inputs: kind === 'dataset' ? [] : ((raw.inputs as Obj[] | undefined) ?? []).map(normalizeDataset),
-    outputs: kind === 'dataset' ? [] : ((raw.outputs as Obj[] | undefined) ?? []).map(normalizeDataset),
+    job: carriesJob ? normalizeJob(raw.job as Obj) : null,
+    inputs: carriesJob ? datasets(raw.inputs) : [],
+    outputs: carriesJob ? datasets(raw.outputs) : [],
     dataset: kind === 'dataset' ? normalizeDataset(raw.dataset as Obj) : null,
     raw,
   };
-  return { ok: true, event };
+}
+
+/** Validates an event body and, when it is valid, normalizes it. */
+export function parseEvent(body: unknown): ParseResult {
+  const problems = validateShape(body);
+  if (problems.length > 0) return { ok: false, problems };
+  const raw = body as Obj;
+  return { ok: true, event: normalizeValidEvent(raw, eventKind(raw) as EventKind) };
 }
