@@ -12,6 +12,7 @@ import {
   datasetRows,
   jobUpsert,
   jobVersionParams,
+  mergeDatasetRows,
   planRunEvent,
   storedEvent,
   type ColumnEdge,
@@ -103,19 +104,7 @@ class Rows<T> {
 }
 
 function mergeDataset(a: DatasetRow, b: DatasetRow): DatasetRow {
-  return {
-    ...a,
-    firstSeen: minIso(a.firstSeen, b.firstSeen),
-    lastSeen: maxIso(a.lastSeen, b.lastSeen),
-    facetProps: { ...a.facetProps, ...b.facetProps },
-    description: b.description ?? a.description,
-    lifecycleState: b.lifecycleState ?? a.lifecycleState,
-    datasetType: b.datasetType ?? a.datasetType,
-    source: b.source ?? a.source,
-    fields: b.fields ?? a.fields,
-    fieldTypes: b.fields ? b.fieldTypes : a.fieldTypes,
-    symlinks: [...a.symlinks, ...b.symlinks],
-  };
+  return { ...mergeDatasetRows(a, b), firstSeen: minIso(a.firstSeen, b.firstSeen), lastSeen: maxIso(a.lastSeen, b.lastSeen) };
 }
 
 function mergeJob(a: JobRow, b: JobRow): JobRow {

@@ -53,6 +53,21 @@ function fieldRows(fields: SchemaField[] | null) {
   return (fields ?? []).map((f) => ({ name: f.name, type: f.type, description: f.description }));
 }
 
+/** A later mention of a dataset wins field by field; facets replace by name; symlinks accumulate. */
+export function mergeDatasetRows<T extends DatasetUpsertRow>(prev: T, next: T): T {
+  return {
+    ...prev,
+    facetProps: { ...prev.facetProps, ...next.facetProps },
+    description: next.description ?? prev.description,
+    lifecycleState: next.lifecycleState ?? prev.lifecycleState,
+    datasetType: next.datasetType ?? prev.datasetType,
+    source: next.source ?? prev.source,
+    fields: next.fields ?? prev.fields,
+    fieldTypes: next.fields ? next.fieldTypes : prev.fieldTypes,
+    symlinks: [...prev.symlinks, ...next.symlinks],
+  };
+}
+
 /** Merges repeated mentions of one dataset in an event (e.g. read and written) into one upsert row. */
 export function datasetRows(datasets: NormalizedDataset[], extraRefs: DatasetRef[] = []): DatasetUpsertRow[] {
   const rows = new Map<string, DatasetUpsertRow>();
@@ -70,20 +85,7 @@ export function datasetRows(datasets: NormalizedDataset[], extraRefs: DatasetRef
       symlinks: d.symlinks.map((s) => ({ namespace: s.namespace, name: s.name })),
     };
     const prev = rows.get(key(d));
-    if (!prev) rows.set(key(d), row);
-    else {
-      rows.set(key(d), {
-        ...prev,
-        facetProps: { ...prev.facetProps, ...row.facetProps },
-        description: row.description ?? prev.description,
-        lifecycleState: row.lifecycleState ?? prev.lifecycleState,
-        datasetType: row.datasetType ?? prev.datasetType,
-        source: row.source ?? prev.source,
-        fields: row.fields ?? prev.fields,
-        fieldTypes: row.fields ? row.fieldTypes : prev.fieldTypes,
-        symlinks: [...prev.symlinks, ...row.symlinks],
-      });
-    }
+    rows.set(key(d), prev ? mergeDatasetRows(prev, row) : row);
   }
   for (const ref of extraRefs) {
     if (!rows.has(key(ref))) {
