@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 
 const PRODUCER = 'https://github.com/OpenLineage/OpenLineage/tree/1.24.0/integration/airflow';
+/** Runs in progress at any time: a run's terminal event follows this many later STARTs. */
+const RUNNING_JOBS = 64;
 const TYPES = ['INTEGER', 'BIGINT', 'VARCHAR', 'TIMESTAMP', 'DECIMAL(18,2)', 'BOOLEAN', 'DATE', 'JSONB'];
 
 /** Deterministic PRNG so runs are comparable. */
@@ -39,6 +41,11 @@ export interface TrafficOptions {
 export class TrafficGenerator {
   private readonly rand: () => number;
   private readonly datasets: Dataset[][] = [];
+  private readonly startTime = Date.parse('2024-06-01T00:00:00Z');
+  /** Runs generated so far. */
+  private emitted = 0;
+  /** Terminal events of the runs still going. */
+  private readonly running: Record<string, unknown>[] = [];
 
   constructor(private readonly opts: TrafficOptions) {
     this.rand = rng(opts.seed ?? 42);
@@ -100,13 +107,23 @@ export class TrafficGenerator {
     ];
   }
 
-  /** `runs` runs spread over the pipelines, as a flat list of events (START before its terminal event). */
-  events(runs: number, startTime = Date.parse('2024-06-01T00:00:00Z')): Record<string, unknown>[] {
+  /**
+   * The events of the next `runs` runs (START before its terminal event, which comes after the STARTs
+   * of the next RUNNING_JOBS runs, so the stream interleaves many running jobs). Successive calls
+   * continue where the last one stopped: the clock moves on and every job of every pipeline takes its
+   * turn, so later calls are new runs of existing jobs, as in a service that has been up for a while.
+   */
+  events(runs: number): Record<string, unknown>[] {
     const out: Record<string, unknown>[] = [];
-    for (let i = 0; i < runs; i++) {
+    for (let n = 0; n < runs; n++, this.emitted++) {
+      const i = this.emitted;
       const p = i % this.opts.pipelines;
       const k = Math.floor(i / this.opts.pipelines) % this.opts.jobsPerPipeline;
-      out.push(...this.run(p, k, startTime + i * 1000));
+      const [start, end] = this.run(p, k, this.startTime + i * 1000);
+      out.push(start);
+      // Jobs take a while: a run's terminal event comes after the STARTs of the runs begun meanwhile.
+      this.running.push(end);
+      if (this.running.length > RUNNING_JOBS) out.push(this.running.shift()!);
     }
     return out;
   }

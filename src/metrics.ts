@@ -1,5 +1,6 @@
 /** Prometheus metrics served on GET /metrics (Marquez serves them on the app port too). */
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CommitterStats } from './ingest/committer.js';
 
 export interface Metrics {
   registry: Registry;
@@ -26,4 +27,27 @@ export function createMetrics(): Metrics {
       registers: [registry],
     }),
   };
+}
+
+/** Ingest transaction counters, read from the committer at scrape time. */
+export function observeCommitter(metrics: Metrics, committer: { stats: CommitterStats }): void {
+  const counters: [keyof CommitterStats, string, string][] = [
+    ['transactions', 'lineage_ingest_transactions_total', 'Committed ingest transactions (each holds one or more events)'],
+    ['events', 'lineage_ingest_committed_events_total', 'Events committed by ingest transactions'],
+    ['retries', 'lineage_ingest_retries_total', 'Ingest transaction attempts retried after a transient error (deadlock, lock timeout)'],
+    ['splits', 'lineage_ingest_split_batches_total', 'Shared ingest transactions that failed and were retried one event per transaction'],
+  ];
+  for (const [key, name, help] of counters) {
+    if (metrics.registry.getSingleMetric(name)) metrics.registry.removeSingleMetric(name);
+    let reported = 0;
+    new Counter({
+      name,
+      help,
+      registers: [metrics.registry],
+      collect() {
+        this.inc(committer.stats[key] - reported);
+        reported = committer.stats[key];
+      },
+    });
+  }
 }

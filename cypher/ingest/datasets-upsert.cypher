@@ -4,7 +4,8 @@
 //   namespace, name, firstSeen, lastSeen (ISO: earliest and latest eventTime mentioning it), facetProps (map 'facet.<name>' → JSON string, or null to delete),
 //   description, lifecycleState, datasetType, source ({name, uri} or null),
 //   fields (JSON string or null), fieldNames ([string]), fieldTypes ([{name, type, description}]),
-//   symlinks ([{namespace, name}]) }]
+//   symlinks ([{namespace, name}]), facetDigests ([string] or null: the new digest list when facets changed;
+//   facets and fields left out of the row are unchanged, see datasets-state.cypher) }]
 // Returns nothing.
 UNWIND $datasets AS ds
 WITH ds, datetime(ds.firstSeen) AS t, datetime(ds.lastSeen) AS t1
@@ -24,7 +25,8 @@ SET d += ds.facetProps,
     d.description = coalesce(ds.description, d.description),
     d.type = coalesce(ds.datasetType, d.type),
     d.fields = coalesce(ds.fields, d.fields),
-    d.lastLifecycleState = coalesce(ds.lifecycleState, d.lastLifecycleState)
+    d.lastLifecycleState = coalesce(ds.lifecycleState, d.lastLifecycleState),
+    d.facetDigests = coalesce(ds.facetDigests, d.facetDigests)
 MERGE (ns)-[:HAS_DATASET]->(d)
 WITH t, ds, d, schemaChanged
 CALL (t, ds, d) {

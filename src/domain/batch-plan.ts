@@ -23,6 +23,7 @@ import {
   type StoredEvent,
   type VersionParams,
 } from './ingest-plan.js';
+import { withoutUnchangedFacets, type DigestedRow } from './facet-digests.js';
 
 export interface Incoming {
   event: NormalizedEvent;
@@ -33,6 +34,7 @@ export interface Incoming {
 export type PreparedRun = Omit<RunSoFar, 'aliases'>;
 
 const refKey = (r: DatasetRef) => JSON.stringify([r.namespace, r.name]);
+export const datasetKey = refKey;
 const minIso = (a: string, b: string) => (Date.parse(a) <= Date.parse(b) ? a : b);
 const maxIso = (a: string, b: string) => (Date.parse(a) >= Date.parse(b) ? a : b);
 const byKey = <T>(key: (t: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
@@ -78,7 +80,7 @@ export interface EdgeRow extends ColumnEdge {
 export type DatasetEventRow = ReturnType<typeof datasetEventVersion> & { eventTime: string };
 
 export interface BatchPlan {
-  datasets: DatasetRow[];
+  datasets: (DatasetRow & DigestedRow)[];
   jobs: JobRow[];
   runs: RunRow[];
   inputs: InputRow[];
@@ -162,7 +164,11 @@ export function mentionedRefs(items: Incoming[]): DatasetRef[] {
   return [...seen.values()];
 }
 
-export function planBatch(items: Incoming[], prepared: Map<string, PreparedRun>, aliases: AliasMap): BatchPlan {
+/**
+ * `digests`: the stored facet digests of the datasets that exist (by datasetKey); a dataset absent
+ * from it is new and gets all its facets written.
+ */
+export function planBatch(items: Incoming[], prepared: Map<string, PreparedRun>, aliases: AliasMap, digests = new Map<string, readonly string[]>()): BatchPlan {
   const datasets = new Rows<DatasetRow>(mergeDataset);
   const jobs = new Rows<JobRow>(mergeJob);
   const runs = new Rows<RunRow>(mergeRun);
@@ -247,7 +253,10 @@ export function planBatch(items: Incoming[], prepared: Map<string, PreparedRun>,
   const sortRefs = byKey<DatasetRef>(refKey);
   return {
     // Fixed lock orders keep deadlocks with other writers rare.
-    datasets: datasets.values().sort(sortRefs),
+    datasets: datasets
+      .values()
+      .map((row) => withoutUnchangedFacets(row, digests.get(refKey(row)) ?? []))
+      .sort(sortRefs),
     jobs: jobs.values().sort(sortRefs),
     runs: runRows.sort(byKey((r) => r.id)),
     inputs: inputs.values(),

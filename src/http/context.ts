@@ -1,6 +1,6 @@
 /** What every router gets: the repositories and process-wide collaborators. */
 import type { Logger } from '../logger.js';
-import type { Metrics } from '../metrics.js';
+import { observeCommitter, type Metrics } from '../metrics.js';
 import type { Db } from '../store/db.js';
 import { NamespaceRepository } from '../store/namespaces.js';
 import { DEFAULT_COMMITTER_OPTIONS, IngestCommitter, type CommitterOptions } from '../ingest/committer.js';
@@ -32,5 +32,7 @@ export interface Services {
 }
 
 export function createServices(db: Db, logger: Logger, metrics: Metrics, ingest: Partial<CommitterOptions> = {}): Services {
-  return { db, logger, metrics, namespaces: new NamespaceRepository(db), committer: new IngestCommitter(db, logger, { ...DEFAULT_COMMITTER_OPTIONS, ...ingest }), lineage: new LineageRepository(db), datasets: new DatasetRepository(db), jobs: new JobRepository(db), runs: new RunRepository(db), sources: new SourceRepository(db), tags: new TagRepository(db), search: new SearchRepository(db), events: new EventRepository(db), stats: new StatsRepository(db) };
+  const committer = new IngestCommitter(db, logger, { ...DEFAULT_COMMITTER_OPTIONS, ...ingest });
+  observeCommitter(metrics, committer);
+  return { db, logger, metrics, namespaces: new NamespaceRepository(db), committer, lineage: new LineageRepository(db), datasets: new DatasetRepository(db), jobs: new JobRepository(db), runs: new RunRepository(db), sources: new SourceRepository(db), tags: new TagRepository(db), search: new SearchRepository(db), events: new EventRepository(db), stats: new StatsRepository(db) };
 }

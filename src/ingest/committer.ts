@@ -1,11 +1,16 @@
 /**
  * Group commit for ingestion. Events that arrive while a transaction is in flight wait and are then
- * written together in the next transaction (each by its own statements, in arrival order), which
- * amortizes the commit (fsync) and round-trip cost across concurrent producers. A caller's promise
+ * written together in a later transaction (each by its own rows, in arrival order), which amortizes
+ * the per-transaction cost (round trips, commit) across concurrent producers. A caller's promise
  * resolves only after the transaction holding its event has committed: a 201 means durable.
  *
- * If a shared transaction fails for a reason other than a transient error (those the driver
- * retries), its events are retried one transaction each, so one bad event cannot fail its neighbours.
+ * Two writers by default: while one transaction is in Neo4j the next batch is already being read,
+ * planned and sent, so Neo4j and this process work at the same time instead of taking turns. Every
+ * ingest statement locks in the same order (runs, then datasets, then jobs, each sorted), and the
+ * rare deadlock Neo4j still detects is a transient error that the managed transaction retries.
+ *
+ * If a shared transaction fails for a reason other than a transient error, its events are retried one
+ * transaction each, so one bad event cannot fail its neighbours.
  */
 import type { Db } from '../store/db.js';
 import type { NormalizedEvent } from '../domain/openlineage/types.js';
@@ -26,23 +31,41 @@ export interface CommitterOptions {
   writers: number;
   /** Transaction timeout (ms). */
   timeoutMs: number;
+  /**
+   * While another writer is busy, a free writer waits up to this long (ms) for `maxBatch / 4` events
+   * before starting a small batch: many tiny transactions would cost more than they overlap.
+   */
+  lingerMs: number;
 }
 
-// One writer: shared datasets make concurrent write transactions deadlock-prone, and on a small machine a
-// single group-committing writer already keeps Neo4j busy. More writers help only with many cores.
-export const DEFAULT_COMMITTER_OPTIONS: CommitterOptions = { maxBatch: 32, writers: 1, timeoutMs: 60_000 };
+export const DEFAULT_COMMITTER_OPTIONS: CommitterOptions = { maxBatch: 32, writers: 2, timeoutMs: 60_000, lingerMs: 3 };
+
+/** Counters for /metrics and the bench. */
+export interface CommitterStats {
+  transactions: number;
+  events: number;
+  /** Transaction attempts beyond the first (transient errors such as deadlocks, retried by the driver). */
+  retries: number;
+  /** Shared transactions that failed and were split into one transaction per event. */
+  splits: number;
+}
 
 export class IngestCommitter {
   private queue: Pending[] = [];
   private active = 0;
   private closed = false;
+  private lingerTimer: NodeJS.Timeout | null = null;
   private idleWaiters: (() => void)[] = [];
+  readonly stats: CommitterStats = { transactions: 0, events: 0, retries: 0, splits: 0 };
+  private readonly opts: CommitterOptions;
 
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
-    private readonly opts: CommitterOptions = DEFAULT_COMMITTER_OPTIONS,
-  ) {}
+    opts: Partial<CommitterOptions> = {},
+  ) {
+    this.opts = { ...DEFAULT_COMMITTER_OPTIONS, ...opts };
+  }
 
   submit(event: NormalizedEvent): Promise<void> {
     if (this.closed) return Promise.reject(new Error('ingestion is shutting down'));
@@ -61,31 +84,58 @@ export class IngestCommitter {
 
   private pump(): void {
     while (this.active < this.opts.writers && this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.opts.maxBatch);
-      this.active++;
-      void this.flush(batch).finally(() => {
-        this.active--;
-        if (this.queue.length > 0) this.pump();
-        else if (this.active === 0) this.idleWaiters.splice(0).forEach((w) => w());
-      });
+      const othersBusy = this.active > 0;
+      if (othersBusy && this.queue.length < Math.max(1, this.opts.maxBatch / 4) && !this.closed) {
+        this.lingerTimer ??= setTimeout(() => {
+          this.lingerTimer = null;
+          this.startBatch();
+          this.pump();
+        }, this.opts.lingerMs);
+        return;
+      }
+      this.startBatch();
     }
+  }
+
+  private startBatch(): void {
+    if (this.queue.length === 0 || this.active >= this.opts.writers) return;
+    if (this.lingerTimer) {
+      clearTimeout(this.lingerTimer);
+      this.lingerTimer = null;
+    }
+    const batch = this.queue.splice(0, this.opts.maxBatch);
+    this.active++;
+    void this.flush(batch).finally(() => {
+      this.active--;
+      if (this.queue.length > 0) this.pump();
+      else if (this.active === 0) this.idleWaiters.splice(0).forEach((w) => w());
+    });
+  }
+
+  private async write(batch: Pending[]): Promise<void> {
+    let attempts = 0;
+    await this.db.write({ op: batch.length === 1 ? 'ingest' : `ingest x${batch.length}`, timeoutMs: this.opts.timeoutMs }, (tx) => {
+      if (attempts++ > 0) this.stats.retries++;
+      return writeEvents(tx, batch);
+    });
+    this.stats.transactions++;
+    this.stats.events += batch.length;
   }
 
   private async flush(batch: Pending[]): Promise<void> {
     try {
-      await this.db.write({ op: batch.length === 1 ? 'ingest' : `ingest x${batch.length}`, timeoutMs: this.opts.timeoutMs }, (tx) =>
-        writeEvents(tx, batch),
-      );
+      await this.write(batch);
       for (const p of batch) p.resolve();
     } catch (err) {
       if (batch.length === 1) {
         batch[0].reject(err);
         return;
       }
+      this.stats.splits++;
       this.logger.debug({ err, size: batch.length }, 'shared ingest transaction failed; retrying events one by one');
       for (const p of batch) {
         try {
-          await this.db.write({ op: 'ingest', timeoutMs: this.opts.timeoutMs }, (tx) => writeEvents(tx, [p]));
+          await this.write([p]);
           p.resolve();
         } catch (single) {
           p.reject(single);

@@ -6,12 +6,24 @@
 import type { ManagedTransaction } from 'neo4j-driver';
 import { cypher } from './cypher.js';
 import { AliasMap } from '../domain/ingest-plan.js';
-import { mentionedRefs, planBatch, type Incoming, type PreparedRun } from '../domain/batch-plan.js';
+import { datasetKey, mentionedRefs, planBatch, type Incoming, type PreparedRun } from '../domain/batch-plan.js';
+import type { DatasetRef } from '../domain/openlineage/types.js';
 import type { TerminalState } from '../domain/run-state.js';
 
 /** Per-query timings, collected only when INGEST_PROFILE is set (bench and diagnosis). */
 export const queryTimings = new Map<string, number[]>();
-const profiling = Boolean(process.env.INGEST_PROFILE);
+const profiling = Boolean(process.env.INGEST_PROFILE) && process.env.INGEST_PROFILE !== 'phases';
+export const phaseTimings = new Map<string, number[]>();
+const phases = process.env.INGEST_PROFILE === 'phases';
+function phase(name: string, since: number): number {
+  const now = performance.now();
+  if (phases) {
+    const list = phaseTimings.get(name) ?? [];
+    list.push(now - since);
+    phaseTimings.set(name, list);
+  }
+  return now;
+}
 
 async function run(tx: ManagedTransaction, name: string, params: Record<string, unknown>) {
   if (!profiling) return tx.run(cypher(name), params);
@@ -49,17 +61,31 @@ async function prepareRuns(tx: ManagedTransaction, items: Incoming[]): Promise<M
   return prepared;
 }
 
-async function resolveAliases(tx: ManagedTransaction, items: Incoming[]): Promise<AliasMap> {
-  const refs = mentionedRefs(items);
-  if (refs.length === 0) return new AliasMap([]);
-  const res = await run(tx, 'ingest/resolve-aliases', { datasets: refs });
-  return new AliasMap(res.records.map((r) => ({ from: r.get('from'), to: r.get('to') })));
+/** Which mentioned datasets are aliases (of which primary), and each primary's facet digests. */
+async function readDatasetState(tx: ManagedTransaction, items: Incoming[]): Promise<{ aliases: AliasMap; digests: Map<string, string[]> }> {
+  // Sorted: this statement takes the datasets' write locks, and a fixed order keeps deadlocks rare.
+  const refs = mentionedRefs(items).sort((a, b) => (datasetKey(a) < datasetKey(b) ? -1 : datasetKey(a) > datasetKey(b) ? 1 : 0));
+  if (refs.length === 0) return { aliases: new AliasMap([]), digests: new Map() };
+  const res = await run(tx, 'ingest/datasets-state', { datasets: refs });
+  const aliases: { from: DatasetRef; to: DatasetRef }[] = [];
+  const digests = new Map<string, string[]>();
+  for (const r of res.records) {
+    const from = r.get('from') as DatasetRef;
+    const to = r.get('to') as DatasetRef;
+    if (from.namespace !== to.namespace || from.name !== to.name) aliases.push({ from, to });
+    digests.set(datasetKey(to), r.get('digests') as string[]);
+  }
+  return { aliases: new AliasMap(aliases), digests };
 }
 
 /** Applies the events in `tx`, in order. Throws RunJobConflict for a run id reused by another job. */
 export async function writeEvents(tx: ManagedTransaction, items: Incoming[]): Promise<void> {
-  const prepared = await prepareRuns(tx, items);
-  const plan = planBatch(items, prepared, await resolveAliases(tx, items));
+  let t = performance.now();
+  // Both reads are sent before either answer is awaited: one round trip.
+  const [prepared, { aliases, digests }] = await Promise.all([prepareRuns(tx, items), readDatasetState(tx, items)]);
+  t = phase('prepare', t);
+  const plan = planBatch(items, prepared, aliases, digests);
+  t = phase('plan', t);
   // The write stages need no answers from each other, so they are sent pipelined: Neo4j runs them
   // in order within the transaction, and the batch pays one round trip instead of one per stage.
   const stages: [string, string, unknown[]][] = [
@@ -81,4 +107,5 @@ export async function writeEvents(tx: ManagedTransaction, items: Incoming[]): Pr
   } else {
     await Promise.all(work.map(([name, param, rows]) => run(tx, name, { [param]: rows })));
   }
+  phase('stages', t);
 }

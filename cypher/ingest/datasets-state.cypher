@@ -1,0 +1,15 @@
+// Second read of an ingest transaction (sent with runs-prepare): for each dataset the batch mentions,
+// whether the name is a symlink alias and of which primary dataset, and the primary's facet digests,
+// so unchanged facets need not be resent (src/domain/facet-digests.ts). It takes each primary
+// dataset's write lock first (setting a property to its own value locks without writing), so the
+// digests stay true until this transaction commits, whatever other writers do.
+// Params: $datasets ([{namespace, name}], sorted). Returns one row per mentioned dataset that exists:
+//   {from: {namespace, name}, to: {namespace, name} (the primary; equal to `from` unless an alias), digests ([string])}
+UNWIND $datasets AS ref
+MATCH (d:Dataset {namespace: ref.namespace, name: ref.name})
+OPTIONAL MATCH (d)-[:ALIAS_OF]->(p:Dataset)
+WITH ref, coalesce(p, d) AS primary
+SET primary.name = primary.name
+RETURN {namespace: ref.namespace, name: ref.name} AS from,
+       {namespace: primary.namespace, name: primary.name} AS to,
+       coalesce(primary.facetDigests, []) AS digests
