@@ -260,7 +260,9 @@ export function planBatch(items: Incoming[], prepared: Map<string, PreparedRun>,
     jobs: jobs.values().sort(sortRefs),
     runs: runRows.sort(byKey((r) => r.id)),
     inputs: inputs.values(),
-    outputs: outputs.values(),
+    // An output version whose schema is the dataset's (as upserted by this batch) takes its fields
+    // from the dataset in run-outputs.cypher: the same JSON is not sent twice.
+    outputs: outputs.values().map((o) => (o.fields !== null && o.fields === datasets.map.get(refKey(o))?.fields ? { ...o, fields: null } : o)),
     edges: [...edges.values()],
     versions,
     completedRunIds: [...completed],
