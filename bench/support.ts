@@ -1,5 +1,5 @@
 /** Shared bench plumbing: a private Neo4j, the service as a child process, machine facts, percentiles. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -53,10 +53,20 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-/** Runs the real service (src/server.ts) in its own process against `neo4jUri`. */
+let built = false;
+
+/**
+ * Runs the real service in its own process against `neo4jUri`, as `npm start` does: the compiled
+ * JavaScript (built once per bench run), not the TypeScript loader the tests use.
+ */
 export async function startServiceProcess(neo4jUri: string, extraEnv: Record<string, string> = {}): Promise<ServiceProcess> {
+  if (!built) {
+    const r = spawnSync('npm', ['run', '--silent', 'build'], { cwd: projectRoot, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('npm run build failed');
+    built = true;
+  }
   const port = await findFreePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'src/server.ts')], {
+  const child = spawn(process.execPath, [path.join(projectRoot, 'dist/src/server.js')], {
     env: { ...process.env, NEO4J_URI: neo4jUri, NEO4J_PASSWORD: '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
