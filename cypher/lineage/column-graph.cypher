@@ -1,4 +1,6 @@
-// Column-level lineage around a set of start columns, for GET /api/v1/column-lineage.
+// Column-level lineage around a set of start columns, for GET /api/v1/column-lineage: the candidate
+// columns (every mapping ever declared; the service then keeps the edges the declarations in force list,
+// see column-declarations.cypher).
 // Walks (:DatasetField)-[:FEEDS]->(:DatasetField) (input column -> output column, from the
 // columnLineage facets) upstream from every start column and, when $withDownstream, downstream too.
 // Each walk is a quantified path pattern returning DISTINCT end nodes, planned as

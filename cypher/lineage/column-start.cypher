@@ -5,25 +5,26 @@
 //     outputs of that job version instead.
 // Params: $eid (elementId of the resolved Dataset or Job), $kind ('dataset'|'job'), $version (id or null)
 // Returns {found (false when $version names no version of this dataset/job), fieldIds ([elementId]),
-//   fieldNames ([string]: for a dataset version, the top-level field names of its schema, else null)}
+//   fieldNames ([string]: for a dataset version, the top-level field names of its schema, else null),
+//   at (ISO time the version was created: the point in time of a `#version` answer; null without $version)}
 MATCH (n) WHERE elementId(n) = $eid
 CALL (n) {
   WITH n WHERE $kind = 'dataset' AND $version IS NULL
-  RETURN true AS found, [(n)-[:HAS_FIELD]->(f:DatasetField) | elementId(f)] AS fieldIds, null AS fieldsJson
+  RETURN true AS found, [(n)-[:HAS_FIELD]->(f:DatasetField) | elementId(f)] AS fieldIds, null AS fieldsJson, null AS at
   UNION
   WITH n WHERE $kind = 'dataset' AND $version IS NOT NULL
   OPTIONAL MATCH (v:DatasetVersion {id: $version})-[:VERSION_OF]->(n)
-  RETURN v IS NOT NULL AS found, [(n)-[:HAS_FIELD]->(f:DatasetField) | elementId(f)] AS fieldIds, v.fields AS fieldsJson
+  RETURN v IS NOT NULL AS found, [(n)-[:HAS_FIELD]->(f:DatasetField) | elementId(f)] AS fieldIds, v.fields AS fieldsJson, toString(v.createdAt) AS at
   UNION
   WITH n WHERE $kind = 'job' AND $version IS NULL
   RETURN true AS found,
          [(n)-[:PRODUCES]->(d:Dataset)-[:HAS_FIELD]->(f:DatasetField) WHERE NOT coalesce(d.isDeleted, false) | elementId(f)] AS fieldIds,
-         null AS fieldsJson
+         null AS fieldsJson, null AS at
   UNION
   WITH n WHERE $kind = 'job' AND $version IS NOT NULL
   OPTIONAL MATCH (v:JobVersion {id: $version})-[:VERSION_OF]->(n)
   RETURN v IS NOT NULL AS found,
          [(v)-[:HAS_OUTPUT]->(d:Dataset)-[:HAS_FIELD]->(f:DatasetField) WHERE NOT coalesce(d.isDeleted, false) | elementId(f)] AS fieldIds,
-         null AS fieldsJson
+         null AS fieldsJson, toString(v.createdAt) AS at
 }
-RETURN found, fieldIds, fieldsJson
+RETURN found, fieldIds, fieldsJson, at

@@ -11,6 +11,8 @@ import { int, toNative, type Db, type Params } from './db.js';
 import { iso } from './time.js';
 import { toDataset, toJob } from './mappers.js';
 import { datasetNodeId, fieldNodeId, jobNodeId, type EntityRef, type FieldRef, type ParsedNodeId } from '../domain/node-id.js';
+import { columnLineage as columnLineageEntries } from '../domain/openlineage/normalize.js';
+import type { ColumnLineageInput } from '../domain/openlineage/types.js';
 
 export type Direction = 'both' | 'upstream' | 'downstream';
 export const DIRECTIONS: readonly Direction[] = ['both', 'upstream', 'downstream'];
@@ -156,6 +158,54 @@ type Props = Record<string, unknown>;
 
 // ---- the repository ----
 
+interface ColumnDeclaration {
+  /** Output column → its declared inputs; null when the dataset had declared nothing by then. */
+  fields: Map<string, ColumnLineageInput[]> | null;
+  /** True when every FEEDS edge into the dataset counts (it never declared column lineage on a version). */
+  open: boolean;
+  versionAt: string | null;
+}
+
+interface ColumnInput {
+  namespace: string;
+  dataset: string;
+  field: string;
+  jobNamespace: string | null;
+  jobName: string | null;
+  transformationDescription: string | null;
+  transformationType: string | null;
+  transformations: { type: unknown; subtype: unknown; description: unknown; masking: unknown }[];
+}
+
+function shapeTransformations(list: Props[]): ColumnInput['transformations'] {
+  return list.map((t) => ({ type: t.type ?? null, subtype: t.subtype ?? null, description: t.description ?? null, masking: t.masking ?? null }));
+}
+
+/**
+ * A FEEDS edge into `field` as an input of the answer, or null when the declaration in force does not
+ * list it; transformations come from that declaration.
+ */
+function columnInput(edge: Props, declaration: ColumnDeclaration | undefined, field: string): ColumnInput | null {
+  let transformations: ColumnInput['transformations'];
+  if (!declaration || declaration.open) {
+    transformations = shapeTransformations((parseJson(edge.transformations) as Props[] | null) ?? []);
+  } else {
+    const declared = declaration.fields?.get(field)?.find((i) => i.namespace === edge.namespace && i.name === edge.dataset && i.field === edge.field);
+    if (!declared) return null;
+    transformations = shapeTransformations(declared.transformations as Props[]);
+  }
+  return {
+    namespace: edge.namespace as string,
+    dataset: edge.dataset as string,
+    field: edge.field as string,
+    jobNamespace: (edge.jobNamespace as string | null) ?? null,
+    jobName: (edge.jobName as string | null) ?? null,
+    transformationDescription: (transformations[0]?.description as string | null | undefined) ?? null,
+    transformationType: (transformations[0]?.type as string | null | undefined) ?? null,
+    transformations,
+  };
+}
+
 export class LineageRepository {
   readonly timeoutMs: number | undefined;
   readonly maxNodes: number;
@@ -221,6 +271,8 @@ export class LineageRepository {
   async columnLineage(id: ParsedNodeId, depth: number, withDownstream: boolean): Promise<LineageGraph | null> {
     let startIds: string[];
     let versionFields: Set<string> | null = null;
+    // A `#version` answer is the column lineage in force when that version was created.
+    let at: string | null = null;
     let datasetVersionOverride: { namespace: string; dataset: string; version: string } | null = null;
     if (id.kind === 'datasetField') {
       const f = await this.resolveField(id.candidates);
@@ -229,6 +281,7 @@ export class LineageRepository {
         const start = await this.columnStart(await this.resolve('dataset', [{ namespace: f.namespace, name: f.dataset }]), 'dataset', id.version);
         if (!start || !start.fieldNames || !start.fieldNames.has(f.field)) return null;
         datasetVersionOverride = { namespace: f.namespace, dataset: f.dataset, version: id.version };
+        at = start.at;
       }
       startIds = [f.eid];
     } else {
@@ -237,57 +290,97 @@ export class LineageRepository {
       const start = await this.columnStart(entity, id.kind, id.version);
       if (!start) return null;
       startIds = start.fieldIds;
+      at = start.at;
       if (id.kind === 'dataset' && id.version) {
         versionFields = start.fieldNames;
         datasetVersionOverride = { namespace: entity.namespace, dataset: entity.name, version: id.version };
       }
       if (!startIds.length) return { graph: [], truncated: false };
     }
+    // The FEEDS walk finds every column reachable over any mapping ever declared (a superset of the
+    // answer at any point in time); the declarations in force then say which of those edges count.
     // A quantifier cannot be {0, 0}: depth 0 walks one hop and keeps the start columns only.
     const text = withMaxRels('lineage/column-graph', Math.max(depth, 1));
     const all = await this.run('lineage/column-graph', text, { startIds, withDownstream, maxNodes: int(this.maxNodes + 1) });
-    const starts = new Set(startIds);
-    const recs = depth === 0 ? all.filter((r) => starts.has(r.get('eid') as string)) : all;
-    const truncated = recs.length > this.maxNodes;
-    const nodes: LineageNode[] = [];
-    const outs = new Map<string, string[]>();
-    for (const rec of recs.slice(0, this.maxNodes)) {
-      if (rec.get('deleted')) continue;
+    const truncated = all.length > this.maxNodes;
+    const recs = all.slice(0, this.maxNodes).filter((r) => !r.get('deleted'));
+    const declarations = await this.columnDeclarations(recs.map((r) => ({ namespace: r.get('namespace') as string, name: r.get('dataset') as string })), at);
+
+    interface Candidate {
+      nodeId: string;
+      rec: (typeof recs)[number];
+      inputs: ColumnInput[];
+    }
+    const candidates = new Map<string, Candidate>();
+    const startNodes: string[] = [];
+    const startSet = new Set(startIds);
+    for (const rec of recs) {
       const namespace = rec.get('namespace') as string;
       const dataset = rec.get('dataset') as string;
       const field = rec.get('field') as string;
       const nodeId = fieldNodeId(namespace, dataset, field);
+      const declaration = declarations.get(datasetNodeId(namespace, dataset));
+      const inputs = (rec.get('inputs') as Props[])
+        .map((i) => columnInput(i, declaration, field))
+        .filter((i): i is ColumnInput => i !== null);
+      candidates.set(nodeId, { nodeId, rec, inputs });
+      const isVersionedStart = datasetVersionOverride && datasetVersionOverride.namespace === namespace && datasetVersionOverride.dataset === dataset;
+      // A point-in-time dataset start keeps only the columns of that version's schema.
+      if (startSet.has(rec.get('eid') as string) && !(isVersionedStart && versionFields && !versionFields.has(field))) startNodes.push(nodeId);
+    }
+
+    // Breadth-first over the edges in force, upstream (and downstream when asked), `depth` column hops.
+    const consumers = new Map<string, string[]>();
+    for (const c of candidates.values()) {
+      for (const i of c.inputs) {
+        const from = fieldNodeId(i.namespace, i.dataset, i.field);
+        consumers.set(from, [...(consumers.get(from) ?? []), c.nodeId]);
+      }
+    }
+    const reached = new Set(startNodes);
+    const walk = (next: (nodeId: string) => string[]) => {
+      let frontier = [...startNodes];
+      const seen = new Set(startNodes);
+      for (let hop = 0; hop < depth && frontier.length; hop++) {
+        const following: string[] = [];
+        for (const n of frontier) {
+          for (const m of next(n)) {
+            if (seen.has(m) || !candidates.has(m)) continue;
+            seen.add(m);
+            reached.add(m);
+            following.push(m);
+          }
+        }
+        frontier = following;
+      }
+    };
+    walk((n) => (candidates.get(n)?.inputs ?? []).map((i) => fieldNodeId(i.namespace, i.dataset, i.field)));
+    if (withDownstream) walk((n) => consumers.get(n) ?? []);
+
+    const nodes: LineageNode[] = [];
+    const outs = new Map<string, string[]>();
+    for (const c of candidates.values()) {
+      if (!reached.has(c.nodeId)) continue;
+      const { rec } = c;
+      const namespace = rec.get('namespace') as string;
+      const dataset = rec.get('dataset') as string;
       const isVersioned = datasetVersionOverride && datasetVersionOverride.namespace === namespace && datasetVersionOverride.dataset === dataset;
-      // A point-in-time dataset start keeps only the columns of that version's schema among its own columns.
-      if (isVersioned && versionFields && !versionFields.has(field)) continue;
-      const datasetVersion = isVersioned ? datasetVersionOverride!.version : ((rec.get('datasetVersion') as string | null) ?? null);
-      const inputs = (rec.get('inputs') as Props[]).map((i) => {
-        const transformations = ((parseJson(i.transformations) as Props[] | null) ?? []).map((t) => ({
-          type: t.type ?? null,
-          subtype: t.subtype ?? null,
-          description: t.description ?? null,
-          masking: t.masking ?? null,
-        }));
-        return {
-          namespace: i.namespace as string,
-          dataset: i.dataset as string,
-          field: i.field as string,
-          jobNamespace: i.jobNamespace ?? null,
-          jobName: i.jobName ?? null,
-          transformationDescription: (transformations[0]?.description as string | null | undefined) ?? null,
-          transformationType: (transformations[0]?.type as string | null | undefined) ?? null,
-          transformations,
-        };
-      });
+      const datasetVersion = isVersioned
+        ? datasetVersionOverride!.version
+        : at !== null
+          ? (declarations.get(datasetNodeId(namespace, dataset))?.versionAt ?? null)
+          : ((rec.get('datasetVersion') as string | null) ?? null);
+      // Input fields and edges only among the columns of the answer.
+      const inputs = c.inputs.filter((i) => reached.has(fieldNodeId(i.namespace, i.dataset, i.field)));
       inputs.sort((a, b) => fieldNodeId(a.namespace, a.dataset, a.field).localeCompare(fieldNodeId(b.namespace, b.dataset, b.field)));
       nodes.push({
-        id: nodeId,
+        id: c.nodeId,
         type: 'DATASET_FIELD',
         data: {
           namespace,
           dataset,
           datasetVersion,
-          field,
+          field: rec.get('field') as string,
           fieldType: rec.get('fieldType') ?? null,
           transformationDescription: inputs[0]?.transformationDescription ?? null,
           transformationType: inputs[0]?.transformationType ?? null,
@@ -296,32 +389,38 @@ export class LineageRepository {
         inEdges: [],
         outEdges: [],
       });
-      outs.set(
-        nodeId,
-        (rec.get('outs') as [string, string, string][]).map(([a, b, c]) => fieldNodeId(a, b, c)),
-      );
-    }
-    // Keep only input fields that are nodes of the answer, like the edges.
-    const present = new Set(nodes.map((n) => n.id));
-    for (const n of nodes) {
-      n.data.inputFields = (n.data.inputFields as { namespace: string; dataset: string; field: string }[]).filter((i) =>
-        present.has(fieldNodeId(i.namespace, i.dataset, i.field)),
-      );
+      outs.set(c.nodeId, (consumers.get(c.nodeId) ?? []).filter((m) => reached.has(m)));
     }
     return { graph: wireEdges(nodes, outs), truncated };
+  }
+
+  /** Per dataset (by dataset node id): the column-lineage declaration in force at `at` (null: now). */
+  private async columnDeclarations(refs: EntityRef[], at: string | null): Promise<Map<string, ColumnDeclaration>> {
+    const unique = new Map(refs.map((r) => [datasetNodeId(r.namespace, r.name), r]));
+    const out = new Map<string, ColumnDeclaration>();
+    if (!unique.size) return out;
+    const recs = await this.run('lineage/column-declarations', lineageQuery('lineage/column-declarations'), { datasets: [...unique.values()], at });
+    for (const r of recs) {
+      const json = r.get('declaration') as string | null;
+      const facet = json === null ? null : (parseJson(json) as Props | null);
+      const fields = facet === null ? null : new Map(columnLineageEntries(facet).map((e) => [e.field, e.inputFields]));
+      // No declaration anywhere (lineage known only from JobEvents): every FEEDS edge counts, now.
+      out.set(datasetNodeId(r.get('namespace'), r.get('name')), { fields, open: at === null && !r.get('hasAny'), versionAt: r.get('versionAt') ?? null });
+    }
+    return out;
   }
 
   private async columnStart(
     entity: Resolved | null,
     kind: 'dataset' | 'job',
     version: string | null,
-  ): Promise<{ fieldIds: string[]; fieldNames: Set<string> | null } | null> {
+  ): Promise<{ fieldIds: string[]; fieldNames: Set<string> | null; at: string | null } | null> {
     if (!entity) return null;
     const recs = await this.run('lineage/column-start', lineageQuery('lineage/column-start'), { eid: entity.eid, kind, version });
     if (!recs.length || !recs[0].get('found')) return null;
     const fieldsJson = recs[0].get('fieldsJson') as string | null;
     const fieldNames = fieldsJson === null ? null : new Set(((parseJson(fieldsJson) as Props[] | null) ?? []).map((f) => f.name as string));
-    return { fieldIds: recs[0].get('fieldIds') as string[], fieldNames };
+    return { fieldIds: recs[0].get('fieldIds') as string[], fieldNames, at: (recs[0].get('at') as string | null) ?? null };
   }
 
   /**

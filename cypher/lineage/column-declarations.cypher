@@ -1,0 +1,27 @@
+// The column-lineage declaration in force for each dataset at a point in time, for GET
+// /api/v1/column-lineage. A dataset's column lineage is what its newest `columnLineage` facet says:
+// the facet of its newest version (by createdAt) that carries one, among the versions created at or
+// before $at (all versions when $at is null). FEEDS edges accumulate every mapping ever declared;
+// the service keeps only those the declaration in force still lists.
+// Params: $datasets ([{namespace, name}]), $at (ISO datetime string, or null for "now")
+// Returns one row per existing dataset: {namespace, name, declaration (the facet's JSON text, or null when the
+//   dataset never declared column lineage by then), hasAny (it declared column lineage in some version),
+//   versionAt (id of its newest version created at or before $at; null when $at is null or none)}
+UNWIND $datasets AS ref
+MATCH (d:Dataset {namespace: ref.namespace, name: ref.name})
+WITH d, CASE WHEN $at IS NULL THEN null ELSE datetime($at) END AS at
+CALL (d, at) {
+  OPTIONAL MATCH (v:DatasetVersion)-[:VERSION_OF]->(d)
+  WHERE v.`facet.columnLineage` IS NOT NULL AND (at IS NULL OR v.createdAt <= at)
+  WITH v ORDER BY v.createdAt DESC, v.id DESC LIMIT 1
+  RETURN v.`facet.columnLineage` AS declaration
+}
+CALL (d, at) {
+  OPTIONAL MATCH (v:DatasetVersion)-[:VERSION_OF]->(d)
+  WHERE at IS NOT NULL AND v.createdAt <= at
+  WITH v ORDER BY v.createdAt DESC, v.id DESC LIMIT 1
+  RETURN v.id AS versionAt
+}
+RETURN d.namespace AS namespace, d.name AS name, declaration,
+       declaration IS NOT NULL OR EXISTS { (v:DatasetVersion)-[:VERSION_OF]->(d) WHERE v.`facet.columnLineage` IS NOT NULL } AS hasAny,
+       versionAt
