@@ -29,6 +29,8 @@ export interface AppOptions {
   bodyLimitBytes: number;
   /** Ingest transaction timeout (ms); defaults to 60 s. */
   ingestTimeoutMs?: number;
+  ingestWriters?: number;
+  ingestMaxBatch?: number;
   metrics?: Metrics;
 }
 
@@ -39,7 +41,11 @@ export interface App {
 
 export function createApp(opts: AppOptions): App {
   const metrics = opts.metrics ?? createMetrics();
-  const services = createServices(opts.db, opts.logger, metrics, opts.ingestTimeoutMs ? { timeoutMs: opts.ingestTimeoutMs } : {});
+  const services = createServices(opts.db, opts.logger, metrics, {
+    ...(opts.ingestTimeoutMs ? { timeoutMs: opts.ingestTimeoutMs } : {}),
+    ...(opts.ingestWriters ? { writers: opts.ingestWriters } : {}),
+    ...(opts.ingestMaxBatch ? { maxBatch: opts.ingestMaxBatch } : {}),
+  });
   const koa = new Koa();
   koa.proxy = true;
   // Errors are answered and logged by our middleware; keep Koa's default stderr printing quiet.

@@ -39,6 +39,10 @@ export interface Config {
   queryTimeoutMs: number;
   /** Upper bound of one ingest transaction (ms): generous, since aborting a write only makes producers retry. */
   ingestTimeoutMs: number;
+  /** Ingest transactions in flight at once (group commit writers). */
+  ingestWriters: number;
+  /** Most events in one ingest transaction. */
+  ingestMaxBatch: number;
   /** Time allowed for in-flight requests to finish on SIGTERM before connections are cut. */
   shutdownGraceMs: number;
   neo4j: ExternalNeo4j | LocalNeo4j;
@@ -135,6 +139,8 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: parseSize('BODY_LIMIT', str(env, 'BODY_LIMIT', '10mb')),
     queryTimeoutMs: int(env, 'QUERY_TIMEOUT_MS', 10_000, 100, 600_000),
     ingestTimeoutMs: int(env, 'INGEST_TIMEOUT_MS', 60_000, 1000, 600_000),
+    ingestWriters: int(env, 'INGEST_WRITERS', 2, 1, 16),
+    ingestMaxBatch: int(env, 'INGEST_MAX_BATCH', 32, 1, 1000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     neo4j,
   };

@@ -34,6 +34,13 @@ describe('config', () => {
     expect(errorOf({ NEO4J_LOCAL_VERSION: '2025.01.0' }).variable).to.equal('NEO4J_LOCAL_VERSION');
     expect(errorOf({ NEO4J_LOCAL_HEAP: 'lots' }).variable).to.equal('NEO4J_LOCAL_HEAP');
     expect(errorOf({ QUERY_TIMEOUT_MS: '5' }).variable).to.equal('QUERY_TIMEOUT_MS');
+    expect(errorOf({ INGEST_WRITERS: '0' }).variable).to.equal('INGEST_WRITERS');
+    expect(errorOf({ INGEST_MAX_BATCH: 'many' }).variable).to.equal('INGEST_MAX_BATCH');
+  });
+
+  it('group-commits ingestion with 2 writers of up to 32 events by default, both configurable', () => {
+    expect(loadConfig({})).to.include({ ingestWriters: 2, ingestMaxBatch: 32 });
+    expect(loadConfig({ INGEST_WRITERS: '4', INGEST_MAX_BATCH: '100' })).to.include({ ingestWriters: 4, ingestMaxBatch: 100 });
   });
 
   it('parses body sizes with units', () => {
