@@ -16,13 +16,16 @@ export interface Neo4jRuntime {
   close(): Promise<void>;
 }
 
+/** How long a transaction is retried after transient errors (deadlocks, leader switches, lost connections). */
+export const MAX_TRANSACTION_RETRY_MS = 15_000;
+
 export function createDriver(uri: string, user: string, password: string, logger?: Logger): Driver {
   enableNoDelayForDriverSockets();
   const auth = password ? neo4j.auth.basic(user, password) : undefined;
   return neo4j.driver(uri, auth, {
     maxConnectionPoolSize: 64,
     connectionAcquisitionTimeout: 30_000,
-    maxTransactionRetryTime: 15_000,
+    maxTransactionRetryTime: MAX_TRANSACTION_RETRY_MS,
     disableLosslessIntegers: false,
     userAgent: 'lineage-graph-service/0.1',
     logging: logger

@@ -3,8 +3,8 @@
  * transaction (all-or-nothing). Every decision is made by the pure planner (domain/batch-plan.ts);
  * this module only runs the queries under cypher/ingest/, a constant number per batch.
  */
-import type { ManagedTransaction } from 'neo4j-driver';
 import { cypher } from './cypher.js';
+import type { TxRunner } from './db.js';
 import { AliasMap } from '../domain/ingest-plan.js';
 import { datasetKey, mentionedRefs, planBatch, type Incoming, type PreparedRun } from '../domain/batch-plan.js';
 import type { DatasetRef } from '../domain/openlineage/types.js';
@@ -25,7 +25,7 @@ function phase(name: string, since: number): number {
   return now;
 }
 
-async function run(tx: ManagedTransaction, name: string, params: Record<string, unknown>) {
+async function run(tx: TxRunner, name: string, params: Record<string, unknown>) {
   if (!profiling) return tx.run(cypher(name), params);
   const start = performance.now();
   const result = await tx.run(cypher(name), params);
@@ -37,7 +37,7 @@ async function run(tx: ManagedTransaction, name: string, params: Record<string, 
 
 const iso = (v: unknown) => (v == null ? null : new Date(v as string).toISOString());
 
-async function prepareRuns(tx: ManagedTransaction, items: Incoming[]): Promise<Map<string, PreparedRun>> {
+async function prepareRuns(tx: TxRunner, items: Incoming[]): Promise<Map<string, PreparedRun>> {
   const runs = new Map<string, { id: string; externalId: string; eventTime: string }>();
   for (const { event } of items) {
     if (event.kind !== 'run') continue;
@@ -62,7 +62,7 @@ async function prepareRuns(tx: ManagedTransaction, items: Incoming[]): Promise<M
 }
 
 /** Which mentioned datasets are aliases (of which primary), and each primary's facet digests. */
-async function readDatasetState(tx: ManagedTransaction, items: Incoming[]): Promise<{ aliases: AliasMap; digests: Map<string, string[]> }> {
+async function readDatasetState(tx: TxRunner, items: Incoming[]): Promise<{ aliases: AliasMap; digests: Map<string, string[]> }> {
   // Sorted: this statement takes the datasets' write locks, and a fixed order keeps deadlocks rare.
   const refs = mentionedRefs(items).sort((a, b) => (datasetKey(a) < datasetKey(b) ? -1 : datasetKey(a) > datasetKey(b) ? 1 : 0));
   if (refs.length === 0) return { aliases: new AliasMap([]), digests: new Map() };
@@ -79,13 +79,16 @@ async function readDatasetState(tx: ManagedTransaction, items: Incoming[]): Prom
 }
 
 /** Applies the events in `tx`, in order. Throws RunJobConflict for a run id reused by another job. */
-export async function writeEvents(tx: ManagedTransaction, items: Incoming[]): Promise<void> {
+export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<void> {
   let t = performance.now();
+  const t0 = t;
   // Both reads are sent before either answer is awaited: one round trip.
   const [prepared, { aliases, digests }] = await Promise.all([prepareRuns(tx, items), readDatasetState(tx, items)]);
   t = phase('prepare', t);
+  const tPrep = t - t0;
   const plan = planBatch(items, prepared, aliases, digests);
   t = phase('plan', t);
+  const tPlan = t;
   // The write stages need no answers from each other, so they are sent pipelined: Neo4j runs them
   // in order within the transaction, and the batch pays one round trip instead of one per stage.
   const stages: [string, string, unknown[]][] = [
@@ -108,4 +111,11 @@ export async function writeEvents(tx: ManagedTransaction, items: Incoming[]): Pr
     await Promise.all(work.map(([name, param, rows]) => run(tx, name, { [param]: rows })));
   }
   phase('stages', t);
+  if (process.env.SCRATCH_DIAG) diagPhases(tPrep, tPlan, t);
+}
+
+const diag = { n: 0, prep: 0, plan: 0, stages: 0 };
+function diagPhases(prep: number, planEnd: number, stagesStart: number) {
+  diag.n++; diag.prep += prep; diag.stages += performance.now() - stagesStart;
+  if (diag.n % 200 === 0) { console.error(`DIAGP prepare ${(diag.prep / diag.n).toFixed(1)} stages ${(diag.stages / diag.n).toFixed(1)}`); diag.n = 0; diag.prep = 0; diag.stages = 0; }
 }
