@@ -1,6 +1,8 @@
 // Keeps each raw event once (its id is a hash of its canonical JSON, so a retried POST is a no-op).
 // Params: $events: [{id, receivedAt, kind, eventType, eventTime (ISO), producer, schemaURL, runId, jobNamespace, jobName, payload (JSON string)}]
 // Returns nothing.
+// Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
+CYPHER replan=skip
 UNWIND $events AS event
 MERGE (e:LineageEvent {id: event.id})
   ON CREATE SET e.kind = event.kind, e.eventType = event.eventType, e.eventTime = datetime(event.eventTime),

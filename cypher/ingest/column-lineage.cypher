@@ -2,6 +2,8 @@
 // one edge per (input field, output field, job). The datasets exist already (datasets-upsert).
 // Params: $edges: [{jobNamespace, jobName, namespace, name, field, inNamespace, inName, inField, transformations (JSON)}]
 // Returns nothing.
+// Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
+CYPHER replan=skip
 UNWIND $edges AS e
 MATCH (od:Dataset {namespace: e.namespace, name: e.name})
 MATCH (id:Dataset {namespace: e.inNamespace, name: e.inName})

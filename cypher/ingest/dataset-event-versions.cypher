@@ -2,6 +2,8 @@
 // event's content), current when it is the newest by eventTime.
 // Params: $datasets: [{namespace, name, eventTime (ISO), versionId, versionFacetProps, fields (JSON or null), lifecycleState}]
 // Returns nothing.
+// Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
+CYPHER replan=skip
 UNWIND $datasets AS ds
 MATCH (d:Dataset {namespace: ds.namespace, name: ds.name})
 WITH ds, d, datetime(ds.eventTime) AS t

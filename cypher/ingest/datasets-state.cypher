@@ -5,6 +5,8 @@
 // digests stay true until this transaction commits, whatever other writers do.
 // Params: $datasets ([{namespace, name}], sorted). Returns one row per mentioned dataset that exists:
 //   {from: {namespace, name}, to: {namespace, name} (the primary; equal to `from` unless an alias), digests ([string])}
+// Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
+CYPHER replan=skip
 UNWIND $datasets AS ref
 MATCH (d:Dataset {namespace: ref.namespace, name: ref.name})
 OPTIONAL MATCH (d)-[:ALIAS_OF]->(p:Dataset)

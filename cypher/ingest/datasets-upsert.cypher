@@ -7,6 +7,8 @@
 //   symlinks ([{namespace, name}]), facetDigests ([string] or null: the new digest list when facets changed;
 //   facets and fields left out of the row are unchanged, see datasets-state.cypher) }]
 // Returns nothing.
+// Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
+CYPHER replan=skip
 UNWIND $datasets AS ds
 WITH ds, datetime(ds.firstSeen) AS t, datetime(ds.lastSeen) AS t1
 MERGE (ns:Namespace {name: ds.namespace})

@@ -5,6 +5,8 @@
 //   versionTime (ISO: the run's end, or the JobEvent's time), location, context (JSON string),
 //   inputs, outputs ([{namespace, name}]), candidate (boolean: the newest version of its job in this batch)}]
 // Returns nothing.
+// Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
+CYPHER replan=skip
 UNWIND $versions AS ver
 WITH ver, datetime(ver.eventTime) AS t, datetime(ver.versionTime) AS vt
 MATCH (j:Job {namespace: ver.job.namespace, name: ver.job.name})

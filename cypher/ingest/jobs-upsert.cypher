@@ -4,6 +4,8 @@
 // Params: $jobs: [{namespace, name, firstSeen, lastSeen (ISO), simpleName, facetProps (map 'facet.<name>' → JSON or null),
 //   description, type, integration, jobKind, parent ({namespace, name} or null)}], sorted by (namespace, name)
 // Returns nothing.
+// Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
+CYPHER replan=skip
 UNWIND $jobs AS job
 WITH job, datetime(job.firstSeen) AS t, datetime(job.lastSeen) AS t1
 MERGE (ns:Namespace {name: job.namespace})

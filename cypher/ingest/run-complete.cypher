@@ -2,6 +2,8 @@
 // unless a version committed later (by eventTime) is already current: out-of-order completions
 // converge on the same answer.
 // Params: $runIds ([string]). Returns nothing.
+// Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
+CYPHER replan=skip
 UNWIND $runIds AS runId
 MATCH (r:Run {id: runId})-[:WROTE]->(v:DatasetVersion)-[:VERSION_OF]->(d:Dataset)
 // Writing d first takes its lock, so the CURRENT_VERSION read below sees committed state.

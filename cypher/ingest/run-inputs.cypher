@@ -3,6 +3,8 @@
 // of the dataset. Facets the run reports about an input attach to that version.
 // Params: $inputs: [{runId, eventTime (ISO), namespace, name, initialVersionId, versionFacetProps}]
 // Returns nothing.
+// Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
+CYPHER replan=skip
 UNWIND $inputs AS input
 MATCH (r:Run {id: input.runId})
 MATCH (d:Dataset {namespace: input.namespace, name: input.name})

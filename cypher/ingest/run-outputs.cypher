@@ -3,6 +3,8 @@
 // the run completes (run-complete.cypher).
 // Params: $outputs: [{runId, eventTime (ISO), namespace, name, versionId, versionFacetProps, fields (JSON or null), lifecycleState}]
 // Returns nothing.
+// Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
+CYPHER replan=skip
 UNWIND $outputs AS out
 MATCH (r:Run {id: out.runId})
 MATCH (d:Dataset {namespace: out.namespace, name: out.name})

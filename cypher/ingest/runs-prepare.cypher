@@ -4,6 +4,8 @@
 // Params: $runs: [{id (service UUID), externalId (as sent), eventTime (ISO, earliest in the batch)}], sorted by id.
 // Returns one row per run: id, startedAt, endedAt, terminalState, jobNamespace, jobName (null if new),
 //   inputs, outputs ([{namespace, name}] accumulated over earlier transactions).
+// Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
+CYPHER replan=skip
 UNWIND $runs AS run
 MERGE (r:Run {id: run.id})
   ON CREATE SET r.externalId = run.externalId, r.createdAt = datetime(run.eventTime), r.state = 'NEW'

@@ -5,6 +5,8 @@
 //   parent ({runId, externalRunId, job: {namespace, name}} or null), latestCandidate (boolean: the newest
 //   run of its job in this batch)}]
 // Returns nothing.
+// Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
+CYPHER replan=skip
 UNWIND $runs AS run
 WITH run, datetime(run.firstSeen) AS t, datetime(run.lastSeen) AS t1
 MATCH (j:Job {namespace: run.job.namespace, name: run.job.name})

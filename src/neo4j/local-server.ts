@@ -115,6 +115,29 @@ async function portIsFree(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * The JVM flags Neo4j's own distribution starts the server with (its neo4j.conf template). Without
+ * the --add-opens, Netty falls back to slower direct-buffer allocation and Neo4j's native file
+ * accessor cannot reach file descriptors; TrustFinalNonStaticFields lets the JIT fold final fields.
+ */
+const DISTRIBUTION_JVM_FLAGS = [
+  '-XX:+UseG1GC',
+  '-XX:-OmitStackTraceInFastThrow',
+  '-XX:+UnlockExperimentalVMOptions',
+  '-XX:+TrustFinalNonStaticFields',
+  '-XX:+DisableExplicitGC',
+  '-XX:+ExitOnOutOfMemoryError',
+  '-Djdk.nio.maxCachedBufferSize=1024',
+  '-Dio.netty.tryReflectionSetAccessible=true',
+  '-XX:+UnlockDiagnosticVMOptions',
+  '-XX:+DebugNonSafepoints',
+  '--add-opens=java.base/java.nio=ALL-UNNAMED',
+  '--add-opens=java.base/java.io=ALL-UNNAMED',
+  '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
+  '--enable-native-access=ALL-UNNAMED',
+  '-Dlog4j2.disable.jmx=true',
+];
+
 function neo4jConf(port: number, home: string, pageCache: string): string {
   return [
     '# Written by the lineage service at each start; edit NEO4J_LOCAL_* variables instead.',
@@ -205,8 +228,7 @@ export class LocalNeo4jServer {
     const javaArgs = [
       `-Xms${this.opts.heap}`,
       `-Xmx${this.opts.heap}`,
-      '-XX:+UseG1GC',
-      '-XX:+ExitOnOutOfMemoryError',
+      ...DISTRIBUTION_JVM_FLAGS,
       '-Dfile.encoding=UTF-8',
       '-cp',
       `${libDir}/*`,

@@ -8,11 +8,20 @@ import { cypherDir } from '../paths.js';
 
 const cache = new Map<string, string>();
 
-/** `cypher('namespaces/list')` → the text of cypher/namespaces/list.cypher. */
+/** The file cypher/<name>.cypher as written, documentation included. */
+export function cypherSource(name: string): string {
+  return fs.readFileSync(path.join(cypherDir, `${name}.cypher`), 'utf8');
+}
+
+/**
+ * `cypher('namespaces/list')` → the statement in cypher/namespaces/list.cypher, without its
+ * whole-line comments: they document the file, and Neo4j need not receive, decode and pre-parse
+ * them on every run (the ingest statements run a dozen times per transaction).
+ */
 export function cypher(name: string): string {
   let text = cache.get(name);
   if (text === undefined) {
-    text = fs.readFileSync(path.join(cypherDir, `${name}.cypher`), 'utf8');
+    text = cypherSource(name).replace(/^[ \t]*\/\/.*(?:\r?\n|$)/gm, '');
     cache.set(name, text);
   }
   return text;

@@ -81,14 +81,11 @@ async function readDatasetState(tx: TxRunner, items: Incoming[]): Promise<{ alia
 /** Applies the events in `tx`, in order. Throws RunJobConflict for a run id reused by another job. */
 export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<void> {
   let t = performance.now();
-  const t0 = t;
   // Both reads are sent before either answer is awaited: one round trip.
   const [prepared, { aliases, digests }] = await Promise.all([prepareRuns(tx, items), readDatasetState(tx, items)]);
   t = phase('prepare', t);
-  const tPrep = t - t0;
   const plan = planBatch(items, prepared, aliases, digests);
   t = phase('plan', t);
-  const tPlan = t;
   // The write stages need no answers from each other, so they are sent pipelined: Neo4j runs them
   // in order within the transaction, and the batch pays one round trip instead of one per stage.
   const stages: [string, string, unknown[]][] = [
@@ -111,11 +108,4 @@ export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<void
     await Promise.all(work.map(([name, param, rows]) => run(tx, name, { [param]: rows })));
   }
   phase('stages', t);
-  if (process.env.SCRATCH_DIAG) diagPhases(tPrep, tPlan, t);
-}
-
-const diag = { n: 0, prep: 0, plan: 0, stages: 0 };
-function diagPhases(prep: number, planEnd: number, stagesStart: number) {
-  diag.n++; diag.prep += prep; diag.stages += performance.now() - stagesStart;
-  if (diag.n % 200 === 0) { console.error(`DIAGP prepare ${(diag.prep / diag.n).toFixed(1)} stages ${(diag.stages / diag.n).toFixed(1)}`); diag.n = 0; diag.prep = 0; diag.stages = 0; }
 }

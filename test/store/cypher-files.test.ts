@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cypherDir } from '../../src/paths.js';
-import { cypher } from '../../src/store/cypher.js';
+import { cypherSource } from '../../src/store/cypher.js';
 import { testDb } from '../helper.js';
 
 /** Every query file (not schema, not examples with several statements) must compile on the real server. */
@@ -16,7 +16,7 @@ function queryFiles(dir = cypherDir, prefix = ''): string[] {
 describe('cypher/ query files', () => {
   for (const name of queryFiles()) {
     it(`${name}.cypher compiles (EXPLAIN) and has a header comment`, async () => {
-      const text = cypher(name);
+      const text = cypherSource(name);
       expect(text.trimStart().startsWith('//'), 'header comment').to.equal(true);
       await testDb().read({ op: 'test' }, (tx) => tx.run(`EXPLAIN ${text}`));
     });

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cypherDir } from '../../../src/paths.js';
-import { cypher } from '../../../src/store/cypher.js';
+import { cypher, cypherSource } from '../../../src/store/cypher.js';
 import { toNative } from '../../../src/store/db.js';
 import { useTestApp } from '../../helper.js';
 import { NS, columnLineageFacet, runJob } from './support.js';
@@ -41,7 +41,7 @@ describe('cypher/examples/', () => {
   it('there are at least five, each with a header comment naming its params and result', () => {
     expect(examples.length).to.be.at.least(5);
     for (const name of examples) {
-      const text = cypher(`examples/${name}`);
+      const text = cypherSource(`examples/${name}`);
       expect(text.startsWith('//'), name).to.equal(true);
       expect(text, name).to.match(/\/\/ Params:/);
       expect(text, name).to.match(/\/\/ Returns/);
