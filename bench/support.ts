@@ -8,6 +8,44 @@ import { LocalNeo4jServer, findFreePort } from '../src/neo4j/local-server.js';
 import { NEO4J_DEFAULT_VERSION } from '../src/config.js';
 import { projectRoot } from '../src/paths.js';
 
+/** USER_HZ: the unit of /proc times on Linux (getconf CLK_TCK), 100 on every common kernel. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+export function processCpuSeconds(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU seconds a JVM's JIT compiler threads (C1, C2) have used so far (Linux). */
+export function jitCpuSeconds(javaPid: number): number {
+  let total = 0;
+  for (const tid of fs.readdirSync(`/proc/${javaPid}/task`)) {
+    try {
+      if (!/Compiler/.test(fs.readFileSync(`/proc/${javaPid}/task/${tid}/comm`, 'utf8'))) continue;
+      const fields = fs.readFileSync(`/proc/${javaPid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+    } catch {
+      /* thread ended */
+    }
+  }
+  return total;
+}
+
+/** Machine-wide CPU time counters (jiffies) from /proc/stat: busy and idle (idle + iowait). */
+export function machineCpu(): { busy: number; idle: number } {
+  try {
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+    return { busy: user + nice + system + irq + softirq + steal, idle: idle + iowait };
+  } catch {
+    return { busy: NaN, idle: NaN };
+  }
+}
+
 export function machine() {
   const cpus = os.cpus();
   return {
