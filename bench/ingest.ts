@@ -2,6 +2,11 @@
  * npm run bench:ingest — ingestion throughput and latency over HTTP at concurrency 1, 8 and 32, and
  * in the same run the ceiling: the same writes sent straight to Neo4j through the ingest code
  * without HTTP. Target: ≥ 1,000 events/s at concurrency 32, and the service within 2x of the ceiling.
+ *
+ * Everything (Neo4j, the service, this generator) shares the machine. For each level the result
+ * also holds the CPU each process spent per event and how busy the machine was, which says whether
+ * a level was CPU-bound and where the CPU went; on a shared VM these move less from run to run than
+ * events/s does.
  */
 import { TrafficGenerator } from './traffic.js';
 import { jitCpuSeconds, machine, machineCpu, processCpuSeconds, request, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
