@@ -9,7 +9,7 @@
  * events/s does.
  */
 import { TrafficGenerator } from './traffic.js';
-import { jitCpuSeconds, machine, machineCpu, processCpuSeconds, request, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
+import { cpuSpeedProbe, jitCpuSeconds, machine, machineCpu, processCpuSeconds, request, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createDriver } from '../src/neo4j/runtime.js';
@@ -131,6 +131,7 @@ async function main() {
       return events;
     };
 
+    const probeBefore = cpuSpeedProbe();
     const pids: Pids = { service: service.child.pid!, neo4j: Number(fs.readFileSync(path.join(neo4j.home, 'run', 'neo4j.pid'), 'utf8').trim()) };
     // Warm-up: entities, plan cache, page cache, then Neo4j's JIT.
     const warmStart = performance.now();
@@ -168,11 +169,13 @@ async function main() {
     );
     if (queryTimings.size) console.table(whereTimeGoes);
 
+    const probeAfter = cpuSpeedProbe();
+    console.log(`cpu speed probe (idle machine, ops/s): before ${probeBefore}, after ${probeAfter}`);
     const sorted = [...sizes].sort((a, b) => a - b);
     const c32 = http.find((h) => h.concurrency === 32)!;
     const result = {
       benchmark: 'ingest',
-      machine: machine(),
+      machine: { ...machine(), cpuSpeedProbeOpsPerSecond: { before: probeBefore, after: probeAfter } },
       traffic: {
         description: '200 pipelines x 10 chained jobs sharing datasets; START + COMPLETE per run (~5% FAIL), 64 runs in progress at a time; schema facets of 5-50 fields; sql, sourceCodeLocation, jobType, parent, dataSource facets',
         eventBytes: { min: sorted[0], p50: sorted[Math.floor(sorted.length / 2)], max: sorted[sorted.length - 1] },

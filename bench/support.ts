@@ -1,5 +1,6 @@
 /** Shared bench plumbing: a private Neo4j, the service as a child process, machine facts, percentiles. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -44,6 +45,24 @@ export function machineCpu(): { busy: number; idle: number } {
   } catch {
     return { busy: NaN, idle: NaN };
   }
+}
+
+/**
+ * A fixed single-threaded CPU task (JSON round trips and SHA-1 of a 10 KB document) for one second:
+ * ops/s. Run on an idle machine before and after a bench, it shows whether the (shared, virtual)
+ * CPU itself was slower during a run, which events/s alone cannot tell apart from a regression.
+ */
+export function cpuSpeedProbe(ms = 1000): number {
+  const doc = { fields: Array.from({ length: 100 }, (_, i) => ({ name: `field_${i}`, type: 'VARCHAR', description: 'd'.repeat(40) })) };
+  const t0 = performance.now();
+  let ops = 0;
+  while (performance.now() - t0 < ms) {
+    const text = JSON.stringify(doc);
+    JSON.parse(text);
+    createHash('sha1').update(text).digest('hex');
+    ops++;
+  }
+  return Math.round((ops * 1000) / (performance.now() - t0));
 }
 
 export function machine() {
