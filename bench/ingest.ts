@@ -10,8 +10,6 @@
  */
 import { TrafficGenerator } from './traffic.js';
 import { cpuSpeedProbe, jitCpuSeconds, machine, machineCpu, processCpuSeconds, request, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
-import fs from 'node:fs';
-import path from 'node:path';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
@@ -43,14 +41,17 @@ interface Pids {
  * cores this says whether a level was CPU-bound and who spent the CPU.
  */
 function cpuMeter(pids: Pids) {
-  const start = { service: processCpuSeconds(pids.service), neo4j: processCpuSeconds(pids.neo4j), client: process.cpuUsage(), machine: machineCpu() };
+  const start = { service: processCpuSeconds(pids.service), neo4j: processCpuSeconds(pids.neo4j), jit: jitCpuSeconds(pids.neo4j), client: process.cpuUsage(), machine: machineCpu() };
   return (events: number) => {
     const client = process.cpuUsage(start.client);
     const m = machineCpu();
     const perEvent = (seconds: number) => Math.round((seconds * 1000 * 100) / events) / 100;
+    const neo4jSeconds = processCpuSeconds(pids.neo4j) - start.neo4j;
+    const jitSeconds = jitCpuSeconds(pids.neo4j) - start.jit;
     return {
+      jitShareOfNeo4j: Math.round((jitSeconds / neo4jSeconds) * 100) / 100,
       msPerEvent: {
-        neo4j: perEvent(processCpuSeconds(pids.neo4j) - start.neo4j),
+        neo4j: perEvent(neo4jSeconds),
         service: perEvent(processCpuSeconds(pids.service) - start.service),
         loadGenerator: perEvent((client.user + client.system) / 1e6),
       },
@@ -132,17 +133,15 @@ async function main() {
     };
 
     const probeBefore = cpuSpeedProbe();
-    const pids: Pids = { service: service.child.pid!, neo4j: Number(fs.readFileSync(path.join(neo4j.home, 'run', 'neo4j.pid'), 'utf8').trim()) };
+    const pids: Pids = { service: service.child.pid!, neo4j: neo4j.jvmPid! };
     // Warm-up: entities, plan cache, page cache, then Neo4j's JIT.
     const warmStart = performance.now();
     let warmEvents = 0;
     let jitShare = 1;
     while (warmEvents < WARMUP_MAX_EVENTS && (warmEvents < WARMUP_EVENTS || jitShare >= JIT_QUIET_SHARE)) {
-      const jit0 = jitCpuSeconds(pids.neo4j);
-      const neo0 = processCpuSeconds(pids.neo4j);
       const r = await drive(service.url, batch(WARMUP_ROUND_EVENTS), 32, service.rssMiB, pids);
       warmEvents += r.events;
-      jitShare = (jitCpuSeconds(pids.neo4j) - jit0) / (processCpuSeconds(pids.neo4j) - neo0);
+      jitShare = r.cpu.jitShareOfNeo4j;
       console.log(`warm-up: ${warmEvents} events, last round ${r.eventsPerSecond} events/s, JIT ${Math.round(jitShare * 100)}% of Neo4j CPU`);
     }
     const warm = { events: warmEvents, eventsPerSecond: Math.round(warmEvents / ((performance.now() - warmStart) / 1000)), jitShareOfNeo4jCpuInLastRound: Math.round(jitShare * 100) / 100 };

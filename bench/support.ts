@@ -12,11 +12,16 @@ import { projectRoot } from '../src/paths.js';
 /** USER_HZ: the unit of /proc times on Linux (getconf CLK_TCK), 100 on every common kernel. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
+/** utime + stime of a /proc/<pid>/stat or /proc/<pid>/task/<tid>/stat file, in seconds. */
+function statCpuSeconds(statFile: string): number {
+  const fields = fs.readFileSync(statFile, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
 export function processCpuSeconds(pid: number): number {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+    return statCpuSeconds(`/proc/${pid}/stat`);
   } catch {
     return NaN;
   }
@@ -27,9 +32,7 @@ export function jitCpuSeconds(javaPid: number): number {
   let total = 0;
   for (const tid of fs.readdirSync(`/proc/${javaPid}/task`)) {
     try {
-      if (!/Compiler/.test(fs.readFileSync(`/proc/${javaPid}/task/${tid}/comm`, 'utf8'))) continue;
-      const fields = fs.readFileSync(`/proc/${javaPid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+      if (/Compiler/.test(fs.readFileSync(`/proc/${javaPid}/task/${tid}/comm`, 'utf8'))) total += statCpuSeconds(`/proc/${javaPid}/task/${tid}/stat`);
     } catch {
       /* thread ended */
     }
@@ -48,7 +51,7 @@ export function machineCpu(): { busy: number; idle: number } {
 }
 
 /**
- * A fixed single-threaded CPU task (JSON round trips and SHA-1 of a 10 KB document) for one second:
+ * A fixed single-threaded CPU task (JSON round trips and SHA-1 of a 7 KB document) for one second:
  * ops/s. Run on an idle machine before and after a bench, it shows whether the (shared, virtual)
  * CPU itself was slower during a run, which events/s alone cannot tell apart from a regression.
  */

@@ -202,6 +202,19 @@ export class LocalNeo4jServer {
     return `bolt://127.0.0.1:${this.port}`;
   }
 
+  /** The JVM's process id while the server runs (the watchdog writes it), for diagnostics. */
+  get jvmPid(): number | null {
+    try {
+      return Number(fs.readFileSync(this.pidFile, 'utf8').trim()) || null;
+    } catch {
+      return null;
+    }
+  }
+
+  private get pidFile(): string {
+    return path.join(this.home, 'run', 'neo4j.pid');
+  }
+
   async start(): Promise<void> {
     const { dir, version, logger } = this.opts;
     checkPrerequisites(false);
@@ -211,7 +224,7 @@ export class LocalNeo4jServer {
     for (const sub of ['conf', 'data', 'logs', 'run', 'plugins', 'import']) {
       fs.mkdirSync(path.join(this.home, sub), { recursive: true });
     }
-    const pidFile = path.join(this.home, 'run', 'neo4j.pid');
+    const pidFile = this.pidFile;
     reapStaleServer(pidFile, logger);
 
     let port = this.opts.boltPort;
