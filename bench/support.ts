@@ -99,6 +99,7 @@ export async function startBenchNeo4j(name: string): Promise<LocalNeo4jServer> {
     boltPort: 0,
     heap: process.env.BENCH_NEO4J_HEAP ?? '2g',
     pageCache: process.env.BENCH_NEO4J_PAGECACHE ?? '1g',
+    jvmArgs: (process.env.NEO4J_LOCAL_JVM_ARGS ?? '').split(/\s+/).filter(Boolean),
     homeName: `bench-${name}-${process.pid}`,
     ephemeral: true,
   });
@@ -126,7 +127,9 @@ export async function startServiceProcess(neo4jUri: string, extraEnv: Record<str
     built = true;
   }
   const port = await findFreePort();
-  const child = spawn(process.execPath, [path.join(projectRoot, 'dist/src/server.js')], {
+  // BENCH_SERVICE_NODE_ARGS: extra node flags for the service (e.g. --cpu-prof when diagnosing).
+  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(projectRoot, 'dist/src/server.js')], {
     env: { ...process.env, NEO4J_URI: neo4jUri, NEO4J_PASSWORD: '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

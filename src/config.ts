@@ -25,6 +25,8 @@ export interface LocalNeo4j {
   boltPort: number;
   heap: string;
   pageCache: string;
+  /** Extra JVM flags for the local server (diagnostics). */
+  jvmArgs: string[];
   version: string;
   database: string;
 }
@@ -127,6 +129,7 @@ export function loadConfig(env: Env = process.env): Config {
       boltPort: int(env, 'NEO4J_LOCAL_BOLT_PORT', 7687, 0, 65535),
       heap: memorySetting(env, 'NEO4J_LOCAL_HEAP', '1g'),
       pageCache: memorySetting(env, 'NEO4J_LOCAL_PAGECACHE', '512m'),
+      jvmArgs: str(env, 'NEO4J_LOCAL_JVM_ARGS', '').split(/\s+/).filter(Boolean),
       version,
       database,
     };

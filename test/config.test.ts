@@ -43,6 +43,16 @@ describe('config', () => {
     expect(loadConfig({ INGEST_WRITERS: '4', INGEST_MAX_BATCH: '100' })).to.include({ ingestWriters: 4, ingestMaxBatch: 100 });
   });
 
+  it('passes extra JVM flags to the local Neo4j, none by default', () => {
+    const local = (env: Record<string, string>) => {
+      const c = loadConfig(env).neo4j;
+      if (c.kind !== 'local') throw new Error('expected a local Neo4j');
+      return c;
+    };
+    expect(local({}).jvmArgs).to.deep.equal([]);
+    expect(local({ NEO4J_LOCAL_JVM_ARGS: ' -Xlog:gc:file=gc.log   -XX:+UseStringDeduplication ' }).jvmArgs).to.deep.equal(['-Xlog:gc:file=gc.log', '-XX:+UseStringDeduplication']);
+  });
+
   it('parses body sizes with units', () => {
     expect(parseSize('X', '512kb')).to.equal(512 * 1024);
     expect(parseSize('X', '1048576')).to.equal(1048576);

@@ -63,7 +63,7 @@ describe('server process lifecycle (local Neo4j)', function () {
 
   async function boot(): Promise<{ proc: Proc; url: string }> {
     const port = await findFreePort();
-    const proc = startServer({ PORT: String(port), HOST: '127.0.0.1', NEO4J_LOCAL_DATA_DIR: home, NEO4J_LOCAL_BOLT_PORT: '0', NEO4J_LOCAL_HEAP: '512m', NEO4J_LOCAL_PAGECACHE: '128m' });
+    const proc = startServer({ PORT: String(port), HOST: '127.0.0.1', NEO4J_LOCAL_DATA_DIR: home, NEO4J_LOCAL_BOLT_PORT: '0', NEO4J_LOCAL_HEAP: '512m', NEO4J_LOCAL_PAGECACHE: '128m', NEO4J_LOCAL_JVM_ARGS: '-Dlineage.test=extra-jvm-flag' });
     await until('the service to listen', () => proc.output().includes('lineage service listening') || proc.child.exitCode !== null, 120_000);
     expect(proc.child.exitCode, proc.output()).to.equal(null);
     return { proc, url: `http://127.0.0.1:${port}` };
@@ -78,6 +78,8 @@ describe('server process lifecycle (local Neo4j)', function () {
     expect(body.namespaces.map((n) => n.name)).to.include('default');
     firstCreatedAt = body.namespaces.find((n) => n.name === 'default')!.createdAt;
     expect(javaProcessesFor(home)).to.have.length(1);
+    const argv = fs.readFileSync(`/proc/${javaProcessesFor(home)[0]}/cmdline`, 'utf8').split('\0');
+    expect(argv, 'NEO4J_LOCAL_JVM_ARGS reaches the JVM').to.include('-Dlineage.test=extra-jvm-flag');
     proc.child.kill('SIGINT');
     expect(await proc.exited).to.equal(0);
     expect(javaProcessesFor(home), 'no Neo4j left behind').to.deep.equal([]);

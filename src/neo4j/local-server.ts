@@ -19,6 +19,8 @@ export interface LocalServerOptions {
   boltPort: number;
   heap: string;
   pageCache: string;
+  /** Extra JVM flags, appended after the defaults (diagnostics: GC logging, a flight recording from start). */
+  jvmArgs?: string[];
   /** Sub-folder of `dir` holding conf, data and logs; tests use their own. */
   homeName?: string;
   /** Absolute server home (conf, data, logs); overrides `homeName`. */
@@ -242,6 +244,7 @@ export class LocalNeo4jServer {
       `-Xms${this.opts.heap}`,
       `-Xmx${this.opts.heap}`,
       ...DISTRIBUTION_JVM_FLAGS,
+      ...(this.opts.jvmArgs ?? []),
       '-Dfile.encoding=UTF-8',
       '-cp',
       `${libDir}/*`,
