@@ -9,7 +9,7 @@
  * events/s does.
  */
 import { TrafficGenerator } from './traffic.js';
-import { cpuSpeedProbe, jitCpuSeconds, machine, machineCpu, processCpuSeconds, request, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
+import { cpuSpeedProbe, gcCpuSeconds, jitCpuSeconds, machine, machineCpu, processCpuSeconds, request, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
@@ -41,15 +41,17 @@ interface Pids {
  * cores this says whether a level was CPU-bound and who spent the CPU.
  */
 function cpuMeter(pids: Pids) {
-  const start = { service: processCpuSeconds(pids.service), neo4j: processCpuSeconds(pids.neo4j), jit: jitCpuSeconds(pids.neo4j), client: process.cpuUsage(), machine: machineCpu() };
+  const start = { service: processCpuSeconds(pids.service), neo4j: processCpuSeconds(pids.neo4j), jit: jitCpuSeconds(pids.neo4j), gc: gcCpuSeconds(pids.neo4j), client: process.cpuUsage(), machine: machineCpu() };
   return (events: number) => {
     const client = process.cpuUsage(start.client);
     const m = machineCpu();
     const perEvent = (seconds: number) => Math.round((seconds * 1000 * 100) / events) / 100;
     const neo4jSeconds = processCpuSeconds(pids.neo4j) - start.neo4j;
     const jitSeconds = jitCpuSeconds(pids.neo4j) - start.jit;
+    const gcSeconds = gcCpuSeconds(pids.neo4j) - start.gc;
     return {
       jitShareOfNeo4j: Math.round((jitSeconds / neo4jSeconds) * 100) / 100,
+      gcShareOfNeo4j: Math.round((gcSeconds / neo4jSeconds) * 100) / 100,
       msPerEvent: {
         neo4j: perEvent(neo4jSeconds),
         service: perEvent(processCpuSeconds(pids.service) - start.service),
@@ -142,7 +144,7 @@ async function main() {
       const r = await drive(service.url, batch(WARMUP_ROUND_EVENTS), 32, service.rssMiB, pids);
       warmEvents += r.events;
       jitShare = r.cpu.jitShareOfNeo4j;
-      console.log(`warm-up: ${warmEvents} events, last round ${r.eventsPerSecond} events/s, JIT ${Math.round(jitShare * 100)}% of Neo4j CPU`);
+      console.log(`warm-up: ${warmEvents} events, last round ${r.eventsPerSecond} events/s, JIT ${Math.round(jitShare * 100)}% GC ${Math.round(r.cpu.gcShareOfNeo4j * 100)}% of Neo4j CPU ${r.cpu.msPerEvent.neo4j} ms/event`);
     }
     const warm = { events: warmEvents, eventsPerSecond: Math.round(warmEvents / ((performance.now() - warmStart) / 1000)), jitShareOfNeo4jCpuInLastRound: Math.round(jitShare * 100) / 100 };
     const http = [];
@@ -151,7 +153,7 @@ async function main() {
       const r = await drive(service.url, batch(c === 32 ? EVENTS_PER_LEVEL[32] / C32_ROUNDS : EVENTS_PER_LEVEL[c]), c, service.rssMiB, pids);
       console.log(
         `http c=${c}: ${r.eventsPerSecond} events/s, p50 ${r.latencyMs.p50} ms, p95 ${r.latencyMs.p95} ms, p99 ${r.latencyMs.p99} ms, rss ${r.serviceRssMiB} MiB;`,
-        `cpu ms/event neo4j ${r.cpu.msPerEvent.neo4j} service ${r.cpu.msPerEvent.service} generator ${r.cpu.msPerEvent.loadGenerator}, machine busy ${r.cpu.machineBusyPercent}%`,
+        `cpu ms/event neo4j ${r.cpu.msPerEvent.neo4j} (GC ${Math.round(r.cpu.gcShareOfNeo4j * 100)}%) service ${r.cpu.msPerEvent.service} generator ${r.cpu.msPerEvent.loadGenerator}, machine busy ${r.cpu.machineBusyPercent}%`,
         r.failures,
         r.transactions,
       );

@@ -27,17 +27,30 @@ export function processCpuSeconds(pid: number): number {
   }
 }
 
-/** CPU seconds a JVM's JIT compiler threads (C1, C2) have used so far (Linux). */
-export function jitCpuSeconds(javaPid: number): number {
+/** CPU seconds a JVM's threads whose name matches `pattern` have used so far (Linux). */
+function jvmThreadCpuSeconds(javaPid: number, pattern: RegExp): number {
   let total = 0;
   for (const tid of fs.readdirSync(`/proc/${javaPid}/task`)) {
     try {
-      if (/Compiler/.test(fs.readFileSync(`/proc/${javaPid}/task/${tid}/comm`, 'utf8'))) total += statCpuSeconds(`/proc/${javaPid}/task/${tid}/stat`);
+      if (pattern.test(fs.readFileSync(`/proc/${javaPid}/task/${tid}/comm`, 'utf8'))) total += statCpuSeconds(`/proc/${javaPid}/task/${tid}/stat`);
     } catch {
       /* thread ended */
     }
   }
   return total;
+}
+
+/** CPU seconds a JVM's JIT compiler threads (C1, C2) have used so far. */
+export function jitCpuSeconds(javaPid: number): number {
+  return jvmThreadCpuSeconds(javaPid, /Compiler/);
+}
+
+/**
+ * CPU seconds a JVM's garbage-collector threads have used so far: HotSpot's parallel GC workers,
+ * G1's concurrent markers, refinement and service threads, and the VM thread that runs pauses.
+ */
+export function gcCpuSeconds(javaPid: number): number {
+  return jvmThreadCpuSeconds(javaPid, /^(GC Thread|G1 |VM Thread|GC Main|PGC|ParGC)/);
 }
 
 /** Machine-wide CPU time counters (jiffies) from /proc/stat: busy and idle (idle + iowait). */
