@@ -3,7 +3,7 @@
  * transaction (all-or-nothing). Every decision is made by the pure planner (domain/batch-plan.ts);
  * this module only runs the queries under cypher/ingest/, a constant number per batch.
  */
-import { cypher } from './cypher.js';
+import { composite, compositeParam, cypher } from './cypher.js';
 import type { TxRunner } from './db.js';
 import { AliasMap } from '../domain/ingest-plan.js';
 import { datasetKey, mentionedRefs, planBatch, type Incoming, type PreparedRun } from '../domain/batch-plan.js';
@@ -78,6 +78,29 @@ async function readDatasetState(tx: TxRunner, items: Incoming[]): Promise<{ alia
   return { aliases: new AliasMap(aliases), digests };
 }
 
+type Plan = ReturnType<typeof planBatch>;
+
+/** The write stages of a batch, in the order they run: statement, its list parameter, its rows. */
+const WRITE_STAGES: [string, string, (plan: Plan) => unknown[]][] = [
+  ['ingest/datasets-upsert', 'datasets', (p) => p.datasets],
+  ['ingest/jobs-upsert', 'jobs', (p) => p.jobs],
+  ['ingest/runs-upsert', 'runs', (p) => p.runs],
+  ['ingest/run-inputs', 'inputs', (p) => p.inputs],
+  ['ingest/run-outputs', 'outputs', (p) => p.outputs],
+  ['ingest/column-lineage', 'edges', (p) => p.edges],
+  ['ingest/job-versions', 'versions', (p) => p.versions],
+  ['ingest/run-complete', 'runIds', (p) => p.completedRunIds],
+  ['ingest/dataset-event-versions', 'datasets', (p) => p.datasetEvents],
+  ['events/store', 'events', (p) => p.events],
+];
+
+let writeBatch: string | undefined;
+/** All write stages as one statement (see composite in cypher.ts). */
+export function writeBatchStatement(): string {
+  writeBatch ??= composite(WRITE_STAGES.map(([name]) => name));
+  return writeBatch;
+}
+
 /** Applies the events in `tx`, in order. Throws RunJobConflict for a run id reused by another job. */
 export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<void> {
   let t = performance.now();
@@ -86,26 +109,15 @@ export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<void
   t = phase('prepare', t);
   const plan = planBatch(items, prepared, aliases, digests);
   t = phase('plan', t);
-  // The write stages need no answers from each other, so they are sent pipelined: Neo4j runs them
-  // in order within the transaction, and the batch pays one round trip instead of one per stage.
-  const stages: [string, string, unknown[]][] = [
-    ['ingest/datasets-upsert', 'datasets', plan.datasets],
-    ['ingest/jobs-upsert', 'jobs', plan.jobs],
-    ['ingest/runs-upsert', 'runs', plan.runs],
-    ['ingest/run-inputs', 'inputs', plan.inputs],
-    ['ingest/run-outputs', 'outputs', plan.outputs],
-    ['ingest/column-lineage', 'edges', plan.edges],
-    ['ingest/job-versions', 'versions', plan.versions],
-    ['ingest/run-complete', 'runIds', plan.completedRunIds],
-    ['ingest/dataset-event-versions', 'datasets', plan.datasetEvents],
-    ['events/store', 'events', plan.events],
-  ];
-  const work = stages.filter(([, , rows]) => rows.length > 0);
+  // The write stages need no answers from each other, so they go to Neo4j as one statement (each
+  // stage a subquery, run in this order): one round trip and one statement's fixed cost per batch.
+  const rows = WRITE_STAGES.map(([, param, pick]) => [param, pick(plan)] as const);
   if (profiling) {
-    // Sequential when profiling, so each stage's time is its own.
-    for (const [name, param, rows] of work) await run(tx, name, { [param]: rows });
+    // One statement per stage when profiling, so each stage's time is its own.
+    for (const [i, [name]] of WRITE_STAGES.entries()) if (rows[i][1].length > 0) await run(tx, name, { [rows[i][0]]: rows[i][1] });
   } else {
-    await Promise.all(work.map(([name, param, rows]) => run(tx, name, { [param]: rows })));
+    const params = Object.fromEntries(rows.map(([param, list], i) => [compositeParam(i, param), list]));
+    await tx.run(writeBatchStatement(), params);
   }
   phase('stages', t);
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Plan } from 'neo4j-driver';
 import { cypherDir } from '../../src/paths.js';
 import { cypher } from '../../src/store/cypher.js';
+import { writeBatchStatement } from '../../src/store/ingest.js';
 import { applySchema } from '../../src/store/schema.js';
 import { testDb, wipe } from '../helper.js';
 
@@ -32,15 +33,27 @@ describe('ingest query plans', () => {
     await applySchema(testDb());
   });
 
+  async function expectSeekOnlyPlan(text: string) {
+    expect(text.trimStart().startsWith('CYPHER replan=skip'), 'replan=skip option').to.equal(true);
+    const params = Object.fromEntries([...text.matchAll(/\$(\w+)/g)].map((m) => [m[1], []]));
+    const res = await testDb().read({ op: 'test' }, (tx) => tx.run(`EXPLAIN ${text}`, params));
+    const { leaves, ops } = leavesAndOperators(res.summary.plan as Plan);
+    expect(ops.filter((op) => /Scan/.test(op)), 'scan operators').to.deep.equal([]);
+    for (const leaf of leaves) expect(leaf, 'plan leaf').to.match(/^(Argument|EmptyRow|Unwind|NodeUniqueIndexSeek(\(Locking\))?)$/);
+  }
+
   for (const name of ingestQueries) {
     it(`${name} keeps its cached plan and plans without scans on an empty database`, async () => {
-      const text = cypher(name);
-      expect(text.trimStart().startsWith('CYPHER replan=skip'), 'replan=skip option').to.equal(true);
-      const params = Object.fromEntries([...text.matchAll(/\$(\w+)/g)].map((m) => [m[1], []]));
-      const res = await testDb().read({ op: 'test' }, (tx) => tx.run(`EXPLAIN ${text}`, params));
-      const { leaves, ops } = leavesAndOperators(res.summary.plan as Plan);
-      expect(ops.filter((op) => /Scan/.test(op)), 'scan operators').to.deep.equal([]);
-      for (const leaf of leaves) expect(leaf, 'plan leaf').to.match(/^(Argument|Unwind|NodeUniqueIndexSeek(\(Locking\))?)$/);
+      await expectSeekOnlyPlan(cypher(name));
     });
   }
+
+  it('the write stages composed as one statement keep the cached plan and plan without scans', async () => {
+    const text = writeBatchStatement();
+    // Every write stage is in it, in order, with its parameters renamed apart.
+    expect([...text.matchAll(/^CALL \(\) \{$/gm)]).to.have.length(10);
+    expect(text).to.include('$s0_datasets').and.to.include('$s8_datasets').and.to.include('$s9_events');
+    expect(text.match(/CYPHER replan=skip/g)).to.have.length(1);
+    await expectSeekOnlyPlan(text);
+  });
 });
