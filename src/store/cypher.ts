@@ -16,7 +16,7 @@ export function cypherSource(name: string): string {
 /**
  * `cypher('namespaces/list')` → the statement in cypher/namespaces/list.cypher, without its
  * whole-line comments: they document the file, and Neo4j need not receive, decode and pre-parse
- * them on every run (the ingest statements run a dozen times per transaction).
+ * them on every run (the ingest statements run in every ingest transaction).
  */
 export function cypher(name: string): string {
   let text = cache.get(name);
@@ -40,7 +40,7 @@ export function cypher(name: string): string {
 export function composite(names: string[]): string {
   const parts = names.map((name, i) => {
     const body = cypher(name).replace(/^\s*CYPHER replan=skip\s*\n/, '');
-    return `CALL () {\n${body.replace(/\$(\w+)/g, (_, p: string) => `$s${i}_${p}`).trimEnd()}\n}`;
+    return `CALL () {\n${body.replace(/\$(\w+)/g, (_, p: string) => `$${compositeParam(i, p)}`).trimEnd()}\n}`;
   });
   const options = /^\s*CYPHER replan=skip/.test(cypher(names[0])) ? 'CYPHER replan=skip\n' : '';
   return options + parts.join('\n');

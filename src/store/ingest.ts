@@ -111,12 +111,12 @@ export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<void
   t = phase('plan', t);
   // The write stages need no answers from each other, so they go to Neo4j as one statement (each
   // stage a subquery, run in this order): one round trip and one statement's fixed cost per batch.
-  const rows = WRITE_STAGES.map(([, param, pick]) => [param, pick(plan)] as const);
+  const stages = WRITE_STAGES.map(([name, param, pick]) => ({ name, param, rows: pick(plan) }));
   if (profiling) {
     // One statement per stage when profiling, so each stage's time is its own.
-    for (const [i, [name]] of WRITE_STAGES.entries()) if (rows[i][1].length > 0) await run(tx, name, { [rows[i][0]]: rows[i][1] });
+    for (const { name, param, rows } of stages) if (rows.length > 0) await run(tx, name, { [param]: rows });
   } else {
-    const params = Object.fromEntries(rows.map(([param, list], i) => [compositeParam(i, param), list]));
+    const params = Object.fromEntries(stages.map(({ param, rows }, i) => [compositeParam(i, param), rows]));
     await tx.run(writeBatchStatement(), params);
   }
   phase('stages', t);
