@@ -10,6 +10,7 @@ import { createLogger, type Logger } from './logger.js';
 import { startNeo4jRuntime, type Neo4jRuntime } from './neo4j/runtime.js';
 import { Db } from './store/db.js';
 import { applySchema } from './store/schema.js';
+import { planIngestStatements } from './store/ingest.js';
 import { createApp } from './app.js';
 
 export interface RunningService {
@@ -36,6 +37,13 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     const addr = server.address();
     logger.info({ address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : addr }, 'lineage service listening');
 
+    // In the background: requests are served meanwhile (an early ingest batch just plans for itself).
+    const planStart = performance.now();
+    const planned = db.write({ op: 'plan ingest statements' }, planIngestStatements).then(
+      () => logger.info({ ms: Math.round(performance.now() - planStart) }, 'ingest statements planned'),
+      (err) => logger.warn({ err }, 'could not plan the ingest statements ahead; the first ingest batch will'),
+    );
+
     let stopping: Promise<void> | null = null;
     const stop = () =>
       (stopping ??= (async () => {
@@ -45,6 +53,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         const grace = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
         await closed;
         clearTimeout(grace);
+        await planned;
         await runtime.close();
         logger.info('stopped');
       })());

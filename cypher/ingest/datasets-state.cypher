@@ -3,8 +3,9 @@
 // so unchanged facets need not be resent (src/domain/facet-digests.ts). It takes each primary
 // dataset's write lock first (setting a property to its own value locks without writing), so the
 // digests stay true until this transaction commits, whatever other writers do.
-// Params: $datasets ([{namespace, name}], sorted). Returns one row per mentioned dataset that exists:
-//   {from: {namespace, name}, to: {namespace, name} (the primary; equal to `from` unless an alias), digests ([string])}
+// Params: $datasets ([{namespace, name}], sorted). Returns one row: datasets, a list of one map per
+//   mentioned dataset that exists: {from: {namespace, name}, to: {namespace, name} (the primary; equal
+//   to `from` unless an alias), digests ([string])}.
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
 CYPHER replan=skip
 UNWIND $datasets AS ref
@@ -12,6 +13,8 @@ MATCH (d:Dataset {namespace: ref.namespace, name: ref.name})
 OPTIONAL MATCH (d)-[:ALIAS_OF]->(p:Dataset)
 WITH ref, coalesce(p, d) AS primary
 SET primary.name = primary.name
-RETURN {namespace: ref.namespace, name: ref.name} AS from,
-       {namespace: primary.namespace, name: primary.name} AS to,
-       coalesce(primary.facetDigests, []) AS digests
+RETURN collect({
+  from: {namespace: ref.namespace, name: ref.name},
+  to: {namespace: primary.namespace, name: primary.name},
+  digests: coalesce(primary.facetDigests, [])
+}) AS datasets

@@ -29,26 +29,46 @@ export function cypher(name: string): string {
 
 /**
  * Several of the files above as one statement: each file's statement, in the given order, in its own
- * unit subquery `CALL () { … }`, with its parameter `$p` renamed `$s<i>_p` (i: its position) so that
- * files may share parameter names. A statement has a fixed cost in Neo4j whatever it does (measured
- * here: about 0.3 ms of CPU each on the 2-core VM, where ten small MERGE statements cost 2-2.5x the
- * CPU of the same ten as subqueries of one), and the driver pays a result per statement. Each file
- * stays a statement of its own too (documentation, per-statement profiling); a file's
+ * subquery `CALL () { … }`, followed by `RETURN <returns>` when the files return values (each then
+ * returns one row, and its columns must differ from the other files'). Why: a statement has a fixed
+ * cost in Neo4j whatever it does (measured here: about 0.3 ms of CPU each on the 2-core VM, where ten
+ * small MERGE statements cost 2-2.5x the CPU of the same ten as subqueries of one), and the driver
+ * pays a result per statement.
+ *
+ * The composite takes one map parameter, `$batch` (see compositeParams), in which file i's parameter
+ * `$p` is the key `s<i>_p`. One map, not a parameter per file, because Neo4j keys its plan cache on
+ * the parameters' types and, for each list parameter, its size rounded up to 0, 1, 10, 100, …: with
+ * ten list parameters nearly every batch shape was a new cache entry, planned anew (1.5 s of CPU per
+ * plan of the write composite on the 2-core VM), where a map parameter has no size and gets one plan.
+ *
+ * Each file stays a statement of its own too (documentation, per-statement profiling); a file's
  * `CYPHER replan=skip` line is dropped here and applies to the whole composite when the first file
  * has it.
  */
-export function composite(names: string[]): string {
+export function composite(names: string[], returns: string[] = []): string {
   const parts = names.map((name, i) => {
     const body = cypher(name).replace(/^\s*CYPHER replan=skip\s*\n/, '');
-    return `CALL () {\n${body.replace(/\$(\w+)/g, (_, p: string) => `$${compositeParam(i, p)}`).trimEnd()}\n}`;
+    return `CALL () {\n${body.replace(/\$(\w+)/g, (_, p: string) => `$${COMPOSITE_PARAM}.${compositeKey(i, p)}`).trimEnd()}\n}`;
   });
   const options = /^\s*CYPHER replan=skip/.test(cypher(names[0])) ? 'CYPHER replan=skip\n' : '';
-  return options + parts.join('\n');
+  const tail = returns.length > 0 ? `\nRETURN ${returns.join(', ')}` : '';
+  return options + parts.join('\n') + tail;
 }
 
-/** The parameter name that `composite(names)` gives to parameter `param` of its `index`-th file. */
-export function compositeParam(index: number, param: string): string {
+/** The one parameter of a composite statement. */
+export const COMPOSITE_PARAM = 'batch';
+
+function compositeKey(index: number, param: string): string {
   return `s${index}_${param}`;
+}
+
+/** The parameters of `composite(names)` from each file's own parameters, in the same order as `names`. */
+export function compositeParams(perFile: Record<string, unknown>[]): Record<string, unknown> {
+  const batch: Record<string, unknown> = {};
+  perFile.forEach((params, i) => {
+    for (const [p, value] of Object.entries(params)) batch[compositeKey(i, p)] = value;
+  });
+  return { [COMPOSITE_PARAM]: batch };
 }
 
 /** Splits a file of several statements (schema files) on `;` at line ends, dropping comments. */

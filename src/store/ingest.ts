@@ -3,7 +3,7 @@
  * transaction (all-or-nothing). Every decision is made by the pure planner (domain/batch-plan.ts);
  * this module only runs the queries under cypher/ingest/, a constant number per batch.
  */
-import { composite, compositeParam, cypher } from './cypher.js';
+import { composite, compositeParams, cypher } from './cypher.js';
 import type { TxRunner } from './db.js';
 import { AliasMap } from '../domain/ingest-plan.js';
 import { datasetKey, mentionedRefs, planBatch, type Incoming, type PreparedRun } from '../domain/batch-plan.js';
@@ -37,7 +37,8 @@ async function run(tx: TxRunner, name: string, params: Record<string, unknown>) 
 
 const iso = (v: unknown) => (v == null ? null : new Date(v as string).toISOString());
 
-async function prepareRuns(tx: TxRunner, items: Incoming[]): Promise<Map<string, PreparedRun>> {
+/** Runs-prepare's rows: each run of the batch once, with its earliest event time, sorted by id (lock order). */
+function runsToPrepare(items: Incoming[]) {
   const runs = new Map<string, { id: string; externalId: string; eventTime: string }>();
   for (const { event } of items) {
     if (event.kind !== 'run') continue;
@@ -45,37 +46,77 @@ async function prepareRuns(tx: TxRunner, items: Incoming[]): Promise<Map<string,
     const prev = runs.get(r.id);
     if (!prev || Date.parse(event.eventTime) < Date.parse(prev.eventTime)) runs.set(r.id, { id: r.id, externalId: r.externalId, eventTime: event.eventTime });
   }
+  return [...runs.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Datasets-state's rows, sorted: that statement takes the datasets' write locks, and a fixed order keeps deadlocks rare. */
+function datasetsToRead(items: Incoming[]): DatasetRef[] {
+  return mentionedRefs(items).sort((a, b) => (datasetKey(a) < datasetKey(b) ? -1 : datasetKey(a) > datasetKey(b) ? 1 : 0));
+}
+
+interface RunRow {
+  id: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  terminalState: TerminalState | null;
+  jobNamespace: string | null;
+  jobName: string | null;
+  inputs: DatasetRef[];
+  outputs: DatasetRef[];
+}
+
+interface DatasetRow {
+  from: DatasetRef;
+  to: DatasetRef;
+  digests: string[];
+}
+
+function preparedRuns(rows: RunRow[]): Map<string, PreparedRun> {
   const prepared = new Map<string, PreparedRun>();
-  if (runs.size === 0) return prepared;
-  const sorted = [...runs.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const res = await run(tx, 'ingest/runs-prepare', { runs: sorted });
-  for (const r of res.records) {
-    prepared.set(r.get('id'), {
-      times: { startedAt: iso(r.get('startedAt')), endedAt: iso(r.get('endedAt')), terminalState: (r.get('terminalState') as TerminalState | null) ?? null },
-      jobNamespace: r.get('jobNamespace'),
-      jobName: r.get('jobName'),
-      inputs: r.get('inputs'),
-      outputs: r.get('outputs'),
+  for (const r of rows) {
+    prepared.set(r.id, {
+      times: { startedAt: iso(r.startedAt), endedAt: iso(r.endedAt), terminalState: r.terminalState ?? null },
+      jobNamespace: r.jobNamespace,
+      jobName: r.jobName,
+      inputs: r.inputs,
+      outputs: r.outputs,
     });
   }
   return prepared;
 }
 
 /** Which mentioned datasets are aliases (of which primary), and each primary's facet digests. */
-async function readDatasetState(tx: TxRunner, items: Incoming[]): Promise<{ aliases: AliasMap; digests: Map<string, string[]> }> {
-  // Sorted: this statement takes the datasets' write locks, and a fixed order keeps deadlocks rare.
-  const refs = mentionedRefs(items).sort((a, b) => (datasetKey(a) < datasetKey(b) ? -1 : datasetKey(a) > datasetKey(b) ? 1 : 0));
-  if (refs.length === 0) return { aliases: new AliasMap([]), digests: new Map() };
-  const res = await run(tx, 'ingest/datasets-state', { datasets: refs });
+function datasetState(rows: DatasetRow[]): { aliases: AliasMap; digests: Map<string, string[]> } {
   const aliases: { from: DatasetRef; to: DatasetRef }[] = [];
   const digests = new Map<string, string[]>();
-  for (const r of res.records) {
-    const from = r.get('from') as DatasetRef;
-    const to = r.get('to') as DatasetRef;
+  for (const { from, to, digests: d } of rows) {
     if (from.namespace !== to.namespace || from.name !== to.name) aliases.push({ from, to });
-    digests.set(datasetKey(to), r.get('digests') as string[]);
+    digests.set(datasetKey(to), d);
   }
   return { aliases: new AliasMap(aliases), digests };
+}
+
+/** The read stages of a batch, in the order they run: statement, its list parameter, its rows. */
+const READ_STAGES = [
+  { name: 'ingest/runs-prepare', param: 'runs', rows: runsToPrepare },
+  { name: 'ingest/datasets-state', param: 'datasets', rows: datasetsToRead },
+] as const;
+
+let readBatch: string | undefined;
+/** Both read stages as one statement, answering one row: runs, datasets (see composite in cypher.ts). */
+export function readBatchStatement(): string {
+  readBatch ??= composite(READ_STAGES.map((s) => s.name), ['runs', 'datasets']);
+  return readBatch;
+}
+
+async function readBatchState(tx: TxRunner, items: Incoming[]): Promise<{ runs: RunRow[]; datasets: DatasetRow[] }> {
+  const stages = READ_STAGES.map(({ name, param, rows }) => ({ name, params: { [param]: rows(items) } }));
+  if (profiling) {
+    const [runs, datasets] = [(await run(tx, stages[0].name, stages[0].params)).records[0], (await run(tx, stages[1].name, stages[1].params)).records[0]];
+    return { runs: runs.get('runs'), datasets: datasets.get('datasets') };
+  }
+  const [record] = (await tx.run(readBatchStatement(), compositeParams(stages.map((s) => s.params)))).records;
+  return { runs: record.get('runs'), datasets: record.get('datasets') };
 }
 
 type Plan = ReturnType<typeof planBatch>;
@@ -104,10 +145,10 @@ export function writeBatchStatement(): string {
 /** Applies the events in `tx`, in order. Throws RunJobConflict for a run id reused by another job. */
 export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<void> {
   let t = performance.now();
-  // Both reads are sent before either answer is awaited: one round trip.
-  const [prepared, { aliases, digests }] = await Promise.all([prepareRuns(tx, items), readDatasetState(tx, items)]);
+  const state = await readBatchState(tx, items);
   t = phase('prepare', t);
-  const plan = planBatch(items, prepared, aliases, digests);
+  const { aliases, digests } = datasetState(state.datasets);
+  const plan = planBatch(items, preparedRuns(state.runs), aliases, digests);
   t = phase('plan', t);
   // The write stages need no answers from each other, so they go to Neo4j as one statement (each
   // stage a subquery, run in this order): one round trip and one statement's fixed cost per batch.
@@ -116,8 +157,17 @@ export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<void
     // One statement per stage when profiling, so each stage's time is its own.
     for (const { name, param, rows } of stages) if (rows.length > 0) await run(tx, name, { [param]: rows });
   } else {
-    const params = Object.fromEntries(stages.map(({ param, rows }, i) => [compositeParam(i, param), rows]));
-    await tx.run(writeBatchStatement(), params);
+    await tx.run(writeBatchStatement(), compositeParams(stages.map(({ param, rows }) => ({ [param]: rows }))));
   }
   phase('stages', t);
+}
+
+/**
+ * Plans both ingest statements by running them on a batch of no events (which reads and writes
+ * nothing), so that the first producer after a start does not wait for the planning: seconds of CPU
+ * on a cold Neo4j. Each statement has one plan whatever the batch (see composite in cypher.ts), so
+ * this one run covers all later batches.
+ */
+export function planIngestStatements(tx: TxRunner): Promise<void> {
+  return writeEvents(tx, []);
 }
