@@ -1,4 +1,4 @@
-// Second read of an ingest transaction (sent with runs-prepare): for each dataset the batch mentions,
+// Second read of an ingest transaction (composed after runs-prepare): for each dataset the batch mentions,
 // whether the name is a symlink alias and of which primary dataset, and the primary's facet digests,
 // so unchanged facets need not be resent (src/domain/facet-digests.ts). It takes each primary
 // dataset's write lock first (setting a property to its own value locks without writing), so the
