@@ -39,7 +39,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
 
     // In the background: requests are served meanwhile (an early ingest batch just plans for itself).
     const planStart = performance.now();
-    const planned = db.write({ op: 'plan ingest statements' }, planIngestStatements).then(
+    const planned = db.write({ op: 'plan ingest statements', timeoutMs: config.ingestTimeoutMs }, planIngestStatements).then(
       () => logger.info({ ms: Math.round(performance.now() - planStart) }, 'ingest statements planned'),
       (err) => logger.warn({ err }, 'could not plan the ingest statements ahead; the first ingest batch will'),
     );

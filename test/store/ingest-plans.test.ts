@@ -33,7 +33,7 @@ describe('ingest query plans', () => {
     await applySchema(testDb());
   });
 
-  async function expectSeekOnlyPlan(text: string, params = Object.fromEntries([...text.matchAll(/\$(\w+)/g)].map((m) => [m[1], []]))) {
+  async function expectSeekOnlyPlan(text: string, params: Record<string, unknown> = Object.fromEntries([...text.matchAll(/\$(\w+)/g)].map((m) => [m[1], []]))) {
     expect(text.trimStart().startsWith('CYPHER replan=skip'), 'replan=skip option').to.equal(true);
     const res = await testDb().read({ op: 'test' }, (tx) => tx.run(`EXPLAIN ${text}`, params));
     const { leaves, ops } = leavesAndOperators(res.summary.plan as Plan);
