@@ -90,6 +90,9 @@ describe('server process lifecycle (local Neo4j)', function () {
     expect(proc.output()).not.to.include('fetching Neo4j server jars');
     const body = (await (await fetch(`${url}/api/v1/namespaces/default`)).json()) as { createdAt: string };
     expect(body.createdAt).to.equal(firstCreatedAt);
+    // The ingest statements are planned in the background after listening, before the first event.
+    await until('the ingest statements to be planned', () => /ingest statements planned|could not plan/.test(proc.output()), 90_000);
+    expect(proc.output()).to.include('ingest statements planned').and.not.to.include('could not plan');
     proc.child.kill('SIGTERM');
     expect(await proc.exited).to.equal(0);
     expect(javaProcessesFor(home)).to.deep.equal([]);
