@@ -1,0 +1,121 @@
+/**
+ * npm run bench:ingest-ab — compares two service configurations over HTTP on one Neo4j: two service
+ * processes, A and B, started with different environment variables, take alternating rounds of the
+ * same traffic at one concurrency (A first in odd pairs, B first in even ones). On a shared VM whose
+ * speed drifts by 2x within minutes, separate bench runs cannot tell a 10% change from the drift;
+ * alternating rounds in one run can, and every pair's ratio is reported, not just the medians.
+ *
+ *   BENCH_AB_A='{"INGEST_WRITERS":"2"}' BENCH_AB_B='{"INGEST_WRITERS":"3"}' npm run bench:ingest-ab
+ *
+ * Other knobs: BENCH_AB_PAIRS (4), BENCH_AB_ROUND_EVENTS (3000), BENCH_AB_WARMUP_ROUNDS (8, of 4,000
+ * events, alternating), BENCH_AB_CONCURRENCY (32). Result: bench/results/ingest-ab.json.
+ */
+import { TrafficGenerator } from './traffic.js';
+import { cpuSpeedProbe, machine, machineCpu, processCpuSeconds, request, startBenchNeo4j, startServiceProcess, writeResult, type ServiceProcess } from './support.js';
+import { createDriver } from '../src/neo4j/runtime.js';
+import { Db } from '../src/store/db.js';
+import { applySchema } from '../src/store/schema.js';
+
+type Side = 'A' | 'B';
+
+function envOf(name: string): Record<string, string> {
+  const text = process.env[name] ?? '{}';
+  const value = JSON.parse(text) as unknown;
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${name} must be a JSON object of environment variables`);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
+}
+
+const env: Record<Side, Record<string, string>> = { A: envOf('BENCH_AB_A'), B: envOf('BENCH_AB_B') };
+const PAIRS = Number(process.env.BENCH_AB_PAIRS ?? 4);
+const ROUND_EVENTS = Number(process.env.BENCH_AB_ROUND_EVENTS ?? 3000);
+const WARMUP_ROUNDS = Number(process.env.BENCH_AB_WARMUP_ROUNDS ?? 8);
+const CONCURRENCY = Number(process.env.BENCH_AB_CONCURRENCY ?? 32);
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+async function main() {
+  const neo4j = await startBenchNeo4j('ingest-ab');
+  const driver = createDriver(neo4j.uri, 'neo4j', '');
+  const services: Partial<Record<Side, ServiceProcess>> = {};
+  try {
+    await applySchema(new Db(driver, 'neo4j', 60_000));
+    services.A = await startServiceProcess(neo4j.uri, env.A);
+    services.B = await startServiceProcess(neo4j.uri, env.B);
+    const gen = new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10 });
+
+    async function round(side: Side, events: number) {
+      const bodies = gen.events(Math.ceil(events / 2)).map((e) => JSON.stringify(e));
+      const svc = services[side]!;
+      const start = { neo4j: processCpuSeconds(neo4j.jvmPid!), service: processCpuSeconds(svc.child.pid!), machine: machineCpu() };
+      let next = 0;
+      let failed = 0;
+      const t0 = performance.now();
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < bodies.length) {
+            const res = await request(`${svc.url}/api/v1/lineage`, 'POST', bodies[next++]);
+            if (res.status !== 201) failed++;
+          }
+        }),
+      );
+      const seconds = (performance.now() - t0) / 1000;
+      const m = machineCpu();
+      const perEvent = (s: number) => round2((s * 1000) / bodies.length);
+      return {
+        side,
+        events: bodies.length,
+        failed,
+        eventsPerSecond: Math.round(bodies.length / seconds),
+        cpuMsPerEvent: { neo4j: perEvent(processCpuSeconds(neo4j.jvmPid!) - start.neo4j), service: perEvent(processCpuSeconds(svc.child.pid!) - start.service) },
+        machineBusyPercent: Math.round(((m.busy - start.machine.busy) / (m.busy - start.machine.busy + m.idle - start.machine.idle)) * 100),
+      };
+    }
+
+    const probeBefore = cpuSpeedProbe();
+    for (let i = 0; i < WARMUP_ROUNDS; i++) {
+      const r = await round(i % 2 ? 'B' : 'A', 4000);
+      console.log(`warm-up ${r.side}: ${r.eventsPerSecond} events/s, neo4j ${r.cpuMsPerEvent.neo4j} ms/event`);
+    }
+    type Round = Awaited<ReturnType<typeof round>>;
+    const pairs: { order: string; a: Round; b: Round; bOverA: number }[] = [];
+    for (let p = 0; p < PAIRS; p++) {
+      const order: Side[] = p % 2 ? ['B', 'A'] : ['A', 'B'];
+      const [first, second] = [await round(order[0], ROUND_EVENTS), await round(order[1], ROUND_EVENTS)];
+      const [a, b] = first.side === 'A' ? [first, second] : [second, first];
+      const pair = { order: order.join(''), a, b, bOverA: round2(b.eventsPerSecond / a.eventsPerSecond) };
+      console.log(`pair ${p + 1} (${pair.order}): A ${a.eventsPerSecond}/s, B ${b.eventsPerSecond}/s, B/A ${pair.bOverA}`);
+      pairs.push(pair);
+    }
+    const summary = (side: 'a' | 'b') => ({
+      eventsPerSecond: median(pairs.map((p) => p[side].eventsPerSecond)),
+      cpuMsPerEvent: { neo4j: median(pairs.map((p) => p[side].cpuMsPerEvent.neo4j)), service: median(pairs.map((p) => p[side].cpuMsPerEvent.service)) },
+      machineBusyPercent: median(pairs.map((p) => p[side].machineBusyPercent)),
+    });
+    const result = {
+      benchmark: 'ingest-ab',
+      machine: { ...machine(), cpuSpeedProbeOpsPerSecond: { before: probeBefore, after: cpuSpeedProbe() } },
+      concurrency: CONCURRENCY,
+      env,
+      pairs,
+      medians: { A: summary('a'), B: summary('b') },
+      medianBOverA: median(pairs.map((p) => p.bOverA)),
+      pairsFavouringB: pairs.filter((p) => p.bOverA > 1).length,
+    };
+    console.log(`median B/A ${result.medianBOverA}; ${result.pairsFavouringB} of ${pairs.length} pairs favour B`);
+    console.log(`results: ${writeResult('ingest-ab', result)}`);
+  } finally {
+    await services.A?.stop();
+    await services.B?.stop();
+    await driver.close();
+    await neo4j.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
