@@ -112,8 +112,9 @@ export function readBatchStatement(): string {
 async function readBatchState(tx: TxRunner, items: Incoming[]): Promise<{ runs: RunRow[]; datasets: DatasetRow[] }> {
   const stages = READ_STAGES.map(({ name, param, rows }) => ({ name, params: { [param]: rows(items) } }));
   if (profiling) {
-    const [runs, datasets] = [(await run(tx, stages[0].name, stages[0].params)).records[0], (await run(tx, stages[1].name, stages[1].params)).records[0]];
-    return { runs: runs.get('runs'), datasets: datasets.get('datasets') };
+    const runs = (await run(tx, stages[0].name, stages[0].params)).records[0].get('runs');
+    const datasets = (await run(tx, stages[1].name, stages[1].params)).records[0].get('datasets');
+    return { runs, datasets };
   }
   const [record] = (await tx.run(readBatchStatement(), compositeParams(stages.map((s) => s.params)))).records;
   return { runs: record.get('runs'), datasets: record.get('datasets') };
