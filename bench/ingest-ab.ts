@@ -31,11 +31,11 @@ const ROUND_EVENTS = Number(process.env.BENCH_AB_ROUND_EVENTS ?? 3000);
 const WARMUP_ROUNDS = Number(process.env.BENCH_AB_WARMUP_ROUNDS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_AB_CONCURRENCY ?? 32);
 
+const round2 = (x: number) => Math.round(x * 100) / 100;
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  return round2(s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2);
 };
-const round2 = (x: number) => Math.round(x * 100) / 100;
 
 async function main() {
   const neo4j = await startBenchNeo4j('ingest-ab');
