@@ -11,7 +11,8 @@
  * events, alternating), BENCH_AB_CONCURRENCY (32). Result: bench/results/ingest-ab.json.
  */
 import { TrafficGenerator } from './traffic.js';
-import { cpuSpeedProbe, machine, machineCpu, processCpuSeconds, request, startBenchNeo4j, startServiceProcess, writeResult, type ServiceProcess } from './support.js';
+import { cpuSpeedProbe, machine, startBenchNeo4j, startServiceProcess, writeResult, type ServiceProcess } from './support.js';
+import { drive } from './drive.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
@@ -48,37 +49,15 @@ async function main() {
     const gen = new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10 });
 
     async function round(side: Side, events: number) {
-      const bodies = gen.events(Math.ceil(events / 2)).map((e) => JSON.stringify(e));
       const svc = services[side]!;
-      const start = { neo4j: processCpuSeconds(neo4j.jvmPid!), service: processCpuSeconds(svc.child.pid!), machine: machineCpu() };
-      let next = 0;
-      let failed = 0;
-      const t0 = performance.now();
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          while (next < bodies.length) {
-            const res = await request(`${svc.url}/api/v1/lineage`, 'POST', bodies[next++]);
-            if (res.status !== 201) failed++;
-          }
-        }),
-      );
-      const seconds = (performance.now() - t0) / 1000;
-      const m = machineCpu();
-      const perEvent = (s: number) => round2((s * 1000) / bodies.length);
-      return {
-        side,
-        events: bodies.length,
-        failed,
-        eventsPerSecond: Math.round(bodies.length / seconds),
-        cpuMsPerEvent: { neo4j: perEvent(processCpuSeconds(neo4j.jvmPid!) - start.neo4j), service: perEvent(processCpuSeconds(svc.child.pid!) - start.service) },
-        machineBusyPercent: Math.round(((m.busy - start.machine.busy) / (m.busy - start.machine.busy + m.idle - start.machine.idle)) * 100),
-      };
+      const bodies = gen.events(Math.ceil(events / 2)).map((e) => JSON.stringify(e));
+      return { side, ...(await drive(svc.url, bodies, CONCURRENCY, svc.rssMiB, { service: svc.child.pid!, neo4j: neo4j.jvmPid! })) };
     }
 
     const probeBefore = cpuSpeedProbe();
     for (let i = 0; i < WARMUP_ROUNDS; i++) {
       const r = await round(i % 2 ? 'B' : 'A', 4000);
-      console.log(`warm-up ${r.side}: ${r.eventsPerSecond} events/s, neo4j ${r.cpuMsPerEvent.neo4j} ms/event`);
+      console.log(`warm-up ${r.side}: ${r.eventsPerSecond} events/s, neo4j ${r.cpu.msPerEvent.neo4j} ms/event`);
     }
     type Round = Awaited<ReturnType<typeof round>>;
     const pairs: { order: string; a: Round; b: Round; bOverA: number }[] = [];
@@ -92,8 +71,8 @@ async function main() {
     }
     const summary = (side: 'a' | 'b') => ({
       eventsPerSecond: median(pairs.map((p) => p[side].eventsPerSecond)),
-      cpuMsPerEvent: { neo4j: median(pairs.map((p) => p[side].cpuMsPerEvent.neo4j)), service: median(pairs.map((p) => p[side].cpuMsPerEvent.service)) },
-      machineBusyPercent: median(pairs.map((p) => p[side].machineBusyPercent)),
+      cpuMsPerEvent: { neo4j: median(pairs.map((p) => p[side].cpu.msPerEvent.neo4j)), service: median(pairs.map((p) => p[side].cpu.msPerEvent.service)) },
+      machineBusyPercent: median(pairs.map((p) => p[side].cpu.machineBusyPercent)),
     });
     const result = {
       benchmark: 'ingest-ab',

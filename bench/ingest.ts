@@ -9,7 +9,8 @@
  * events/s does.
  */
 import { TrafficGenerator } from './traffic.js';
-import { cpuSpeedProbe, gcCpuSeconds, jitCpuSeconds, machine, machineCpu, processCpuSeconds, request, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
+import { cpuSpeedProbe, machine, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
+import { drive, type Pids } from './drive.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
@@ -30,75 +31,6 @@ const JIT_QUIET_SHARE = 0.05;
 // Run-to-run spread on this shared 2-core VM is about ±15%, so concurrency 32 is measured in rounds
 // and the median round is the headline.
 const C32_ROUNDS = Number(process.env.BENCH_C32_ROUNDS ?? 3);
-
-interface Pids {
-  service: number;
-  neo4j: number;
-}
-
-/**
- * CPU per event by process and how busy the whole machine was, over one measured level: on 2
- * cores this says whether a level was CPU-bound and who spent the CPU.
- */
-function cpuMeter(pids: Pids) {
-  const start = { service: processCpuSeconds(pids.service), neo4j: processCpuSeconds(pids.neo4j), jit: jitCpuSeconds(pids.neo4j), gc: gcCpuSeconds(pids.neo4j), client: process.cpuUsage(), machine: machineCpu() };
-  return (events: number) => {
-    const client = process.cpuUsage(start.client);
-    const m = machineCpu();
-    const perEvent = (seconds: number) => Math.round((seconds * 1000 * 100) / events) / 100;
-    const neo4jSeconds = processCpuSeconds(pids.neo4j) - start.neo4j;
-    const jitSeconds = jitCpuSeconds(pids.neo4j) - start.jit;
-    const gcSeconds = gcCpuSeconds(pids.neo4j) - start.gc;
-    return {
-      jitShareOfNeo4j: Math.round((jitSeconds / neo4jSeconds) * 100) / 100,
-      gcShareOfNeo4j: Math.round((gcSeconds / neo4jSeconds) * 100) / 100,
-      msPerEvent: {
-        neo4j: perEvent(neo4jSeconds),
-        service: perEvent(processCpuSeconds(pids.service) - start.service),
-        loadGenerator: perEvent((client.user + client.system) / 1e6),
-      },
-      machineBusyPercent: Math.round(((m.busy - start.machine.busy) / (m.busy - start.machine.busy + m.idle - start.machine.idle)) * 100),
-    };
-  };
-}
-
-/** The service's ingest transaction counters (GET /metrics). */
-async function ingestCounters(url: string): Promise<Record<string, number>> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const out: Record<string, number> = {};
-  for (const m of text.matchAll(/^lineage_ingest_(\w+)_total (\d+)/gm)) out[m[1]] = Number(m[2]);
-  return out;
-}
-
-async function drive(url: string, events: string[], concurrency: number, sampleRss: () => number, pids: Pids) {
-  const before = await ingestCounters(url);
-  const cpu = cpuMeter(pids);
-  let next = 0;
-  const latencies: number[] = [];
-  const failures: Record<string, number> = {};
-  let maxRss = 0;
-  const sampler = setInterval(() => (maxRss = Math.max(maxRss, sampleRss())), 250);
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < events.length) {
-        const body = events[next++];
-        const s = performance.now();
-        const res = await request(`${url}/api/v1/lineage`, 'POST', body);
-        latencies.push(performance.now() - s);
-        if (res.status !== 201) failures[res.status] = (failures[res.status] ?? 0) + 1;
-      }
-    }),
-  );
-  const seconds = (performance.now() - t0) / 1000;
-  const cpuUse = cpu(events.length);
-  clearInterval(sampler);
-  maxRss = Math.max(maxRss, sampleRss());
-  const after = await ingestCounters(url);
-  const transactions = after.transactions - before.transactions;
-  const transactionsInfo = { count: transactions, meanEvents: Math.round(((after.committed_events - before.committed_events) / transactions) * 10) / 10, retried: after.retries - before.retries, split: after.split_batches - before.split_batches };
-  return { concurrency, events: events.length, seconds: Math.round(seconds * 100) / 100, eventsPerSecond: Math.round(events.length / seconds), latencyMs: summarize(latencies), failures, serviceRssMiB: maxRss, transactions: transactionsInfo, cpu: cpuUse };
-}
 
 async function ceiling(db: Db, events: Record<string, unknown>[], concurrency: number) {
   const committer = new IngestCommitter(db, createLogger('silent'));

@@ -56,7 +56,7 @@ export function composite(names: string[], returns: string[] = []): string {
 }
 
 /** The one parameter of a composite statement. */
-export const COMPOSITE_PARAM = 'batch';
+const COMPOSITE_PARAM = 'batch';
 
 function compositeKey(index: number, param: string): string {
   return `s${index}_${param}`;

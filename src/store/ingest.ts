@@ -123,23 +123,23 @@ async function readBatchState(tx: TxRunner, items: Incoming[]): Promise<{ runs: 
 type Plan = ReturnType<typeof planBatch>;
 
 /** The write stages of a batch, in the order they run: statement, its list parameter, its rows. */
-const WRITE_STAGES: [string, string, (plan: Plan) => unknown[]][] = [
-  ['ingest/datasets-upsert', 'datasets', (p) => p.datasets],
-  ['ingest/jobs-upsert', 'jobs', (p) => p.jobs],
-  ['ingest/runs-upsert', 'runs', (p) => p.runs],
-  ['ingest/run-inputs', 'inputs', (p) => p.inputs],
-  ['ingest/run-outputs', 'outputs', (p) => p.outputs],
-  ['ingest/column-lineage', 'edges', (p) => p.edges],
-  ['ingest/job-versions', 'versions', (p) => p.versions],
-  ['ingest/run-complete', 'runIds', (p) => p.completedRunIds],
-  ['ingest/dataset-event-versions', 'datasets', (p) => p.datasetEvents],
-  ['events/store', 'events', (p) => p.events],
+const WRITE_STAGES: { name: string; param: string; rows: (plan: Plan) => unknown[] }[] = [
+  { name: 'ingest/datasets-upsert', param: 'datasets', rows: (p) => p.datasets },
+  { name: 'ingest/jobs-upsert', param: 'jobs', rows: (p) => p.jobs },
+  { name: 'ingest/runs-upsert', param: 'runs', rows: (p) => p.runs },
+  { name: 'ingest/run-inputs', param: 'inputs', rows: (p) => p.inputs },
+  { name: 'ingest/run-outputs', param: 'outputs', rows: (p) => p.outputs },
+  { name: 'ingest/column-lineage', param: 'edges', rows: (p) => p.edges },
+  { name: 'ingest/job-versions', param: 'versions', rows: (p) => p.versions },
+  { name: 'ingest/run-complete', param: 'runIds', rows: (p) => p.completedRunIds },
+  { name: 'ingest/dataset-event-versions', param: 'datasets', rows: (p) => p.datasetEvents },
+  { name: 'events/store', param: 'events', rows: (p) => p.events },
 ];
 
 let writeBatch: string | undefined;
 /** All write stages as one statement (see composite in cypher.ts). */
 export function writeBatchStatement(): string {
-  writeBatch ??= composite(WRITE_STAGES.map(([name]) => name));
+  writeBatch ??= composite(WRITE_STAGES.map((s) => s.name));
   return writeBatch;
 }
 
@@ -153,7 +153,7 @@ export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<void
   t = phase('plan', t);
   // The write stages need no answers from each other, so they go to Neo4j as one statement (each
   // stage a subquery, run in this order): one round trip and one statement's fixed cost per batch.
-  const stages = WRITE_STAGES.map(([name, param, pick]) => ({ name, param, rows: pick(plan) }));
+  const stages = WRITE_STAGES.map(({ name, param, rows }) => ({ name, param, rows: rows(plan) }));
   if (profiling) {
     // One statement per stage when profiling, so each stage's time is its own.
     for (const { name, param, rows } of stages) if (rows.length > 0) await run(tx, name, { [param]: rows });

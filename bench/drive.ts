@@ -1,0 +1,75 @@
+/**
+ * Drives the running service over HTTP: POSTs events at a given concurrency and measures events/s,
+ * latency, the service's RSS, its ingest transactions (from /metrics) and CPU per event by process.
+ * Shared by bench:ingest and bench:ingest-ab.
+ */
+import { gcCpuSeconds, jitCpuSeconds, machineCpu, processCpuSeconds, request, summarize } from './support.js';
+
+export interface Pids {
+  service: number;
+  neo4j: number;
+}
+
+/**
+ * CPU per event by process and how busy the whole machine was, over one measured level: on 2
+ * cores this says whether a level was CPU-bound and who spent the CPU.
+ */
+function cpuMeter(pids: Pids) {
+  const start = { service: processCpuSeconds(pids.service), neo4j: processCpuSeconds(pids.neo4j), jit: jitCpuSeconds(pids.neo4j), gc: gcCpuSeconds(pids.neo4j), client: process.cpuUsage(), machine: machineCpu() };
+  return (events: number) => {
+    const client = process.cpuUsage(start.client);
+    const m = machineCpu();
+    const perEvent = (seconds: number) => Math.round((seconds * 1000 * 100) / events) / 100;
+    const neo4jSeconds = processCpuSeconds(pids.neo4j) - start.neo4j;
+    const jitSeconds = jitCpuSeconds(pids.neo4j) - start.jit;
+    const gcSeconds = gcCpuSeconds(pids.neo4j) - start.gc;
+    return {
+      jitShareOfNeo4j: Math.round((jitSeconds / neo4jSeconds) * 100) / 100,
+      gcShareOfNeo4j: Math.round((gcSeconds / neo4jSeconds) * 100) / 100,
+      msPerEvent: {
+        neo4j: perEvent(neo4jSeconds),
+        service: perEvent(processCpuSeconds(pids.service) - start.service),
+        loadGenerator: perEvent((client.user + client.system) / 1e6),
+      },
+      machineBusyPercent: Math.round(((m.busy - start.machine.busy) / (m.busy - start.machine.busy + m.idle - start.machine.idle)) * 100),
+    };
+  };
+}
+
+/** The service's ingest transaction counters (GET /metrics). */
+async function ingestCounters(url: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const out: Record<string, number> = {};
+  for (const m of text.matchAll(/^lineage_ingest_(\w+)_total (\d+)/gm)) out[m[1]] = Number(m[2]);
+  return out;
+}
+
+export async function drive(url: string, events: string[], concurrency: number, sampleRss: () => number, pids: Pids) {
+  const before = await ingestCounters(url);
+  const cpu = cpuMeter(pids);
+  let next = 0;
+  const latencies: number[] = [];
+  const failures: Record<string, number> = {};
+  let maxRss = 0;
+  const sampler = setInterval(() => (maxRss = Math.max(maxRss, sampleRss())), 250);
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < events.length) {
+        const body = events[next++];
+        const s = performance.now();
+        const res = await request(`${url}/api/v1/lineage`, 'POST', body);
+        latencies.push(performance.now() - s);
+        if (res.status !== 201) failures[res.status] = (failures[res.status] ?? 0) + 1;
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  const cpuUse = cpu(events.length);
+  clearInterval(sampler);
+  maxRss = Math.max(maxRss, sampleRss());
+  const after = await ingestCounters(url);
+  const transactions = after.transactions - before.transactions;
+  const transactionsInfo = { count: transactions, meanEvents: Math.round(((after.committed_events - before.committed_events) / transactions) * 10) / 10, retried: after.retries - before.retries, split: after.split_batches - before.split_batches };
+  return { concurrency, events: events.length, seconds: Math.round(seconds * 100) / 100, eventsPerSecond: Math.round(events.length / seconds), latencyMs: summarize(latencies), failures, serviceRssMiB: maxRss, transactions: transactionsInfo, cpu: cpuUse };
+}
