@@ -31,6 +31,8 @@ export interface AppOptions {
   ingestTimeoutMs?: number;
   ingestWriters?: number;
   ingestMaxBatch?: number;
+  /** Most events waiting for an ingest transaction; more get 503 (overloaded). */
+  ingestMaxQueue?: number;
   metrics?: Metrics;
 }
 
@@ -45,6 +47,7 @@ export function createApp(opts: AppOptions): App {
     ...(opts.ingestTimeoutMs ? { timeoutMs: opts.ingestTimeoutMs } : {}),
     ...(opts.ingestWriters ? { writers: opts.ingestWriters } : {}),
     ...(opts.ingestMaxBatch ? { maxBatch: opts.ingestMaxBatch } : {}),
+    ...(opts.ingestMaxQueue ? { maxQueue: opts.ingestMaxQueue } : {}),
   });
   const koa = new Koa();
   koa.proxy = true;

@@ -45,6 +45,8 @@ export interface Config {
   ingestWriters: number;
   /** Most events in one ingest transaction. */
   ingestMaxBatch: number;
+  /** Most events waiting for an ingest transaction; past it, events are refused with 503 (backpressure). */
+  ingestMaxQueue: number;
   /** Time allowed for in-flight requests to finish on SIGTERM before connections are cut. */
   shutdownGraceMs: number;
   neo4j: ExternalNeo4j | LocalNeo4j;
@@ -144,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     ingestTimeoutMs: int(env, 'INGEST_TIMEOUT_MS', 60_000, 1000, 600_000),
     ingestWriters: int(env, 'INGEST_WRITERS', 2, 1, 16),
     ingestMaxBatch: int(env, 'INGEST_MAX_BATCH', 32, 1, 1000),
+    ingestMaxQueue: int(env, 'INGEST_MAX_QUEUE', 10_000, 1, 1_000_000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     neo4j,
   };

@@ -1,5 +1,5 @@
 /** Prometheus metrics served on GET /metrics (Marquez serves them on the app port too). */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CommitterStats } from './ingest/committer.js';
 
 export interface Metrics {
@@ -29,13 +29,14 @@ export function createMetrics(): Metrics {
   };
 }
 
-/** Ingest transaction counters, read from the committer at scrape time. */
-export function observeCommitter(metrics: Metrics, committer: { stats: CommitterStats }): void {
+/** Ingest transaction counters and queue gauges, read from the committer at scrape time. */
+export function observeCommitter(metrics: Metrics, committer: { stats: CommitterStats; queued: number; inFlight: number }): void {
   const counters: [keyof CommitterStats, string, string][] = [
     ['transactions', 'lineage_ingest_transactions_total', 'Committed ingest transactions (each holds one or more events)'],
     ['events', 'lineage_ingest_committed_events_total', 'Events committed by ingest transactions'],
     ['retries', 'lineage_ingest_retries_total', 'Ingest transaction attempts retried after a transient error (deadlock, lock timeout)'],
     ['splits', 'lineage_ingest_split_batches_total', 'Shared ingest transactions that failed and were retried one event per transaction'],
+    ['refused', 'lineage_ingest_refused_events_total', 'Events refused with 503 because the ingest queue was full (INGEST_MAX_QUEUE)'],
   ];
   for (const [key, name, help] of counters) {
     if (metrics.registry.getSingleMetric(name)) metrics.registry.removeSingleMetric(name);
@@ -47,6 +48,21 @@ export function observeCommitter(metrics: Metrics, committer: { stats: Committer
       collect() {
         this.inc(committer.stats[key] - reported);
         reported = committer.stats[key];
+      },
+    });
+  }
+  const gauges: [string, string, () => number][] = [
+    ['lineage_ingest_queued_events', 'Events waiting for an ingest transaction', () => committer.queued],
+    ['lineage_ingest_transactions_in_flight', 'Ingest transactions in flight', () => committer.inFlight],
+  ];
+  for (const [name, help, read] of gauges) {
+    if (metrics.registry.getSingleMetric(name)) metrics.registry.removeSingleMetric(name);
+    new Gauge({
+      name,
+      help,
+      registers: [metrics.registry],
+      collect() {
+        this.set(read());
       },
     });
   }

@@ -36,6 +36,12 @@ describe('config', () => {
     expect(errorOf({ QUERY_TIMEOUT_MS: '5' }).variable).to.equal('QUERY_TIMEOUT_MS');
     expect(errorOf({ INGEST_WRITERS: '0' }).variable).to.equal('INGEST_WRITERS');
     expect(errorOf({ INGEST_MAX_BATCH: 'many' }).variable).to.equal('INGEST_MAX_BATCH');
+    expect(errorOf({ INGEST_MAX_QUEUE: '0' }).variable).to.equal('INGEST_MAX_QUEUE');
+  });
+
+  it('bounds the ingest queue at 10,000 waiting events by default, configurable', () => {
+    expect(loadConfig({})).to.include({ ingestMaxQueue: 10_000 });
+    expect(loadConfig({ INGEST_MAX_QUEUE: '500' })).to.include({ ingestMaxQueue: 500 });
   });
 
   it('group-commits ingestion with 2 writers of up to 32 events by default, both configurable', () => {

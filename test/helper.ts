@@ -63,6 +63,7 @@ export interface BuildOptions {
   bodyLimitBytes?: number;
   queryTimeoutMs?: number;
   db?: Db;
+  ingestMaxQueue?: number;
 }
 
 export async function build(opts: BuildOptions = {}): Promise<TestApp> {
@@ -71,7 +72,7 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
     await applySchema(db);
     schemaApplied = true;
   }
-  const app = createApp({ db, logger: createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'), bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024 });
+  const app = createApp({ db, logger: createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'), bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024, ingestMaxQueue: opts.ingestMaxQueue });
   const server = http.createServer(app.koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -11,6 +11,7 @@ export type ErrorKind =
   | 'validation_failed'
   | 'conflict'
   | 'unavailable'
+  | 'overloaded'
   | 'timeout'
   | 'internal';
 

@@ -11,6 +11,11 @@
  *
  * If a shared transaction fails for a reason other than a transient error, its events are retried one
  * transaction each, so one bad event cannot fail its neighbours.
+ *
+ * The queue is bounded: under more load than Neo4j can absorb, an unbounded queue only turns into
+ * memory growth and client timeouts (which the clients then retry, adding load). Past `maxQueue`
+ * waiting events, submit refuses at once with IngestOverloaded, which the API answers with 503 and
+ * Retry-After, so producers back off and nothing is half-accepted.
  */
 import type { Db } from '../store/db.js';
 import type { NormalizedEvent } from '../domain/openlineage/types.js';
@@ -36,9 +41,19 @@ export interface CommitterOptions {
    * before starting a small batch: many tiny transactions would cost more than they overlap.
    */
   lingerMs: number;
+  /** Most events waiting for a transaction (not counting those in flight); more are refused. */
+  maxQueue: number;
 }
 
-export const DEFAULT_COMMITTER_OPTIONS: CommitterOptions = { maxBatch: 32, writers: 2, timeoutMs: 60_000, lingerMs: 3 };
+export const DEFAULT_COMMITTER_OPTIONS: CommitterOptions = { maxBatch: 32, writers: 2, timeoutMs: 60_000, lingerMs: 3, maxQueue: 10_000 };
+
+/** Refusal of an event because the queue is full: retriable, nothing of it was written. */
+export class IngestOverloaded extends Error {
+  constructor(readonly maxQueue: number) {
+    super(`Ingestion is overloaded (${maxQueue} events already waiting); retry later`);
+    this.name = 'IngestOverloaded';
+  }
+}
 
 /** Counters for /metrics and the bench. */
 export interface CommitterStats {
@@ -48,6 +63,8 @@ export interface CommitterStats {
   retries: number;
   /** Shared transactions that failed and were split into one transaction per event. */
   splits: number;
+  /** Events refused because the queue was full. */
+  refused: number;
 }
 
 export class IngestCommitter {
@@ -56,7 +73,8 @@ export class IngestCommitter {
   private closed = false;
   private lingerTimer: NodeJS.Timeout | null = null;
   private idleWaiters: (() => void)[] = [];
-  readonly stats: CommitterStats = { transactions: 0, events: 0, retries: 0, splits: 0 };
+  private lastOverloadLog = 0;
+  readonly stats: CommitterStats = { transactions: 0, events: 0, retries: 0, splits: 0, refused: 0 };
   private readonly opts: CommitterOptions;
 
   constructor(
@@ -69,10 +87,29 @@ export class IngestCommitter {
 
   submit(event: NormalizedEvent): Promise<void> {
     if (this.closed) return Promise.reject(new Error('ingestion is shutting down'));
+    if (this.queue.length >= this.opts.maxQueue) {
+      this.stats.refused++;
+      const now = Date.now();
+      if (now - this.lastOverloadLog >= 10_000) {
+        this.lastOverloadLog = now;
+        this.logger.warn({ maxQueue: this.opts.maxQueue, refusedSoFar: this.stats.refused }, 'ingest queue full: refusing events with 503 (INGEST_MAX_QUEUE)');
+      }
+      return Promise.reject(new IngestOverloaded(this.opts.maxQueue));
+    }
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ event, receivedAt: new Date().toISOString(), resolve, reject });
       this.pump();
     });
+  }
+
+  /** Events waiting for a transaction. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Transactions in flight. */
+  get inFlight(): number {
+    return this.active;
   }
 
   /** Resolves when nothing is queued or in flight (used on shutdown). */

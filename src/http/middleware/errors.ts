@@ -78,7 +78,8 @@ export function errorHandler(logger: Logger): Middleware {
       if (!httpError) {
         logger.error({ err, method: ctx.method, path: ctx.path }, 'unhandled error');
         httpError = new HttpError(500, 'internal', 'Internal server error');
-      } else if (httpError.status >= 500) {
+      } else if (httpError.status >= 500 && httpError.kind !== 'overloaded') {
+        // (Refusals under overload are counted in /metrics and logged by the committer, not per request.)
         logger.warn({ err, method: ctx.method, path: ctx.path }, httpError.message);
       }
       const allow = ctx.response.get('Allow');

@@ -8,6 +8,7 @@ import type { Services } from '../context.js';
 import { HttpError, badRequest, unprocessable } from '../errors.js';
 import { parseEvent } from '../../domain/openlineage/normalize.js';
 import { RunJobConflict } from '../../domain/ingest-plan.js';
+import { IngestOverloaded } from '../../ingest/committer.js';
 import { toHttpError } from '../middleware/errors.js';
 
 function requireJson(ctx: Context): unknown {
@@ -21,6 +22,7 @@ function requireJson(ctx: Context): unknown {
 
 function ingestError(err: unknown): HttpError {
   if (err instanceof RunJobConflict) return new HttpError(409, 'conflict', err.message);
+  if (err instanceof IngestOverloaded) return new HttpError(503, 'overloaded', err.message);
   return toHttpError(err) ?? new HttpError(503, 'unavailable', 'The event could not be stored; retry later');
 }
 
@@ -39,7 +41,7 @@ export function lineageIngestRouter({ committer, metrics, logger }: Services): R
       await committer.submit(parsed.event);
     } catch (err) {
       const httpError = ingestError(err);
-      if (httpError.status >= 500) logger.error({ err }, "event not stored");
+      if (httpError.status >= 500 && httpError.kind !== 'overloaded') logger.error({ err }, 'event not stored');
       metrics.eventsIngested.labels(parsed.event.kind, 'failed').inc();
       throw httpError;
     }
