@@ -5,10 +5,17 @@
  * speed drifts by 2x within minutes, separate bench runs cannot tell a 10% change from the drift;
  * alternating rounds in one run can, and every pair's ratio is reported, not just the medians.
  *
+ * Each pair runs on two freshly started service processes (started in alternating order, each warmed
+ * by one short round): two identically configured processes can differ by 10-15% in CPU per event
+ * for as long as they live (an A/A run with long-lived processes favoured one side in 4 of 5 pairs,
+ * median 1.04, up to 1.16), and fresh processes per pair turn that bias into noise the pairs show.
+ * BENCH_AB_A equal to BENCH_AB_B is that A/A control.
+ *
  *   BENCH_AB_A='{"INGEST_WRITERS":"2"}' BENCH_AB_B='{"INGEST_WRITERS":"3"}' npm run bench:ingest-ab
  *
  * Other knobs: BENCH_AB_PAIRS (4), BENCH_AB_ROUND_EVENTS (3000), BENCH_AB_WARMUP_ROUNDS (8, of 4,000
- * events, alternating), BENCH_AB_CONCURRENCY (32). Result: bench/results/ingest-ab.json.
+ * events, alternating: Neo4j's JIT), BENCH_AB_PAIR_WARMUP_EVENTS (3000, per fresh process),
+ * BENCH_AB_CONCURRENCY (32). Result: bench/results/ingest-ab.json, or <BENCH_AB_RESULT>.json.
  */
 import { TrafficGenerator } from './traffic.js';
 import { cpuSpeedProbe, machine, startBenchNeo4j, startServiceProcess, writeResult, type ServiceProcess } from './support.js';
@@ -31,6 +38,8 @@ const PAIRS = Number(process.env.BENCH_AB_PAIRS ?? 4);
 const ROUND_EVENTS = Number(process.env.BENCH_AB_ROUND_EVENTS ?? 3000);
 const WARMUP_ROUNDS = Number(process.env.BENCH_AB_WARMUP_ROUNDS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_AB_CONCURRENCY ?? 32);
+const PAIR_WARMUP_EVENTS = Number(process.env.BENCH_AB_PAIR_WARMUP_EVENTS ?? 3000);
+const RESULT_NAME = process.env.BENCH_AB_RESULT ?? 'ingest-ab';
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const median = (xs: number[]) => {
@@ -44,8 +53,11 @@ async function main() {
   const services: Partial<Record<Side, ServiceProcess>> = {};
   try {
     await applySchema(new Db(driver, 'neo4j', 60_000));
-    services.A = await startServiceProcess(neo4j.uri, env.A);
-    services.B = await startServiceProcess(neo4j.uri, env.B);
+    async function restart(order: Side[]) {
+      await Promise.all([services.A?.stop(), services.B?.stop()]);
+      for (const side of order) services[side] = await startServiceProcess(neo4j.uri, env[side]);
+    }
+    await restart(['A', 'B']);
     const gen = new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10 });
 
     async function round(side: Side, events: number) {
@@ -63,6 +75,8 @@ async function main() {
     const pairs: { order: string; a: Round; b: Round; bOverA: number }[] = [];
     for (let p = 0; p < PAIRS; p++) {
       const order: Side[] = p % 2 ? ['B', 'A'] : ['A', 'B'];
+      await restart(order);
+      for (const side of order) await round(side, PAIR_WARMUP_EVENTS);
       const [first, second] = [await round(order[0], ROUND_EVENTS), await round(order[1], ROUND_EVENTS)];
       const [a, b] = first.side === 'A' ? [first, second] : [second, first];
       const pair = { order: order.join(''), a, b, bOverA: round2(b.eventsPerSecond / a.eventsPerSecond) };
@@ -78,6 +92,8 @@ async function main() {
       benchmark: 'ingest-ab',
       machine: { ...machine(), cpuSpeedProbeOpsPerSecond: { before: probeBefore, after: cpuSpeedProbe() } },
       concurrency: CONCURRENCY,
+      roundEvents: ROUND_EVENTS,
+      freshProcessesPerPair: { warmupEvents: PAIR_WARMUP_EVENTS },
       env,
       pairs,
       medians: { A: summary('a'), B: summary('b') },
@@ -85,7 +101,7 @@ async function main() {
       pairsFavouringB: pairs.filter((p) => p.bOverA > 1).length,
     };
     console.log(`median B/A ${result.medianBOverA}; ${result.pairsFavouringB} of ${pairs.length} pairs favour B`);
-    console.log(`results: ${writeResult('ingest-ab', result)}`);
+    console.log(`results: ${writeResult(RESULT_NAME, result)}`);
   } finally {
     await services.A?.stop();
     await services.B?.stop();

@@ -33,6 +33,8 @@ export interface AppOptions {
   ingestMaxBatch?: number;
   /** Most events waiting for an ingest transaction; more get 503 (overloaded). */
   ingestMaxQueue?: number;
+  /** While another ingest transaction is in flight, how long (ms) a free writer waits for a fuller batch. */
+  ingestLingerMs?: number;
   metrics?: Metrics;
 }
 
@@ -48,6 +50,7 @@ export function createApp(opts: AppOptions): App {
     ...(opts.ingestWriters ? { writers: opts.ingestWriters } : {}),
     ...(opts.ingestMaxBatch ? { maxBatch: opts.ingestMaxBatch } : {}),
     ...(opts.ingestMaxQueue ? { maxQueue: opts.ingestMaxQueue } : {}),
+    ...(opts.ingestLingerMs !== undefined ? { lingerMs: opts.ingestLingerMs } : {}),
   });
   const koa = new Koa();
   koa.proxy = true;

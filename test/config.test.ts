@@ -37,6 +37,7 @@ describe('config', () => {
     expect(errorOf({ INGEST_WRITERS: '0' }).variable).to.equal('INGEST_WRITERS');
     expect(errorOf({ INGEST_MAX_BATCH: 'many' }).variable).to.equal('INGEST_MAX_BATCH');
     expect(errorOf({ INGEST_MAX_QUEUE: '0' }).variable).to.equal('INGEST_MAX_QUEUE');
+    expect(errorOf({ INGEST_LINGER_MS: '-1' }).variable).to.equal('INGEST_LINGER_MS');
   });
 
   it('bounds the ingest queue at 10,000 waiting events by default, configurable', () => {
@@ -45,8 +46,8 @@ describe('config', () => {
   });
 
   it('group-commits ingestion with 2 writers of up to 32 events by default, both configurable', () => {
-    expect(loadConfig({})).to.include({ ingestWriters: 2, ingestMaxBatch: 32 });
-    expect(loadConfig({ INGEST_WRITERS: '4', INGEST_MAX_BATCH: '100' })).to.include({ ingestWriters: 4, ingestMaxBatch: 100 });
+    expect(loadConfig({})).to.include({ ingestWriters: 2, ingestMaxBatch: 32, ingestLingerMs: 3 });
+    expect(loadConfig({ INGEST_WRITERS: '4', INGEST_MAX_BATCH: '100', INGEST_LINGER_MS: '0' })).to.include({ ingestWriters: 4, ingestMaxBatch: 100, ingestLingerMs: 0 });
   });
 
   it('passes extra JVM flags to the local Neo4j, none by default', () => {
