@@ -41,6 +41,7 @@ async function ingestCounters(url: string): Promise<Record<string, number>> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const out: Record<string, number> = {};
   for (const m of text.matchAll(/^lineage_ingest_(\w+)_total (\d+)/gm)) out[m[1]] = Number(m[2]);
+  for (const m of text.matchAll(/^lineage_ingest_transaction_events_bucket\{le="([^"]+)"\} (\d+)/gm)) out[`le${m[1]}`] = Number(m[2]);
   return out;
 }
 
@@ -70,6 +71,15 @@ export async function drive(url: string, events: string[], concurrency: number, 
   maxRss = Math.max(maxRss, sampleRss());
   const after = await ingestCounters(url);
   const transactions = after.transactions - before.transactions;
-  const transactionsInfo = { count: transactions, meanEvents: Math.round(((after.committed_events - before.committed_events) / transactions) * 10) / 10, retried: after.retries - before.retries, split: after.split_batches - before.split_batches };
+  // Share of transactions by size, from the service's histogram: "le8" is the share with 5-8 events.
+  const bounds = Object.keys(after).filter((k) => k.startsWith('le') && k !== 'le+Inf');
+  const sizes: Record<string, number> = {};
+  let below = 0;
+  for (const k of bounds) {
+    const cumulative = (after[k] ?? 0) - (before[k] ?? 0);
+    if (cumulative > below) sizes[k] = Math.round(((cumulative - below) / transactions) * 100) / 100;
+    below = cumulative;
+  }
+  const transactionsInfo = { count: transactions, meanEvents: Math.round(((after.committed_events - before.committed_events) / transactions) * 10) / 10, sizeShares: sizes, retried: after.retries - before.retries, split: after.split_batches - before.split_batches };
   return { concurrency, events: events.length, seconds: Math.round(seconds * 100) / 100, eventsPerSecond: Math.round(events.length / seconds), latencyMs: summarize(latencies), failures, serviceRssMiB: maxRss, transactions: transactionsInfo, cpu: cpuUse };
 }

@@ -29,8 +29,14 @@ export function createMetrics(): Metrics {
   };
 }
 
-/** Ingest transaction counters and queue gauges, read from the committer at scrape time. */
-export function observeCommitter(metrics: Metrics, committer: { stats: CommitterStats; queued: number; inFlight: number }): void {
+/**
+ * Ingest transaction counters and queue gauges, read from the committer at scrape time, and
+ * histograms of each committed transaction's size and duration (how well group commit is working).
+ */
+export function observeCommitter(
+  metrics: Metrics,
+  committer: { stats: CommitterStats; queued: number; inFlight: number; onCommit(listener: (events: number, seconds: number) => void): void },
+): void {
   const counters: [keyof CommitterStats, string, string][] = [
     ['transactions', 'lineage_ingest_transactions_total', 'Committed ingest transactions (each holds one or more events)'],
     ['events', 'lineage_ingest_committed_events_total', 'Events committed by ingest transactions'],
@@ -66,4 +72,23 @@ export function observeCommitter(metrics: Metrics, committer: { stats: Committer
       },
     });
   }
+  for (const name of ['lineage_ingest_transaction_events', 'lineage_ingest_transaction_duration_seconds']) {
+    if (metrics.registry.getSingleMetric(name)) metrics.registry.removeSingleMetric(name);
+  }
+  const size = new Histogram({
+    name: 'lineage_ingest_transaction_events',
+    help: 'Events per committed ingest transaction (group commit batch size)',
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000],
+    registers: [metrics.registry],
+  });
+  const duration = new Histogram({
+    name: 'lineage_ingest_transaction_duration_seconds',
+    help: 'Duration of committed ingest transactions, from start to commit, retries included',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60],
+    registers: [metrics.registry],
+  });
+  committer.onCommit((events, seconds) => {
+    size.observe(events);
+    duration.observe(seconds);
+  });
 }

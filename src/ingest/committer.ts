@@ -74,6 +74,7 @@ export class IngestCommitter {
   private lingerTimer: NodeJS.Timeout | null = null;
   private idleWaiters: (() => void)[] = [];
   private lastOverloadLog = 0;
+  private readonly commitListeners: ((events: number, seconds: number) => void)[] = [];
   readonly stats: CommitterStats = { transactions: 0, events: 0, retries: 0, splits: 0, refused: 0 };
   private readonly opts: CommitterOptions;
 
@@ -100,6 +101,11 @@ export class IngestCommitter {
       this.queue.push({ event, receivedAt: new Date().toISOString(), resolve, reject });
       this.pump();
     });
+  }
+
+  /** Calls `listener` after each committed transaction with its event count and duration (retries included). */
+  onCommit(listener: (events: number, seconds: number) => void): void {
+    this.commitListeners.push(listener);
   }
 
   /** Events waiting for a transaction. */
@@ -150,6 +156,7 @@ export class IngestCommitter {
   }
 
   private async write(batch: Pending[]): Promise<void> {
+    const start = performance.now();
     let attempts = 0;
     await this.db.write({ op: batch.length === 1 ? 'ingest' : `ingest x${batch.length}`, timeoutMs: this.opts.timeoutMs }, (tx) => {
       if (attempts++ > 0) this.stats.retries++;
@@ -157,6 +164,8 @@ export class IngestCommitter {
     });
     this.stats.transactions++;
     this.stats.events += batch.length;
+    const seconds = (performance.now() - start) / 1000;
+    for (const listener of this.commitListeners) listener(batch.length, seconds);
   }
 
   private async flush(batch: Pending[]): Promise<void> {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { build, useTestApp } from '../helper.js';
 import { createDriver } from '../../src/neo4j/runtime.js';
 import { Db } from '../../src/store/db.js';
+import { runEvent } from '../support/events.js';
 
 describe('health and readiness', () => {
   const t = useTestApp();
@@ -38,5 +39,22 @@ describe('health and readiness', () => {
     const res = await t().get('/metrics');
     expect(res.status).to.equal(200);
     expect(res.text).to.include('lineage_http_request_duration_seconds');
+  });
+
+  it('/metrics counts ingest transactions with their size and duration', async () => {
+    const metric = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+    const before = (await t().get('/metrics')).text;
+    const statuses = await Promise.all(Array.from({ length: 6 }, (_, i) => t().post('/api/v1/lineage', runEvent({ job: `job_${i}` })).then((r) => r.status)));
+    expect(statuses).to.deep.equal([201, 201, 201, 201, 201, 201]);
+    const after = (await t().get('/metrics')).text;
+    const delta = (name: string) => metric(after, name) - (Number.isNaN(metric(before, name)) ? 0 : metric(before, name));
+    const transactions = delta('lineage_ingest_transactions_total');
+    expect(transactions).to.be.within(1, 6);
+    // Every committed transaction is observed once, with its events.
+    expect(delta('lineage_ingest_transaction_events_count')).to.equal(transactions);
+    expect(delta('lineage_ingest_transaction_events_sum')).to.equal(6);
+    expect(delta('lineage_ingest_committed_events_total')).to.equal(6);
+    expect(delta('lineage_ingest_transaction_duration_seconds_count')).to.equal(transactions);
+    expect(delta('lineage_ingest_transaction_duration_seconds_sum')).to.be.greaterThan(0);
   });
 });
