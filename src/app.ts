@@ -35,6 +35,8 @@ export interface AppOptions {
   ingestMaxQueue?: number;
   /** While another ingest transaction is in flight, how long (ms) a free writer waits for a fuller batch. */
   ingestLingerMs?: number;
+  /** While another ingest transaction is in flight, the batch a free writer starts without lingering. */
+  ingestMinBatch?: number;
   metrics?: Metrics;
 }
 
@@ -51,6 +53,7 @@ export function createApp(opts: AppOptions): App {
     ...(opts.ingestMaxBatch ? { maxBatch: opts.ingestMaxBatch } : {}),
     ...(opts.ingestMaxQueue ? { maxQueue: opts.ingestMaxQueue } : {}),
     ...(opts.ingestLingerMs !== undefined ? { lingerMs: opts.ingestLingerMs } : {}),
+    ...(opts.ingestMinBatch ? { minBatch: opts.ingestMinBatch } : {}),
   });
   const koa = new Koa();
   koa.proxy = true;

@@ -49,6 +49,8 @@ export interface Config {
   ingestMaxQueue: number;
   /** While another ingest transaction is in flight, how long (ms) a free writer waits for a fuller batch. */
   ingestLingerMs: number;
+  /** While another ingest transaction is in flight, the batch a free writer starts without lingering. */
+  ingestMinBatch: number;
   /** Time allowed for in-flight requests to finish on SIGTERM before connections are cut. */
   shutdownGraceMs: number;
   neo4j: ExternalNeo4j | LocalNeo4j;
@@ -149,7 +151,8 @@ export function loadConfig(env: Env = process.env): Config {
     ingestWriters: int(env, 'INGEST_WRITERS', 2, 1, 16),
     ingestMaxBatch: int(env, 'INGEST_MAX_BATCH', 32, 1, 1000),
     ingestMaxQueue: int(env, 'INGEST_MAX_QUEUE', 10_000, 1, 1_000_000),
-    ingestLingerMs: int(env, 'INGEST_LINGER_MS', 3, 0, 1000),
+    ingestLingerMs: int(env, 'INGEST_LINGER_MS', 10, 0, 1000),
+    ingestMinBatch: int(env, 'INGEST_MIN_BATCH', 16, 1, 1000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     neo4j,
   };

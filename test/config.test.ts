@@ -38,6 +38,7 @@ describe('config', () => {
     expect(errorOf({ INGEST_MAX_BATCH: 'many' }).variable).to.equal('INGEST_MAX_BATCH');
     expect(errorOf({ INGEST_MAX_QUEUE: '0' }).variable).to.equal('INGEST_MAX_QUEUE');
     expect(errorOf({ INGEST_LINGER_MS: '-1' }).variable).to.equal('INGEST_LINGER_MS');
+    expect(errorOf({ INGEST_MIN_BATCH: '0' }).variable).to.equal('INGEST_MIN_BATCH');
   });
 
   it('bounds the ingest queue at 10,000 waiting events by default, configurable', () => {
@@ -46,7 +47,7 @@ describe('config', () => {
   });
 
   it('group-commits ingestion with 2 writers of up to 32 events by default, both configurable', () => {
-    expect(loadConfig({})).to.include({ ingestWriters: 2, ingestMaxBatch: 32, ingestLingerMs: 3 });
+    expect(loadConfig({})).to.include({ ingestWriters: 2, ingestMaxBatch: 32, ingestLingerMs: 10, ingestMinBatch: 16 });
     expect(loadConfig({ INGEST_WRITERS: '4', INGEST_MAX_BATCH: '100', INGEST_LINGER_MS: '0' })).to.include({ ingestWriters: 4, ingestMaxBatch: 100, ingestLingerMs: 0 });
   });
 

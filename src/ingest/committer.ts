@@ -37,15 +37,21 @@ export interface CommitterOptions {
   /** Transaction timeout (ms). */
   timeoutMs: number;
   /**
-   * While another writer is busy, a free writer waits up to this long (ms) for `maxBatch / 4` events
+   * While another writer is busy, a free writer waits up to this long (ms) for `minBatch` events
    * before starting a small batch: many tiny transactions would cost more than they overlap.
    */
   lingerMs: number;
+  /**
+   * While another writer is busy, a free writer starts at once when this many events wait, or as many
+   * as the busy writers hold if fewer (so the writers stay balanced at low concurrency); below it, it
+   * lingers.
+   */
+  minBatch: number;
   /** Most events waiting for a transaction (not counting those in flight); more are refused. */
   maxQueue: number;
 }
 
-export const DEFAULT_COMMITTER_OPTIONS: CommitterOptions = { maxBatch: 32, writers: 2, timeoutMs: 60_000, lingerMs: 3, maxQueue: 10_000 };
+export const DEFAULT_COMMITTER_OPTIONS: CommitterOptions = { maxBatch: 32, writers: 2, timeoutMs: 60_000, lingerMs: 10, minBatch: 16, maxQueue: 10_000 };
 
 /** Refusal of an event because the queue is full: retriable, nothing of it was written. */
 export class IngestOverloaded extends Error {
@@ -70,6 +76,8 @@ export interface CommitterStats {
 export class IngestCommitter {
   private queue: Pending[] = [];
   private active = 0;
+  /** Events in the transactions in flight. */
+  private activeEvents = 0;
   private closed = false;
   private lingerTimer: NodeJS.Timeout | null = null;
   private idleWaiters: (() => void)[] = [];
@@ -128,7 +136,7 @@ export class IngestCommitter {
   private pump(): void {
     while (this.active < this.opts.writers && this.queue.length > 0) {
       const othersBusy = this.active > 0;
-      if (othersBusy && this.queue.length < Math.max(1, this.opts.maxBatch / 4) && !this.closed) {
+      if (othersBusy && this.queue.length < Math.max(1, Math.min(this.opts.minBatch, this.opts.maxBatch, this.activeEvents)) && !this.closed) {
         this.lingerTimer ??= setTimeout(() => {
           this.lingerTimer = null;
           this.startBatch();
@@ -148,8 +156,10 @@ export class IngestCommitter {
     }
     const batch = this.queue.splice(0, this.opts.maxBatch);
     this.active++;
+    this.activeEvents += batch.length;
     void this.flush(batch).finally(() => {
       this.active--;
+      this.activeEvents -= batch.length;
       if (this.queue.length > 0) this.pump();
       else if (this.active === 0) this.idleWaiters.splice(0).forEach((w) => w());
     });
