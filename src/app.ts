@@ -22,21 +22,14 @@ import { searchRouter } from './http/routes/search.js';
 import { eventsRouter } from './http/routes/events.js';
 import { statsRouter } from './http/routes/stats.js';
 import { lineageRouter, lineageBetaRouter } from './http/routes/lineage.js';
+import type { CommitterOptions } from './ingest/committer.js';
 
 export interface AppOptions {
   db: Db;
   logger: Logger;
   bodyLimitBytes: number;
-  /** Ingest transaction timeout (ms); defaults to 60 s. */
-  ingestTimeoutMs?: number;
-  ingestWriters?: number;
-  ingestMaxBatch?: number;
-  /** Most events waiting for an ingest transaction; more get 503 (overloaded). */
-  ingestMaxQueue?: number;
-  /** While another ingest transaction is in flight, how long (ms) a free writer waits for a fuller batch. */
-  ingestLingerMs?: number;
-  /** While another ingest transaction is in flight, the batch a free writer starts without lingering. */
-  ingestMinBatch?: number;
+  /** Group-commit settings (see CommitterOptions); unset ones take the committer's defaults. */
+  ingest?: Partial<CommitterOptions>;
   metrics?: Metrics;
 }
 
@@ -47,14 +40,7 @@ export interface App {
 
 export function createApp(opts: AppOptions): App {
   const metrics = opts.metrics ?? createMetrics();
-  const services = createServices(opts.db, opts.logger, metrics, {
-    ...(opts.ingestTimeoutMs ? { timeoutMs: opts.ingestTimeoutMs } : {}),
-    ...(opts.ingestWriters ? { writers: opts.ingestWriters } : {}),
-    ...(opts.ingestMaxBatch ? { maxBatch: opts.ingestMaxBatch } : {}),
-    ...(opts.ingestMaxQueue ? { maxQueue: opts.ingestMaxQueue } : {}),
-    ...(opts.ingestLingerMs !== undefined ? { lingerMs: opts.ingestLingerMs } : {}),
-    ...(opts.ingestMinBatch ? { minBatch: opts.ingestMinBatch } : {}),
-  });
+  const services = createServices(opts.db, opts.logger, metrics, opts.ingest);
   const koa = new Koa();
   koa.proxy = true;
   // Errors are answered and logged by our middleware; keep Koa's default stderr printing quiet.

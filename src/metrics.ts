@@ -44,11 +44,15 @@ export function observeCommitter(
     ['splits', 'lineage_ingest_split_batches_total', 'Shared ingest transactions that failed and were retried one event per transaction'],
     ['refused', 'lineage_ingest_refused_events_total', 'Events refused with 503 because the ingest queue was full (INGEST_MAX_QUEUE)'],
   ];
-  for (const [key, name, help] of counters) {
+  // Observing another committer on the same registry replaces the earlier collectors.
+  const fresh = (name: string) => {
     if (metrics.registry.getSingleMetric(name)) metrics.registry.removeSingleMetric(name);
+    return name;
+  };
+  for (const [key, name, help] of counters) {
     let reported = 0;
     new Counter({
-      name,
+      name: fresh(name),
       help,
       registers: [metrics.registry],
       collect() {
@@ -62,9 +66,8 @@ export function observeCommitter(
     ['lineage_ingest_transactions_in_flight', 'Ingest transactions in flight', () => committer.inFlight],
   ];
   for (const [name, help, read] of gauges) {
-    if (metrics.registry.getSingleMetric(name)) metrics.registry.removeSingleMetric(name);
     new Gauge({
-      name,
+      name: fresh(name),
       help,
       registers: [metrics.registry],
       collect() {
@@ -72,17 +75,14 @@ export function observeCommitter(
       },
     });
   }
-  for (const name of ['lineage_ingest_transaction_events', 'lineage_ingest_transaction_duration_seconds']) {
-    if (metrics.registry.getSingleMetric(name)) metrics.registry.removeSingleMetric(name);
-  }
   const size = new Histogram({
-    name: 'lineage_ingest_transaction_events',
+    name: fresh('lineage_ingest_transaction_events'),
     help: 'Events per committed ingest transaction (group commit batch size)',
     buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000],
     registers: [metrics.registry],
   });
   const duration = new Histogram({
-    name: 'lineage_ingest_transaction_duration_seconds',
+    name: fresh('lineage_ingest_transaction_duration_seconds'),
     help: 'Duration of committed ingest transactions, from start to commit, retries included',
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60],
     registers: [metrics.registry],

@@ -24,7 +24,19 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   try {
     const db = new Db(runtime.driver, runtime.database, config.queryTimeoutMs);
     const statements = await applySchema(db);
-    const { koa, services } = createApp({ db, logger, bodyLimitBytes: config.bodyLimitBytes, ingestTimeoutMs: config.ingestTimeoutMs, ingestWriters: config.ingestWriters, ingestMaxBatch: config.ingestMaxBatch, ingestMaxQueue: config.ingestMaxQueue, ingestLingerMs: config.ingestLingerMs, ingestMinBatch: config.ingestMinBatch });
+    const { koa, services } = createApp({
+      db,
+      logger,
+      bodyLimitBytes: config.bodyLimitBytes,
+      ingest: {
+        timeoutMs: config.ingestTimeoutMs,
+        writers: config.ingestWriters,
+        maxBatch: config.ingestMaxBatch,
+        maxQueue: config.ingestMaxQueue,
+        lingerMs: config.ingestLingerMs,
+        minBatch: config.ingestMinBatch,
+      },
+    });
     await services.namespaces.ensureDefault();
     logger.info({ statements, neo4j: runtime.uri, database: runtime.database }, 'graph schema applied');
 

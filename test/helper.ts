@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Driver } from 'neo4j-driver';
 import { createApp, type App } from '../src/app.js';
+import type { CommitterOptions } from '../src/ingest/committer.js';
 import { createLogger } from '../src/logger.js';
 import type { LogLevel } from '../src/config.js';
 import { createDriver } from '../src/neo4j/runtime.js';
@@ -63,7 +64,7 @@ export interface BuildOptions {
   bodyLimitBytes?: number;
   queryTimeoutMs?: number;
   db?: Db;
-  ingestMaxQueue?: number;
+  ingest?: Partial<CommitterOptions>;
 }
 
 export async function build(opts: BuildOptions = {}): Promise<TestApp> {
@@ -72,7 +73,7 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
     await applySchema(db);
     schemaApplied = true;
   }
-  const app = createApp({ db, logger: createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'), bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024, ingestMaxQueue: opts.ingestMaxQueue });
+  const app = createApp({ db, logger: createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'), bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024, ingest: opts.ingest });
   const server = http.createServer(app.koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

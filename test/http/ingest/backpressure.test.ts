@@ -5,7 +5,7 @@ import { runEvent } from '../../support/events.js';
 
 /** INGEST_MAX_QUEUE: past it, events are refused at once with a retriable 503, and nothing of them is written. */
 describe('ingest backpressure (bounded queue)', () => {
-  const t = useTestApp({ ingestMaxQueue: 2 });
+  const t = useTestApp({ ingest: { maxQueue: 2 } });
 
   const storedRunIds = async () => new Set((await rows(t().db, 'MATCH (r:Run) RETURN r.id AS id')).map((r) => r.id as string));
   const runIdOf = (e: Record<string, unknown>) => (e.run as { runId: string }).runId;
