@@ -8,9 +8,23 @@ import type { Facets } from './openlineage/types.js';
 export const FACET_PREFIX = 'facet.';
 export const JOB_FACET_PREFIX = 'jobFacet.';
 
+// One event's facet objects are serialized for several rows (a dataset and the version it reads or
+// writes, a job and its run): the JSON of each facet object is kept while the object lives.
+const facetJson = new WeakMap<object, string>();
+
+function jsonOf(facet: unknown): string {
+  if (facet === null || typeof facet !== 'object') return JSON.stringify(facet);
+  let json = facetJson.get(facet);
+  if (json === undefined) {
+    json = JSON.stringify(facet);
+    facetJson.set(facet, json);
+  }
+  return json;
+}
+
 export function facetProps(facets: Facets, deleted: string[] = [], prefix = FACET_PREFIX): Record<string, string | null> {
   const props: Record<string, string | null> = {};
-  for (const [name, facet] of Object.entries(facets)) props[prefix + name] = JSON.stringify(facet);
+  for (const name of Object.keys(facets)) props[prefix + name] = jsonOf(facets[name]);
   for (const name of deleted) props[prefix + name] = null;
   return props;
 }

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { canonicalJson, eventFingerprint, initialDatasetVersionId, jobVersionId, writtenDatasetVersionId } from '../../src/domain/versions.js';
+import { v5 as referenceUuidV5 } from 'uuid';
+import { canonicalEvent, canonicalJson, eventFingerprint, initialDatasetVersionId, jobVersionId, writtenDatasetVersionId } from '../../src/domain/versions.js';
+import { uuidV5 } from '../../src/domain/uuid-v5.js';
 
 const base = {
   namespace: 'airflow',
@@ -50,5 +52,49 @@ describe('version ids', () => {
   it('canonical JSON sorts keys at every level', () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: null } })).to.equal('{"a":{"c":null,"d":[1,{"y":2,"z":1}]},"b":1}');
     expect(eventFingerprint({ a: 1, b: 2 })).to.equal(eventFingerprint({ b: 2, a: 1 }));
+  });
+
+  // Ids are stored: a change of algorithm or serializer would fork every existing graph.
+  it('ids stay those of earlier releases', () => {
+    expect(jobVersionId(base)).to.equal('847845a4-4d74-549c-8506-3e7febd47722');
+    expect(writtenDatasetVersionId({ namespace: 'pg', name: 'orders' }, 'run-1')).to.equal('e71161df-0a56-523f-95da-479199aff34c');
+    expect(initialDatasetVersionId({ namespace: 'pg', name: 'ördérs 表' })).to.equal('62bdaf6e-c8e5-51ae-8e61-5d74f1f1b70a');
+    const event = { eventType: 'START', run: { runId: 'x', facets: { z: 1, a: [{ b: 2, a: undefined }] } }, job: { namespace: 'n', name: 'j' }, ünï: '😀' };
+    expect(eventFingerprint(event)).to.equal('7e61853fa8e9d2eaf12ced0fd531ecea66e32b5f2b3a7d5ad0f6988922d89a57');
+  });
+
+  it('canonical JSON equals a plain recursive sort, for nested, unicode and undefined values', () => {
+    const reference = (value: unknown): string => {
+      if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+      if (value && typeof value === 'object') {
+        const record = value as Record<string, unknown>;
+        return `{${Object.keys(record).sort().map((k) => `${JSON.stringify(k)}:${reference(record[k])}`).join(',')}}`;
+      }
+      return JSON.stringify(value ?? null);
+    };
+    const samples: unknown[] = [
+      null,
+      undefined,
+      'x',
+      [3, 'a', null, { b: 1, a: 2 }],
+      { z: { y: { x: [{ c: undefined, b: [], a: {} }] } }, 'é': '\u2028', a: 1.5e300, '': false },
+      { sorted: { a: 1, b: { a: 1, b: 2 } } },
+    ];
+    for (const sample of samples) expect(canonicalJson(sample)).to.equal(reference(sample));
+  });
+
+  it('a canonical event is its canonical JSON and that JSON\'s SHA-256, computed once', () => {
+    const raw = { b: 1, a: 2 };
+    const first = canonicalEvent(raw);
+    expect(first.json).to.equal('{"a":2,"b":1}');
+    expect(first.id).to.equal(eventFingerprint({ a: 2, b: 1 }));
+    expect(canonicalEvent(raw)).to.equal(first);
+  });
+
+  it('UUIDv5 matches the uuid package', () => {
+    const names = ['', 'run-1', 'ördérs 表 😀', 'x'.repeat(1000), '["run","pg","orders","r"]'];
+    for (const ns of ['6ba7b810-9dad-11d1-80b4-00c04fd430c8', '0D6C1F4E-2B7A-4F3E-8E5D-9A1B2C3D4E5F']) {
+      for (const name of names) expect(uuidV5(name, ns)).to.equal(referenceUuidV5(name, ns));
+    }
   });
 });
