@@ -13,12 +13,18 @@
  *
  *   BENCH_AB_A='{"INGEST_WRITERS":"2"}' BENCH_AB_B='{"INGEST_WRITERS":"3"}' npm run bench:ingest-ab
  *
+ * A code change is compared the same way: BENCH_AB_A_REF / BENCH_AB_B_REF name a git commit (or
+ * branch, tag) whose service that side runs, built in a worktree under .bench-worktrees/ (the
+ * traffic, the harness and the graph schema come from this checkout):
+ *
+ *   BENCH_AB_A_REF=HEAD~3 npm run bench:ingest-ab
+ *
  * Other knobs: BENCH_AB_PAIRS (4), BENCH_AB_ROUND_EVENTS (3000), BENCH_AB_WARMUP_ROUNDS (8, of 4,000
  * events, alternating: Neo4j's JIT), BENCH_AB_PAIR_WARMUP_EVENTS (3000, per fresh process),
  * BENCH_AB_CONCURRENCY (32). Result: bench/results/ingest-ab.json, or <BENCH_AB_RESULT>.json.
  */
 import { TrafficGenerator } from './traffic.js';
-import { cpuSpeedProbe, machine, startBenchNeo4j, startServiceProcess, writeResult, type ServiceProcess } from './support.js';
+import { checkoutRef, cpuSpeedProbe, machine, startBenchNeo4j, startServiceProcess, writeResult, type ServiceProcess } from './support.js';
 import { drive } from './drive.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
@@ -34,6 +40,9 @@ function envOf(name: string): Record<string, string> {
 }
 
 const env: Record<Side, Record<string, string>> = { A: envOf('BENCH_AB_A'), B: envOf('BENCH_AB_B') };
+const refs: Record<Side, string | null> = { A: process.env.BENCH_AB_A_REF || null, B: process.env.BENCH_AB_B_REF || null };
+const roots: Partial<Record<Side, string>> = {};
+for (const side of ['A', 'B'] as const) if (refs[side]) roots[side] = checkoutRef(refs[side]!);
 const PAIRS = Number(process.env.BENCH_AB_PAIRS ?? 4);
 const ROUND_EVENTS = Number(process.env.BENCH_AB_ROUND_EVENTS ?? 3000);
 const WARMUP_ROUNDS = Number(process.env.BENCH_AB_WARMUP_ROUNDS ?? 8);
@@ -55,7 +64,7 @@ async function main() {
     await applySchema(new Db(driver, 'neo4j', 60_000));
     async function restart(order: Side[]) {
       await Promise.all([services.A?.stop(), services.B?.stop()]);
-      for (const side of order) services[side] = await startServiceProcess(neo4j.uri, env[side]);
+      for (const side of order) services[side] = await startServiceProcess(neo4j.uri, env[side], roots[side]);
     }
     await restart(['A', 'B']);
     const gen = new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10 });
@@ -95,6 +104,7 @@ async function main() {
       roundEvents: ROUND_EVENTS,
       freshProcessesPerPair: { warmupEvents: PAIR_WARMUP_EVENTS },
       env,
+      refs,
       pairs,
       medians: { A: summary('a'), B: summary('b') },
       medianBOverA: median(pairs.map((p) => p.bOverA)),

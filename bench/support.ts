@@ -127,22 +127,42 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-let built = false;
+const built = new Set<string>();
+
+/**
+ * A checkout of another commit of this project, for A/B runs of a code change
+ * (bench:ingest-ab's BENCH_AB_A_REF / BENCH_AB_B_REF): a detached git worktree under .bench-worktrees/
+ * sharing this checkout's node_modules. Returns its root, for startServiceProcess.
+ */
+export function checkoutRef(ref: string): string {
+  const sha = spawnSync('git', ['rev-parse', '--verify', `${ref}^{commit}`], { cwd: projectRoot, encoding: 'utf8' });
+  if (sha.status !== 0) throw new Error(`not a commit: ${ref}`);
+  const commit = sha.stdout.trim();
+  const root = path.join(projectRoot, '.bench-worktrees', commit.slice(0, 12));
+  if (!fs.existsSync(path.join(root, 'package.json'))) {
+    const r = spawnSync('git', ['worktree', 'add', '--force', '--detach', root, commit], { cwd: projectRoot, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`git worktree add failed for ${ref}`);
+  }
+  const modules = path.join(root, 'node_modules');
+  if (!fs.existsSync(modules)) fs.symlinkSync(path.join(projectRoot, 'node_modules'), modules, 'dir');
+  return root;
+}
 
 /**
  * Runs the real service in its own process against `neo4jUri`, as `npm start` does: the compiled
- * JavaScript (built once per bench run), not the TypeScript loader the tests use.
+ * JavaScript (built once per bench run and checkout), not the TypeScript loader the tests use.
+ * `root` is the checkout to run (this one by default; see checkoutRef).
  */
-export async function startServiceProcess(neo4jUri: string, extraEnv: Record<string, string> = {}): Promise<ServiceProcess> {
-  if (!built) {
-    const r = spawnSync('npm', ['run', '--silent', 'build'], { cwd: projectRoot, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error('npm run build failed');
-    built = true;
+export async function startServiceProcess(neo4jUri: string, extraEnv: Record<string, string> = {}, root = projectRoot): Promise<ServiceProcess> {
+  if (!built.has(root)) {
+    const r = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`npm run build failed in ${root}`);
+    built.add(root);
   }
   const port = await findFreePort();
   // BENCH_SERVICE_NODE_ARGS: extra node flags for the service (e.g. --cpu-prof when diagnosing).
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(projectRoot, 'dist/src/server.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'dist/src/server.js')], {
     env: { ...process.env, NEO4J_URI: neo4jUri, NEO4J_PASSWORD: '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
