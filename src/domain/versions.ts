@@ -31,22 +31,47 @@ function keysSorted(keys: string[]): boolean {
   return true;
 }
 
+// Keys that are array indices ("0", "10") are enumerated in numeric order by every JS object, so an
+// object cannot hold them in string order: such objects take the recursive path.
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
+
+function canonicalJsonRecursive(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJsonRecursive).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJsonRecursive(record[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
 /**
- * JSON with object keys sorted at every level, so equal objects hash equally. Built on the native
- * JSON.stringify (a replacer that reorders only objects whose keys are out of order): a recursive
- * hand-written serializer cost a third more on real events, and this runs for every event.
- * `undefined` is written as null, at any depth.
+ * JSON with object keys sorted (by UTF-16 code units) at every level, so equal objects hash
+ * equally; `undefined` is written as null at any depth. Ids are derived from it, so its output must
+ * never change. Built on the native JSON.stringify, with a replacer that rebuilds only objects whose
+ * keys are out of order: a hand-written recursive serializer cost a third more on real events, and
+ * this runs for every event. The recursive one remains for objects whose order no rebuilt object can
+ * hold (array-index keys out of string order).
  */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value ?? null, (_key, v: unknown) => {
+  let representable = true;
+  const json = JSON.stringify(value ?? null, (_key, v: unknown) => {
     if (v === undefined) return null;
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
     const keys = Object.keys(v);
     if (keysSorted(keys)) return v;
-    const sorted: Record<string, unknown> = {};
-    for (const k of keys.sort()) sorted[k] = (v as Record<string, unknown>)[k];
+    keys.sort();
+    // A null-prototype object keeps a "__proto__" key as a plain property.
+    const sorted = Object.create(null) as Record<string, unknown>;
+    for (const k of keys) {
+      if (ARRAY_INDEX.test(k)) representable = false;
+      sorted[k] = (v as Record<string, unknown>)[k];
+    }
     return sorted;
   });
+  return representable ? json : canonicalJsonRecursive(value);
 }
 
 /**

@@ -79,6 +79,10 @@ describe('version ids', () => {
       [3, 'a', null, { b: 1, a: 2 }],
       { z: { y: { x: [{ c: undefined, b: [], a: {} }] } }, 'é': '\u2028', a: 1.5e300, '': false },
       { sorted: { a: 1, b: { a: 1, b: 2 } } },
+      // Array-index keys: objects enumerate them in numeric order ("2" before "10").
+      { b: 1, 10: 'ten', 2: 'two', a: { 1: 1, 0: 0 } },
+      { 0: 'a', 1: 'b', 2: 'c' },
+      JSON.parse('{"z": 1, "__proto__": {"x": 1}, "a": 2}'),
     ];
     for (const sample of samples) expect(canonicalJson(sample)).to.equal(reference(sample));
   });
