@@ -6,7 +6,7 @@
 import type { DatasetRef, NormalizedDataset, NormalizedEvent, SchemaField } from './openlineage/types.js';
 import { applyEvent, isTerminal, stateOf, type RunTimes, type TerminalState } from './run-state.js';
 import { facetProps, JOB_FACET_PREFIX } from './facets.js';
-import { canonicalEvent, eventDatasetVersionId, initialDatasetVersionId, jobVersionId, sortedRefs, writtenDatasetVersionId } from './versions.js';
+import { canonicalEvent, eventDatasetVersionId, eventFingerprint, initialDatasetVersionId, jobVersionId, sortedRefs, writtenDatasetVersionId } from './versions.js';
 
 /** What run-prepare.cypher returns about the run before this event. */
 export interface RunSoFar {
@@ -291,7 +291,7 @@ export interface StoredEvent {
 
 export function storedEvent(event: NormalizedEvent): StoredEvent {
   return {
-    id: canonicalEvent(event.raw).id,
+    id: eventFingerprint(event.raw),
     kind: event.kind,
     eventType: event.eventType,
     eventTime: event.eventTime,
@@ -309,7 +309,7 @@ export function datasetEventVersion(event: NormalizedEvent) {
   return {
     namespace: d.namespace,
     name: d.name,
-    versionId: eventDatasetVersionId(d, canonicalEvent(event.raw).id),
+    versionId: eventDatasetVersionId(d, eventFingerprint(event.raw)),
     versionFacetProps: facetProps(d.facets, d.deletedFacets),
     fields: d.fields ? JSON.stringify(d.fields) : null,
     lifecycleState: d.lifecycleState,

@@ -126,6 +126,6 @@ export function canonicalEvent(raw: object): CanonicalEvent {
 }
 
 /** Stable id of a raw event, used to store each distinct event once. */
-export function eventFingerprint(raw: unknown): string {
-  return raw !== null && typeof raw === 'object' ? canonicalEvent(raw).id : createHash('sha256').update(canonicalJson(raw)).digest('hex');
+export function eventFingerprint(raw: object): string {
+  return canonicalEvent(raw).id;
 }
