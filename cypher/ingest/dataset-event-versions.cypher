@@ -19,6 +19,7 @@ CALL (d, v) {
   WITH d, v, c, cur
   WHERE cur IS NULL OR (cur <> v AND coalesce(cur.committedAt, cur.createdAt) <= v.committedAt)
   DELETE c
-  MERGE (d)-[:CURRENT_VERSION]->(v)
+  // d is locked and has no CURRENT_VERSION left (see run-complete).
+  CREATE (d)-[:CURRENT_VERSION]->(v)
   SET d.currentVersion = v.id, d.lastModifiedAt = v.committedAt
 }

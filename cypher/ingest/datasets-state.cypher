@@ -10,7 +10,13 @@
 CYPHER replan=skip
 UNWIND $datasets AS ref
 MATCH (d:Dataset {namespace: ref.namespace, name: ref.name})
-OPTIONAL MATCH (d)-[:ALIAS_OF]->(p:Dataset)
+// Only aliases (isAlias) have ALIAS_OF; most datasets are dense, and looking costs a walk of their
+// relationship groups.
+OPTIONAL CALL (d) {
+  WITH d WHERE d.isAlias = true
+  MATCH (d)-[:ALIAS_OF]->(p:Dataset)
+  RETURN p
+}
 WITH ref, coalesce(p, d) AS primary
 SET primary.name = primary.name
 RETURN collect({

@@ -11,6 +11,10 @@
 CYPHER replan=skip
 UNWIND $datasets AS ds
 WITH ds, datetime(ds.firstSeen) AS t, datetime(ds.lastSeen) AS t1
+// A dataset that exists already has its namespace link (made with it): checking it again on a
+// namespace of thousands of datasets would cost more than this lookup.
+OPTIONAL MATCH (known:Dataset {namespace: ds.namespace, name: ds.name})
+WITH ds, t, t1, known IS NOT NULL AS existed
 MERGE (ns:Namespace {name: ds.namespace})
   ON CREATE SET ns.createdAt = t, ns.updatedAt = t, ns.ownerName = 'anonymous', ns.description = null, ns.isHidden = false
 // Namespaces are shared by many writers: write them only when something changes (un-hiding).
@@ -19,7 +23,7 @@ MERGE (d:Dataset {namespace: ds.namespace, name: ds.name})
   ON CREATE SET d.createdAt = t, d.updatedAt = t1, d.physicalName = ds.name, d.type = 'DB_TABLE',
                 d.searchName = toLower(ds.name), d.isDeleted = false
 // Field nodes are rewritten only when the schema changed: most runs report the same schema again.
-WITH ds, t, t1, ns, d, ds.fields IS NOT NULL AND ds.fields <> coalesce(d.fields, '') AS schemaChanged
+WITH ds, t, t1, ns, d, existed, ds.fields IS NOT NULL AND ds.fields <> coalesce(d.fields, '') AS schemaChanged
 SET d += ds.facetProps,
     d.isDeleted = false,
     d.createdAt = CASE WHEN t < d.createdAt THEN t ELSE d.createdAt END,
@@ -29,7 +33,7 @@ SET d += ds.facetProps,
     d.fields = coalesce(ds.fields, d.fields),
     d.lastLifecycleState = coalesce(ds.lifecycleState, d.lastLifecycleState),
     d.facetDigests = coalesce(ds.facetDigests, d.facetDigests)
-MERGE (ns)-[:HAS_DATASET]->(d)
+FOREACH (_ IN CASE WHEN existed THEN [] ELSE [1] END | MERGE (ns)-[:HAS_DATASET]->(d))
 WITH t, ds, d, schemaChanged
 CALL (t, ds, d) {
   WITH t, ds, d WHERE ds.source IS NOT NULL
@@ -37,6 +41,8 @@ CALL (t, ds, d) {
     ON CREATE SET s.createdAt = t, s.updatedAt = t, s.type = ds.source.type, s.connectionUrl = ds.source.uri, s.description = null
   FOREACH (_ IN CASE WHEN ds.source.uri IS NOT NULL AND s.connectionUrl IS NULL THEN [1] ELSE [] END |
     SET s.connectionUrl = ds.source.uri, s.updatedAt = t)
+  // sourceName mirrors FROM_SOURCE, so the link is rewritten only when the source changes.
+  WITH d, s WHERE d.sourceName IS NULL OR d.sourceName <> s.name
   SET d.sourceName = s.name
   WITH d, s
   OPTIONAL MATCH (d)-[old:FROM_SOURCE]->(other:Source) WHERE other <> s

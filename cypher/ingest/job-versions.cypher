@@ -9,20 +9,26 @@
 CYPHER replan=skip
 UNWIND $versions AS ver
 WITH ver, datetime(ver.eventTime) AS t, datetime(ver.versionTime) AS vt
+// A version that exists already has its job and dataset links: its id derives from them, and they are
+// made with it. Checking them again against dense datasets costs more than this lookup.
+OPTIONAL MATCH (known:JobVersion {id: ver.id})
+WITH ver, t, vt, known IS NOT NULL AS existed
 MATCH (j:Job {namespace: ver.job.namespace, name: ver.job.name})
 MERGE (v:JobVersion {id: ver.id})
   ON CREATE SET v.namespace = j.namespace, v.name = j.name, v.location = ver.location,
                 v.context = ver.context, v.createdAt = t, v.updatedAt = t
 SET v.createdAt = CASE WHEN t < v.createdAt THEN t ELSE v.createdAt END,
     v.updatedAt = CASE WHEN t > v.updatedAt THEN t ELSE v.updatedAt END
-MERGE (v)-[:VERSION_OF]->(j)
-WITH ver, j, v, vt
-CALL (ver, v) {
+FOREACH (_ IN CASE WHEN existed THEN [] ELSE [1] END | MERGE (v)-[:VERSION_OF]->(j))
+WITH ver, j, v, vt, existed
+CALL (ver, v, existed) {
+  WITH ver, v WHERE NOT existed
   UNWIND ver.inputs AS ref
   MATCH (d:Dataset {namespace: ref.namespace, name: ref.name})
   MERGE (v)-[:HAS_INPUT]->(d)
 }
-CALL (ver, v) {
+CALL (ver, v, existed) {
+  WITH ver, v WHERE NOT existed
   UNWIND ver.outputs AS ref
   MATCH (d:Dataset {namespace: ref.namespace, name: ref.name})
   MERGE (v)-[:HAS_OUTPUT]->(d)
@@ -41,11 +47,13 @@ CALL (ver, j, v, vt) {
   WITH j, v, vt, c, cur
   WHERE cur IS NULL OR (cur <> v AND (j.currentVersionAt IS NULL OR j.currentVersionAt <= vt))
   DELETE c
-  MERGE (j)-[:CURRENT_VERSION]->(v)
+  // j is locked (jobs-upsert) and has no CURRENT_VERSION left (see run-complete).
+  CREATE (j)-[:CURRENT_VERSION]->(v)
   SET j.currentVersion = v.id, j.currentVersionAt = vt, j.location = v.location, j.context = v.context
   WITH j, v
   CALL (j) { MATCH (j)-[e:PRODUCES]->(:Dataset) DELETE e }
   CALL (j) { MATCH (:Dataset)-[e:INPUT_TO]->(j) DELETE e }
-  CALL (j, v) { MATCH (v)-[:HAS_INPUT]->(d:Dataset) MERGE (d)-[:INPUT_TO]->(j) }
-  CALL (j, v) { MATCH (v)-[:HAS_OUTPUT]->(d:Dataset) MERGE (j)-[:PRODUCES]->(d) }
+  // Both sets were just deleted, and a version links each dataset once: CREATE, not MERGE.
+  CALL (j, v) { MATCH (v)-[:HAS_INPUT]->(d:Dataset) CREATE (d)-[:INPUT_TO]->(j) }
+  CALL (j, v) { MATCH (v)-[:HAS_OUTPUT]->(d:Dataset) CREATE (j)-[:PRODUCES]->(d) }
 }

@@ -8,6 +8,9 @@
 CYPHER replan=skip
 UNWIND $jobs AS job
 WITH job, datetime(job.firstSeen) AS t, datetime(job.lastSeen) AS t1
+// A job that exists already has its namespace link (see datasets-upsert).
+OPTIONAL MATCH (known:Job {namespace: job.namespace, name: job.name})
+WITH job, t, t1, known IS NOT NULL AS existed
 MERGE (ns:Namespace {name: job.namespace})
   ON CREATE SET ns.createdAt = t, ns.updatedAt = t, ns.ownerName = 'anonymous', ns.description = null, ns.isHidden = false
 FOREACH (_ IN CASE WHEN ns.isHidden THEN [1] ELSE [] END | SET ns.isHidden = false, ns.updatedAt = t1)
@@ -22,10 +25,12 @@ SET j += job.facetProps,
     j.type = coalesce(job.type, j.type),
     j.integration = coalesce(job.integration, j.integration),
     j.jobKind = coalesce(job.jobKind, j.jobKind)
-MERGE (ns)-[:HAS_JOB]->(j)
+FOREACH (_ IN CASE WHEN existed THEN [] ELSE [1] END | MERGE (ns)-[:HAS_JOB]->(j))
 WITH t, job, j
 CALL (t, job, j) {
+  // parentJobNamespace and parentJobName mirror CHILD_OF: a job already linked to this parent is done.
   WITH t, job, j WHERE job.parent IS NOT NULL
+    AND (j.parentJobName IS NULL OR j.parentJobName <> job.parent.name OR j.parentJobNamespace <> job.parent.namespace)
   MERGE (pns:Namespace {name: job.parent.namespace})
     ON CREATE SET pns.createdAt = t, pns.updatedAt = t, pns.ownerName = 'anonymous', pns.description = null, pns.isHidden = false
   MERGE (p:Job {namespace: job.parent.namespace, name: job.parent.name})

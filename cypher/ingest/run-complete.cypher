@@ -14,7 +14,8 @@ CALL (v, d) {
   WITH v, d, c, cur
   WHERE cur IS NULL OR (cur <> v AND coalesce(cur.committedAt, cur.createdAt) <= v.committedAt)
   DELETE c
-  MERGE (d)-[:CURRENT_VERSION]->(v)
+  // d is locked and has no CURRENT_VERSION left: CREATE spares MERGE's check of a dense node.
+  CREATE (d)-[:CURRENT_VERSION]->(v)
   SET d.currentVersion = v.id,
       d.lastModifiedAt = v.committedAt,
       d.lastLifecycleState = coalesce(v.lifecycleState, d.lastLifecycleState)

@@ -1,7 +1,8 @@
 // Records the dataset versions runs write: one version per (dataset, run), created on first sight
 // and enriched by later events of the same run. It becomes the dataset's current version only when
 // the run completes (run-complete.cypher).
-// Params: $outputs: [{runId, eventTime (ISO), namespace, name, versionId, versionFacetProps, fields (JSON or null), lifecycleState}]
+// Params: $outputs: [{runId, eventTime (ISO), namespace, name, versionId, versionFacetProps, fields (JSON or null), lifecycleState}],
+//   one row per (runId, dataset)
 // Returns nothing.
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
 CYPHER replan=skip
@@ -9,11 +10,18 @@ UNWIND $outputs AS out
 MATCH (r:Run {id: out.runId})
 MATCH (d:Dataset {namespace: out.namespace, name: out.name})
 WITH r, d, out, datetime(out.eventTime) AS t
+// A version that exists already has its dataset and run links (its id derives from them, and they
+// are made with it). One that does not is created by this row: the batch has one row per (run,
+// dataset), and other transactions wait for the run's lock (runs-prepare). So its links are
+// created, not merged: MERGE would check them against a dense dataset's relationships.
+OPTIONAL MATCH (known:DatasetVersion {id: out.versionId})
+WITH r, d, out, t, known IS NOT NULL AS existed
 MERGE (v:DatasetVersion {id: out.versionId})
   ON CREATE SET v.namespace = d.namespace, v.name = d.name, v.createdAt = t, v.runId = r.id
 SET v += out.versionFacetProps,
     v.createdAt = CASE WHEN t < v.createdAt THEN t ELSE v.createdAt END,
     v.fields = coalesce(out.fields, v.fields, d.fields),
     v.lifecycleState = coalesce(out.lifecycleState, v.lifecycleState)
-MERGE (v)-[:VERSION_OF]->(d)
-MERGE (r)-[:WROTE]->(v)
+FOREACH (_ IN CASE WHEN existed THEN [] ELSE [1] END |
+  CREATE (v)-[:VERSION_OF]->(d)
+  CREATE (r)-[:WROTE]->(v))

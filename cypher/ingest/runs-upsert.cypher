@@ -11,6 +11,9 @@ UNWIND $runs AS run
 WITH run, datetime(run.firstSeen) AS t, datetime(run.lastSeen) AS t1
 MATCH (j:Job {namespace: run.job.namespace, name: run.job.name})
 MATCH (r:Run {id: run.id})
+// jobNamespace and jobName mirror RUN_OF (set below with it): a linked run needs no check of its job's
+// many RUN_OF relationships, and one without jobName has no RUN_OF yet (r is locked: runs-prepare).
+WITH run, t, t1, j, r, coalesce(r.jobNamespace = j.namespace AND r.jobName = j.name, false) AS linked, r.jobName IS NULL AS unlinked
 SET r += run.facetProps,
     r += run.jobFacetProps,
     r.state = run.state,
@@ -24,7 +27,8 @@ SET r += run.facetProps,
     r.jobNamespace = j.namespace,
     r.jobName = j.name
 SET r.sortTime = coalesce(r.startedAt, r.endedAt, r.createdAt)
-MERGE (r)-[:RUN_OF]->(j)
+FOREACH (_ IN CASE WHEN unlinked THEN [1] ELSE [] END | CREATE (r)-[:RUN_OF]->(j))
+FOREACH (_ IN CASE WHEN linked OR unlinked THEN [] ELSE [1] END | MERGE (r)-[:RUN_OF]->(j))
 WITH t, run, j, r
 CALL (t, run, r) {
   WITH t, run, r WHERE run.parent IS NOT NULL
@@ -32,8 +36,12 @@ CALL (t, run, r) {
     ON CREATE SET p.externalId = run.parent.externalRunId, p.createdAt = t, p.updatedAt = t, p.state = 'NEW', p.sortTime = t
   MERGE (r)-[:CHILD_OF]->(p)
   WITH run, p
+  WHERE NOT coalesce(p.jobNamespace = run.parent.job.namespace AND p.jobName = run.parent.job.name, false)
   MATCH (pj:Job {namespace: run.parent.job.namespace, name: run.parent.job.name})
-  MERGE (p)-[:RUN_OF]->(pj)
+  // Without jobName p has no RUN_OF: MERGE above created it in this transaction, or another one
+  // creating it held its key until it committed with the link.
+  FOREACH (_ IN CASE WHEN p.jobName IS NULL THEN [1] ELSE [] END | CREATE (p)-[:RUN_OF]->(pj))
+  FOREACH (_ IN CASE WHEN p.jobName IS NULL THEN [] ELSE [1] END | MERGE (p)-[:RUN_OF]->(pj))
   SET p.jobNamespace = pj.namespace, p.jobName = pj.name
 }
 CALL (run, j, r) {

@@ -60,14 +60,18 @@ describe('ingest: idempotency and concurrency', () => {
     this.timeout(120_000);
     const producers = 32;
     const runsPerProducer = 4;
+    const parentRuns = Array.from({ length: runsPerProducer }, () => randomUUID());
     const work = Array.from({ length: producers }, (_, p) => async () => {
       const statuses: number[] = [];
       for (let i = 0; i < runsPerProducer; i++) {
-        // Every producer reads the shared 'hub' tables and writes its own table plus a shared one.
+        // Every producer reads the shared 'hub' tables and writes its own table plus a shared one; runs
+        // share four parent runs, and the hubs name their data source.
+        const source = facet({ name: 'warehouse', uri: 'postgres://warehouse:5432' });
         const events = completedRun({
           job: `job_${p % 8}`,
           jobNamespace: p % 2 ? 'airflow' : 'spark',
-          inputs: ['shared.hub_a', 'shared.hub_b', `own_${(p + 1) % producers}`],
+          runFacets: { parent: facet({ run: { runId: parentRuns[i] }, job: { namespace: 'scheduler', name: 'dag' } }) },
+          inputs: [{ name: 'shared.hub_a', facets: { dataSource: source } }, { name: 'shared.hub_b', facets: { dataSource: source } }, `own_${(p + 1) % producers}`],
           outputs: [`own_${p}`, 'shared.sink'],
         });
         for (const e of events) statuses.push((await t().post('/api/v1/lineage', e)).status);
@@ -88,7 +92,26 @@ describe('ingest: idempotency and concurrency', () => {
        RETURN dup`,
     );
     expect(dupes).to.deep.equal([]);
-    const counts = (await rows(t().db, 'MATCH (r:Run) RETURN count(r) AS runs, sum(CASE r.state WHEN "COMPLETED" THEN 1 ELSE 0 END) AS done'))[0];
+    // Every link that ingest makes once (and then trusts a mirroring property for) exists exactly once.
+    const links = await rows(
+      t().db,
+      `CALL () { MATCH (r:Run) WHERE COUNT { (r)-[:RUN_OF]->(:Job {namespace: r.jobNamespace, name: r.jobName}) } <> 1 OR COUNT { (r)-[:RUN_OF]->() } <> 1 RETURN 'run ' + r.id AS bad
+        UNION MATCH (d:Dataset) WHERE COUNT { (:Namespace {name: d.namespace})-[:HAS_DATASET]->(d) } <> 1 RETURN 'dataset ' + d.name AS bad
+        UNION MATCH (j:Job) WHERE COUNT { (:Namespace {name: j.namespace})-[:HAS_JOB]->(j) } <> 1 RETURN 'job ' + j.name AS bad
+        UNION MATCH (d:Dataset) WHERE d.sourceName IS NOT NULL AND COUNT { (d)-[:FROM_SOURCE]->(:Source {name: d.sourceName}) } <> 1 RETURN 'source ' + d.name AS bad
+        UNION MATCH (j:Job) WHERE j.parentJobName IS NOT NULL AND COUNT { (j)-[:CHILD_OF]->(:Job {namespace: j.parentJobNamespace, name: j.parentJobName}) } <> 1 RETURN 'parent ' + j.name AS bad
+        UNION MATCH (v:DatasetVersion) WHERE COUNT { (v)-[:VERSION_OF]->() } <> 1 RETURN 'version ' + v.id AS bad }
+       RETURN bad`,
+    );
+    expect(links).to.deep.equal([]);
+    expect(await rows(t().db, 'MATCH (d:Dataset)-[:FROM_SOURCE]->(s:Source) RETURN d.name AS d, s.name AS s ORDER BY d')).to.deep.equal([
+      { d: 'shared.hub_a', s: 'warehouse' },
+      { d: 'shared.hub_b', s: 'warehouse' },
+    ]);
+    const parents = await rows(t().db, 'MATCH (c:Run)-[:CHILD_OF]->(p:Run)-[:RUN_OF]->(j:Job) RETURN p.id AS id, j.name AS job, count(c) AS children ORDER BY id');
+    expect(parents).to.have.length(runsPerProducer);
+    for (const p of parents) expect(p.children).to.equal(producers);
+    const counts = (await rows(t().db, 'MATCH (r:Run) WHERE NOT r.jobNamespace = "scheduler" RETURN count(r) AS runs, sum(CASE r.state WHEN "COMPLETED" THEN 1 ELSE 0 END) AS done'))[0];
     expect(counts).to.deep.equal({ runs: producers * runsPerProducer, done: producers * runsPerProducer });
     expect((await rows(t().db, 'MATCH (d:Dataset) RETURN count(d) AS c'))[0].c).to.equal(producers + 3);
   });
