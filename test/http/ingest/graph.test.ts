@@ -17,6 +17,17 @@ describe('ingest: facets, sources, symlinks, column lineage', () => {
     expect(src).to.deep.equal([{ name: 'orders-db', type: 'POSTGRES', url: 'postgres://db.example.com:5432', sourceName: 'orders-db' }]);
   });
 
+  it('a dataset that moves to another source is linked to the new one only', async () => {
+    const from = (name: string) => ({ dataSource: facet({ name, uri: `postgres://${name}:5432` }, 'DatasourceDatasetFacet') });
+    await post(runEvent({ inputs: [{ name: 'public.orders', facets: from('old-db') }] }));
+    await post(runEvent({ inputs: [{ name: 'public.orders', facets: from('old-db') }] }));
+    await post(runEvent({ inputs: [{ name: 'public.orders', facets: from('new-db') }] }));
+    await post(runEvent({ inputs: [{ name: 'public.orders', facets: from('new-db') }] }));
+    const links = await rows(t().db, 'MATCH (d:Dataset {name: "public.orders"})-[:FROM_SOURCE]->(s:Source) RETURN s.name AS source, d.sourceName AS sourceName');
+    expect(links).to.deep.equal([{ source: 'new-db', sourceName: 'new-db' }]);
+    expect(await value(t().db, 'MATCH (s:Source) RETURN collect(s.name) AS names')).to.have.members(['old-db', 'new-db']);
+  });
+
   it('promotes well-known facets: description, location, sql, lifecycle state, job type', async () => {
     const jobFacets = {
       documentation: facet({ description: 'Loads orders' }),
