@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { LocalNeo4jServer } from './local-server.js';
 import { enableNoDelayForDriverSockets } from './no-delay.js';
+import { installPlainParamsFastPath } from './plain-params.js';
 
 export interface Neo4jRuntime {
   driver: Driver;
@@ -21,6 +22,7 @@ export const MAX_TRANSACTION_RETRY_MS = 15_000;
 
 export function createDriver(uri: string, user: string, password: string, logger?: Logger): Driver {
   enableNoDelayForDriverSockets();
+  installPlainParamsFastPath();
   const auth = password ? neo4j.auth.basic(user, password) : undefined;
   return neo4j.driver(uri, auth, {
     maxConnectionPoolSize: 64,

@@ -1,0 +1,50 @@
+/**
+ * A fast path in the Neo4j JavaScript driver's parameter packing, which the driver offers no option for.
+ *
+ * Before packing each parameter value (every string, number, list and map inside every row of an
+ * ingest batch: a few hundred per event), the driver asks each of its ~12 type transformers whether
+ * the value is a Node, Point, Duration, Date, DateTime and so on; each answer is a property lookup or
+ * an `instanceof` on the value. Under ingest load these checks were about 8% of the service's CPU,
+ * and packing a batch took 2.5 times as long with them as without (`npm run bench:pack`).
+ *
+ * Every one of those types is a class instance (the driver's graph, spatial and temporal classes),
+ * so a primitive, an array or a plain object (prototype Object.prototype or null) is never one, and
+ * the fast path returns it unchanged, as the driver's own checks would. Anything else (driver types,
+ * other class instances) still goes through the driver's checks. The one difference: a plain object
+ * dressed up with a driver type's marker property (`{__isDate__: true, ...}`) is sent as a map rather
+ * than misread as that type; no parameter of this service looks like that.
+ *
+ * The patched function is internal to neo4j-driver-bolt-connection (pinned through neo4j-driver in
+ * package-lock.json). If a driver upgrade moves it, `installPlainParamsFastPath` returns false,
+ * the driver keeps its own behaviour, and test/neo4j/plain-params.test.ts fails to say so.
+ */
+import { createRequire } from 'node:module';
+
+type ToStructure = (this: unknown, value: unknown) => unknown;
+
+let installed: boolean | null = null;
+
+export function installPlainParamsFastPath(): boolean {
+  if (installed !== null) return installed;
+  installed = false;
+  try {
+    // Resolved from the driver's own location, so it is the module instance the driver uses.
+    const fromDriver = createRequire(createRequire(import.meta.url).resolve('neo4j-driver'));
+    const transformer = fromDriver('neo4j-driver-bolt-connection/lib/bolt/transformer.js') as {
+      default?: { prototype: { toStructure?: ToStructure } };
+    };
+    const proto = transformer.default?.prototype;
+    const original = proto?.toStructure;
+    if (!proto || typeof original !== 'function') return false;
+    proto.toStructure = function (this: unknown, value: unknown) {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+      const proto = Object.getPrototypeOf(value);
+      if (proto === Object.prototype || proto === null) return value;
+      return original.call(this, value);
+    };
+    installed = true;
+  } catch {
+    /* layout changed: keep the driver's own path */
+  }
+  return installed;
+}
