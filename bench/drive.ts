@@ -6,16 +6,19 @@
 import { gcCpuSeconds, jitCpuSeconds, machineCpu, processCpuSeconds, request, summarize } from './support.js';
 
 export interface Pids {
-  service: number;
+  /** The service's process, or its processes when it runs as several replicas. */
+  service: number | number[];
   neo4j: number;
 }
+
+const serviceCpuSeconds = (service: number | number[]) => [service].flat().reduce((sum, pid) => sum + processCpuSeconds(pid), 0);
 
 /**
  * CPU per event by process and how busy the whole machine was, over one measured level: on 2
  * cores this says whether a level was CPU-bound and who spent the CPU.
  */
 function cpuMeter(pids: Pids) {
-  const start = { service: processCpuSeconds(pids.service), neo4j: processCpuSeconds(pids.neo4j), jit: jitCpuSeconds(pids.neo4j), gc: gcCpuSeconds(pids.neo4j), client: process.cpuUsage(), machine: machineCpu() };
+  const start = { service: serviceCpuSeconds(pids.service), neo4j: processCpuSeconds(pids.neo4j), jit: jitCpuSeconds(pids.neo4j), gc: gcCpuSeconds(pids.neo4j), client: process.cpuUsage(), machine: machineCpu() };
   return (events: number) => {
     const client = process.cpuUsage(start.client);
     const m = machineCpu();
@@ -28,7 +31,7 @@ function cpuMeter(pids: Pids) {
       gcShareOfNeo4j: Math.round((gcSeconds / neo4jSeconds) * 100) / 100,
       msPerEvent: {
         neo4j: perEvent(neo4jSeconds),
-        service: perEvent(processCpuSeconds(pids.service) - start.service),
+        service: perEvent(serviceCpuSeconds(pids.service) - start.service),
         loadGenerator: perEvent((client.user + client.system) / 1e6),
       },
       machineBusyPercent: Math.round(((m.busy - start.machine.busy) / (m.busy - start.machine.busy + m.idle - start.machine.idle)) * 100),
@@ -36,17 +39,24 @@ function cpuMeter(pids: Pids) {
   };
 }
 
-/** The service's ingest transaction counters (GET /metrics). */
-async function ingestCounters(url: string): Promise<Record<string, number>> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+/** The service's ingest transaction counters (GET /metrics), summed over its replicas. */
+async function ingestCounters(urls: string[]): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const m of text.matchAll(/^lineage_ingest_(\w+)_total (\d+)/gm)) out[m[1]] = Number(m[2]);
-  for (const m of text.matchAll(/^lineage_ingest_transaction_events_bucket\{le="([^"]+)"\} (\d+)/gm)) out[`le${m[1]}`] = Number(m[2]);
+  for (const url of urls) {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    for (const m of text.matchAll(/^lineage_ingest_(\w+)_total (\d+)/gm)) out[m[1]] = (out[m[1]] ?? 0) + Number(m[2]);
+    for (const m of text.matchAll(/^lineage_ingest_transaction_events_bucket\{le="([^"]+)"\} (\d+)/gm)) out[`le${m[1]}`] = (out[`le${m[1]}`] ?? 0) + Number(m[2]);
+  }
   return out;
 }
 
-export async function drive(url: string, events: string[], concurrency: number, sampleRss: () => number, pids: Pids) {
-  const before = await ingestCounters(url);
+/**
+ * `url` may list several replicas of the service (one Neo4j): producer i then always posts to
+ * replica i mod n, as behind a load balancer with sticky connections.
+ */
+export async function drive(url: string | string[], events: string[], concurrency: number, sampleRss: () => number, pids: Pids) {
+  const urls = [url].flat();
+  const before = await ingestCounters(urls);
   const cpu = cpuMeter(pids);
   let next = 0;
   const latencies: number[] = [];
@@ -55,7 +65,8 @@ export async function drive(url: string, events: string[], concurrency: number, 
   const sampler = setInterval(() => (maxRss = Math.max(maxRss, sampleRss())), 250);
   const t0 = performance.now();
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
+    Array.from({ length: concurrency }, async (_, producer) => {
+      const url = urls[producer % urls.length];
       while (next < events.length) {
         const body = events[next++];
         const s = performance.now();
@@ -69,7 +80,7 @@ export async function drive(url: string, events: string[], concurrency: number, 
   const cpuUse = cpu(events.length);
   clearInterval(sampler);
   maxRss = Math.max(maxRss, sampleRss());
-  const after = await ingestCounters(url);
+  const after = await ingestCounters(urls);
   const transactions = after.transactions - before.transactions;
   // Share of transactions by size, from the service's histogram: "le8" is the share with 5-8 events.
   const bounds = Object.keys(after).filter((k) => k.startsWith('le') && k !== 'le+Inf');

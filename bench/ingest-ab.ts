@@ -19,6 +19,9 @@
  *
  *   BENCH_AB_A_REF=HEAD~3 npm run bench:ingest-ab
  *
+ * BENCH_AB_A_PROCESSES / BENCH_AB_B_PROCESSES (1) run a side as that many service processes on the one
+ * Neo4j (replicas, as behind a load balancer): producer i posts to process i mod n.
+ *
  * Other knobs: BENCH_AB_PAIRS (4), BENCH_AB_ROUND_EVENTS (3000), BENCH_AB_WARMUP_ROUNDS (8, of 4,000
  * events, alternating: Neo4j's JIT), BENCH_AB_PAIR_WARMUP_EVENTS (3000, per fresh process),
  * BENCH_AB_CONCURRENCY (32). Result: bench/results/ingest-ab.json, or <BENCH_AB_RESULT>.json.
@@ -43,6 +46,8 @@ const env: Record<Side, Record<string, string>> = { A: envOf('BENCH_AB_A'), B: e
 const refs: Record<Side, string | null> = { A: process.env.BENCH_AB_A_REF || null, B: process.env.BENCH_AB_B_REF || null };
 const roots: Partial<Record<Side, string>> = {};
 for (const side of ['A', 'B'] as const) if (refs[side]) roots[side] = checkoutRef(refs[side]!);
+/** Service processes per side (replicas on one Neo4j, producers spread over them): BENCH_AB_A_PROCESSES / BENCH_AB_B_PROCESSES. */
+const processes: Record<Side, number> = { A: Number(process.env.BENCH_AB_A_PROCESSES ?? 1), B: Number(process.env.BENCH_AB_B_PROCESSES ?? 1) };
 const PAIRS = Number(process.env.BENCH_AB_PAIRS ?? 4);
 const ROUND_EVENTS = Number(process.env.BENCH_AB_ROUND_EVENTS ?? 3000);
 const WARMUP_ROUNDS = Number(process.env.BENCH_AB_WARMUP_ROUNDS ?? 8);
@@ -59,20 +64,25 @@ const median = (xs: number[]) => {
 async function main() {
   const neo4j = await startBenchNeo4j('ingest-ab');
   const driver = createDriver(neo4j.uri, 'neo4j', '');
-  const services: Partial<Record<Side, ServiceProcess>> = {};
+  const services: Partial<Record<Side, ServiceProcess[]>> = {};
+  const stopAll = () => Promise.all([...(services.A ?? []), ...(services.B ?? [])].map((svc) => svc.stop()));
   try {
     await applySchema(new Db(driver, 'neo4j', 60_000));
     async function restart(order: Side[]) {
-      await Promise.all([services.A?.stop(), services.B?.stop()]);
-      for (const side of order) services[side] = await startServiceProcess(neo4j.uri, env[side], roots[side]);
+      await stopAll();
+      for (const side of order) {
+        services[side] = [];
+        for (let i = 0; i < processes[side]; i++) services[side].push(await startServiceProcess(neo4j.uri, env[side], roots[side]));
+      }
     }
     await restart(['A', 'B']);
     const gen = new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10 });
 
     async function round(side: Side, events: number) {
-      const svc = services[side]!;
+      const svcs = services[side]!;
       const bodies = gen.events(Math.ceil(events / 2)).map((e) => JSON.stringify(e));
-      return { side, ...(await drive(svc.url, bodies, CONCURRENCY, svc.rssMiB, { service: svc.child.pid!, neo4j: neo4j.jvmPid! })) };
+      const rss = () => svcs.reduce((sum, svc) => sum + svc.rssMiB(), 0);
+      return { side, ...(await drive(svcs.map((svc) => svc.url), bodies, CONCURRENCY, rss, { service: svcs.map((svc) => svc.child.pid!), neo4j: neo4j.jvmPid! })) };
     }
 
     const probeBefore = cpuSpeedProbe();
@@ -105,6 +115,7 @@ async function main() {
       freshProcessesPerPair: { warmupEvents: PAIR_WARMUP_EVENTS },
       env,
       refs,
+      processes,
       pairs,
       medians: { A: summary('a'), B: summary('b') },
       medianBOverA: median(pairs.map((p) => p.bOverA)),
@@ -113,8 +124,7 @@ async function main() {
     console.log(`median B/A ${result.medianBOverA}; ${result.pairsFavouringB} of ${pairs.length} pairs favour B`);
     console.log(`results: ${writeResult(RESULT_NAME, result)}`);
   } finally {
-    await services.A?.stop();
-    await services.B?.stop();
+    await stopAll();
     await driver.close();
     await neo4j.stop();
   }
