@@ -24,6 +24,11 @@ type ToStructure = (this: unknown, value: unknown) => unknown;
 
 let installed: boolean | null = null;
 
+/**
+ * Installs the fast path (once; later calls only report). True when it is in place. Call it before
+ * the driver opens connections: each connection's transformer binds `toStructure` when it is built,
+ * so connections opened earlier keep the driver's own checks (createDriver installs it first).
+ */
 export function installPlainParamsFastPath(): boolean {
   if (installed !== null) return installed;
   installed = false;
@@ -38,8 +43,8 @@ export function installPlainParamsFastPath(): boolean {
     if (!proto || typeof original !== 'function') return false;
     proto.toStructure = function (this: unknown, value: unknown) {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-      const proto = Object.getPrototypeOf(value);
-      if (proto === Object.prototype || proto === null) return value;
+      const prototype = Object.getPrototypeOf(value);
+      if (prototype === Object.prototype || prototype === null) return value;
       return original.call(this, value);
     };
     installed = true;
