@@ -17,8 +17,9 @@ RETURN collect({
   startedAt: toString(r.startedAt),
   endedAt: toString(r.endedAt),
   terminalState: r.terminalState,
-  jobNamespace: COLLECT { MATCH (r)-[:RUN_OF]->(j:Job) RETURN j.namespace }[0],
-  jobName: COLLECT { MATCH (r)-[:RUN_OF]->(j:Job) RETURN j.name }[0],
+  // Mirrors of RUN_OF (cypher/README.md "Links are made once"): no walk of the relationship needed.
+  jobNamespace: r.jobNamespace,
+  jobName: r.jobName,
   inputs: COLLECT { MATCH (r)-[:READ]->(:DatasetVersion)-[:VERSION_OF]->(d:Dataset) RETURN DISTINCT {namespace: d.namespace, name: d.name} },
   outputs: COLLECT { MATCH (r)-[:WROTE]->(:DatasetVersion)-[:VERSION_OF]->(d:Dataset) RETURN DISTINCT {namespace: d.namespace, name: d.name} }
 }) AS runs
