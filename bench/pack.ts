@@ -8,11 +8,10 @@
  * the parameters of each write statement are recorded. Packing then runs offline, on one core, into
  * the driver's own buffer: no socket, no Neo4j.
  */
-import { createRequire } from 'node:module';
 import { IngestCommitter } from '../src/ingest/committer.js';
 import { createLogger } from '../src/logger.js';
 import { createDriver } from '../src/neo4j/runtime.js';
-import { installPlainParamsFastPath } from '../src/neo4j/plain-params.js';
+import { installPlainParamsFastPath, requireFromDriver, TRANSFORMER_MODULE } from '../src/neo4j/plain-params.js';
 import { parseEvent } from '../src/domain/openlineage/normalize.js';
 import { Db, type TxRunner } from '../src/store/db.js';
 import { writeBatchStatement } from '../src/store/ingest.js';
@@ -25,12 +24,11 @@ const RECORDED_EVENTS = Number(process.env.BENCH_PACK_EVENTS ?? 3000);
 const ROUNDS = Number(process.env.BENCH_PACK_ROUNDS ?? 6);
 
 // Captured before createDriver installs the fast path: the driver's own method, for the baseline.
-const fromDriver = createRequire(createRequire(import.meta.url).resolve('neo4j-driver'));
-const Transformer = fromDriver('neo4j-driver-bolt-connection/lib/bolt/transformer.js').default;
+const Transformer = requireFromDriver(TRANSFORMER_MODULE).default;
 const driverToStructure: (value: unknown) => unknown = Transformer.prototype.toStructure;
-const typeTransformers = fromDriver('neo4j-driver-bolt-connection/lib/bolt/bolt-protocol-v5x8.transformer.js').default;
-const { v2 } = fromDriver('neo4j-driver-bolt-connection/lib/packstream/index.js');
-const { alloc } = fromDriver('neo4j-driver-bolt-connection/lib/channel/index.js');
+const typeTransformers = requireFromDriver('neo4j-driver-bolt-connection/lib/bolt/bolt-protocol-v5x8.transformer.js').default;
+const { v2 } = requireFromDriver('neo4j-driver-bolt-connection/lib/packstream/index.js');
+const { alloc } = requireFromDriver('neo4j-driver-bolt-connection/lib/channel/index.js');
 
 const probeBefore = cpuSpeedProbe();
 const neo4j = await startBenchNeo4j('pack');

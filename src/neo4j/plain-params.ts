@@ -22,6 +22,15 @@ import { createRequire } from 'node:module';
 
 type ToStructure = (this: unknown, value: unknown) => unknown;
 
+/**
+ * `require` as seen from neo4j-driver's own location, so a driver-internal module it loads is the
+ * instance the driver uses (also used by the tests and bench:pack to reach the same internals).
+ */
+export const requireFromDriver = createRequire(createRequire(import.meta.url).resolve('neo4j-driver'));
+
+/** The driver module whose `toStructure` the fast path patches. */
+export const TRANSFORMER_MODULE = 'neo4j-driver-bolt-connection/lib/bolt/transformer.js';
+
 let installed: boolean | null = null;
 
 /**
@@ -33,9 +42,7 @@ export function installPlainParamsFastPath(): boolean {
   if (installed !== null) return installed;
   installed = false;
   try {
-    // Resolved from the driver's own location, so it is the module instance the driver uses.
-    const fromDriver = createRequire(createRequire(import.meta.url).resolve('neo4j-driver'));
-    const transformer = fromDriver('neo4j-driver-bolt-connection/lib/bolt/transformer.js') as {
+    const transformer = requireFromDriver(TRANSFORMER_MODULE) as {
       default?: { prototype: { toStructure?: ToStructure } };
     };
     const proto = transformer.default?.prototype;

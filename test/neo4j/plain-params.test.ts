@@ -1,7 +1,6 @@
-import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import neo4j from 'neo4j-driver';
-import { installPlainParamsFastPath } from '../../src/neo4j/plain-params.js';
+import { installPlainParamsFastPath, requireFromDriver, TRANSFORMER_MODULE } from '../../src/neo4j/plain-params.js';
 import { testDb } from '../helper.js';
 
 describe('driver parameter packing fast path', () => {
@@ -11,8 +10,7 @@ describe('driver parameter packing fast path', () => {
 
   it('skips the type checks for primitives, arrays and plain objects, and only for them', () => {
     installPlainParamsFastPath();
-    const fromDriver = createRequire(createRequire(import.meta.url).resolve('neo4j-driver'));
-    const Transformer = fromDriver('neo4j-driver-bolt-connection/lib/bolt/transformer.js').default;
+    const Transformer = requireFromDriver(TRANSFORMER_MODULE).default;
     const asked: unknown[] = [];
     const transformer = new Transformer([{ signature: 0x7f, isTypeInstance: (v: unknown) => (asked.push(v), false), toStructure: (v: unknown) => v, fromStructure: (v: unknown) => v }]);
     for (const value of ['s', 1, 2n, null, true, undefined, [1], { a: 1 }, Object.create(null)]) {
