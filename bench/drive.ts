@@ -4,6 +4,18 @@
  * Shared by bench:ingest and bench:ingest-ab.
  */
 import { gcCpuSeconds, jitCpuSeconds, machineCpu, processCpuSeconds, request, summarize } from './support.js';
+import { KeepAliveConnection, type Answer } from './http-client.js';
+
+/**
+ * The generator's HTTP client: `lean` (default), one KeepAliveConnection per producer; `node`, Node's
+ * http.request with a keep-alive agent (what the bench used before 2026-11-24; BENCH_HTTP_CLIENT=node).
+ */
+export const HTTP_CLIENT = process.env.BENCH_HTTP_CLIENT === 'node' ? 'node' : 'lean';
+
+function producerClient(url: string): { post(body: Buffer): Promise<Answer>; close(): void } {
+  if (HTTP_CLIENT === 'lean') return new KeepAliveConnection(url, '/api/v1/lineage');
+  return { post: (body) => request(`${url}/api/v1/lineage`, 'POST', body), close: () => undefined };
+}
 
 export interface Pids {
   /** The service's process, or its processes when it runs as several replicas. */
@@ -58,6 +70,8 @@ export async function drive(url: string | string[], events: string[], concurrenc
   const urls = [url].flat();
   const before = await ingestCounters(urls);
   const cpu = cpuMeter(pids);
+  // Encoded before the clock starts: a producer has its event in hand when it posts.
+  const bodies = events.map((e) => Buffer.from(e));
   let next = 0;
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
@@ -66,13 +80,17 @@ export async function drive(url: string | string[], events: string[], concurrenc
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async (_, producer) => {
-      const url = urls[producer % urls.length];
-      while (next < events.length) {
-        const body = events[next++];
-        const s = performance.now();
-        const res = await request(`${url}/api/v1/lineage`, 'POST', body);
-        latencies.push(performance.now() - s);
-        if (res.status !== 201) failures[res.status] = (failures[res.status] ?? 0) + 1;
+      const client = producerClient(urls[producer % urls.length]);
+      try {
+        while (next < bodies.length) {
+          const body = bodies[next++];
+          const s = performance.now();
+          const res = await client.post(body);
+          latencies.push(performance.now() - s);
+          if (res.status !== 201) failures[res.status] = (failures[res.status] ?? 0) + 1;
+        }
+      } finally {
+        client.close();
       }
     }),
   );
@@ -92,5 +110,5 @@ export async function drive(url: string | string[], events: string[], concurrenc
     below = cumulative;
   }
   const transactionsInfo = { count: transactions, meanEvents: Math.round(((after.committed_events - before.committed_events) / transactions) * 10) / 10, sizeShares: sizes, retried: after.retries - before.retries, split: after.split_batches - before.split_batches };
-  return { concurrency, events: events.length, seconds: Math.round(seconds * 100) / 100, eventsPerSecond: Math.round(events.length / seconds), latencyMs: summarize(latencies), failures, serviceRssMiB: maxRss, transactions: transactionsInfo, cpu: cpuUse };
+  return { concurrency, httpClient: HTTP_CLIENT, events: events.length, seconds: Math.round(seconds * 100) / 100, eventsPerSecond: Math.round(events.length / seconds), latencyMs: summarize(latencies), failures, serviceRssMiB: maxRss, transactions: transactionsInfo, cpu: cpuUse };
 }

@@ -105,7 +105,7 @@ export function summarize(latenciesMs: number[]) {
   return { count: s.length, p50: percentile(s, 50), p95: percentile(s, 95), p99: percentile(s, 99), max: percentile(s, 100) };
 }
 
-export async function startBenchNeo4j(name: string): Promise<LocalNeo4jServer> {
+export async function startBenchNeo4j(name: string, extraConf: string[] = []): Promise<LocalNeo4jServer> {
   const server = new LocalNeo4jServer({
     dir: process.env.NEO4J_LOCAL_DIR ?? path.join(projectRoot, '.neo4j'),
     version: NEO4J_DEFAULT_VERSION,
@@ -114,6 +114,7 @@ export async function startBenchNeo4j(name: string): Promise<LocalNeo4jServer> {
     pageCache: process.env.BENCH_NEO4J_PAGECACHE ?? '1g',
     jvmArgs: (process.env.NEO4J_LOCAL_JVM_ARGS ?? '').split(/\s+/).filter(Boolean),
     homeName: `bench-${name}-${process.pid}`,
+    extraConf,
     ephemeral: true,
   });
   await server.start();
@@ -197,7 +198,7 @@ export async function startServiceProcess(neo4jUri: string, extraEnv: Record<str
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
 /** Minimal keep-alive HTTP client: lighter than fetch, so the generator steals less CPU from the service. */
-export function request(url: string, method: string, body?: string): Promise<{ status: number; body: string }> {
+export function request(url: string, method: string, body?: string | Buffer): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, agent, headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {} }, (res) => {
       const chunks: Buffer[] = [];

@@ -21,6 +21,8 @@ export interface LocalServerOptions {
   pageCache: string;
   /** Extra JVM flags, appended after the defaults (diagnostics: GC logging, a flight recording from start). */
   jvmArgs?: string[];
+  /** Extra neo4j.conf lines (`setting=value`), appended after the generated ones (benchmarks of settings). */
+  extraConf?: string[];
   /** Sub-folder of `dir` holding conf, data and logs; tests use their own. */
   homeName?: string;
   /** Absolute server home (conf, data, logs); overrides `homeName`. */
@@ -140,7 +142,7 @@ const DISTRIBUTION_JVM_FLAGS = [
   '-Dlog4j2.disable.jmx=true',
 ];
 
-function neo4jConf(port: number, home: string, pageCache: string): string {
+function neo4jConf(port: number, home: string, pageCache: string, extra: string[] = []): string {
   return [
     '# Written by the lineage service at each start; edit NEO4J_LOCAL_* variables instead.',
     `server.default_listen_address=127.0.0.1`,
@@ -159,6 +161,7 @@ function neo4jConf(port: number, home: string, pageCache: string): string {
     `server.directories.run=${path.join(home, 'run')}`,
     `server.directories.plugins=${path.join(home, 'plugins')}`,
     `server.directories.import=${path.join(home, 'import')}`,
+    ...extra,
     '',
   ].join('\n');
 }
@@ -235,7 +238,7 @@ export class LocalNeo4jServer {
       port = await findFreePort();
     }
     this.port = port;
-    fs.writeFileSync(path.join(confDir, 'neo4j.conf'), neo4jConf(port, this.home, this.opts.pageCache));
+    fs.writeFileSync(path.join(confDir, 'neo4j.conf'), neo4jConf(port, this.home, this.opts.pageCache, this.opts.extraConf));
 
     const logPath = path.join(this.home, 'logs', 'console.log');
     const out = fs.openSync(logPath, 'a');

@@ -1,0 +1,199 @@
+/**
+ * npm run bench:neo4j-ab — compares two Neo4j server configurations (JVM flags, neo4j.conf settings)
+ * under the same ingest work. Two local Neo4j servers, A and B, each take the same deterministic
+ * traffic through the service's own ingest path (parse, plan, group commit: no HTTP), in alternating
+ * rounds at one concurrency (A first in odd pairs, B first in even ones). Each side is warmed until
+ * its JIT compiler threads are quiet, because a JVM flag that changes compilation would otherwise be
+ * measured on code in different states of warm-up.
+ *
+ * Why in-process: a Neo4j setting changes Neo4j's CPU per event, and without HTTP that is a larger
+ * and steadier share of what is measured (events/s varies less between rounds).
+ *
+ *   BENCH_NEO4J_AB_B='{"jvmArgs":"-XX:+UseTransparentHugePages"}' npm run bench:neo4j-ab
+ *   BENCH_NEO4J_AB_B='{"conf":["db.tx_state.memory_allocation=OFF_HEAP"]}' npm run bench:neo4j-ab
+ *
+ * A side is `{"jvmArgs": "flags separated by spaces", "conf": ["setting=value", ...]}`; both default
+ * to Neo4j's defaults as the service runs it, so equal sides give the A/A control. Other knobs:
+ * BENCH_NEO4J_AB_PAIRS (8), BENCH_NEO4J_AB_ROUND_EVENTS (3000), BENCH_NEO4J_AB_CONCURRENCY (32),
+ * BENCH_NEO4J_AB_WARMUP_EVENTS (36000 per side, at least), BENCH_NEO4J_AB_RESULT (neo4j-ab): the file
+ * under bench/results/.
+ */
+import { TrafficGenerator } from './traffic.js';
+import { cpuSpeedProbe, jitCpuSeconds, machine, processCpuSeconds, startBenchNeo4j, writeResult } from './support.js';
+import { createDriver } from '../src/neo4j/runtime.js';
+import { Db } from '../src/store/db.js';
+import { applySchema } from '../src/store/schema.js';
+import { parseEvent } from '../src/domain/openlineage/normalize.js';
+import { IngestCommitter } from '../src/ingest/committer.js';
+import { createLogger } from '../src/logger.js';
+import type { NormalizedEvent } from '../src/domain/openlineage/types.js';
+import type { LocalNeo4jServer } from '../src/neo4j/local-server.js';
+import type { Driver } from 'neo4j-driver';
+
+type SideName = 'A' | 'B';
+
+interface SideConfig {
+  jvmArgs: string[];
+  conf: string[];
+}
+
+function sideConfig(name: string): SideConfig {
+  const value = JSON.parse(process.env[name] ?? '{}') as { jvmArgs?: unknown; conf?: unknown };
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${name} must be a JSON object`);
+  const jvmArgs = typeof value.jvmArgs === 'string' ? value.jvmArgs.split(/\s+/).filter(Boolean) : [];
+  const conf = Array.isArray(value.conf) ? value.conf.map(String) : [];
+  return { jvmArgs, conf };
+}
+
+const PAIRS = Number(process.env.BENCH_NEO4J_AB_PAIRS ?? 8);
+const ROUND_EVENTS = Number(process.env.BENCH_NEO4J_AB_ROUND_EVENTS ?? 3000);
+const CONCURRENCY = Number(process.env.BENCH_NEO4J_AB_CONCURRENCY ?? 32);
+const WARMUP_EVENTS = Number(process.env.BENCH_NEO4J_AB_WARMUP_EVENTS ?? 36_000);
+const WARMUP_MAX_EVENTS = WARMUP_EVENTS * 2;
+const WARMUP_ROUND_EVENTS = 4000;
+const JIT_QUIET_SHARE = 0.05;
+// The side not being measured is frozen (SIGSTOP) during the other's round: its background work
+// (checkpoints, index sampling, JIT) would otherwise run on the same 2 cores. BENCH_NEO4J_AB_PAUSE_IDLE=0 turns it off.
+const PAUSE_IDLE = process.env.BENCH_NEO4J_AB_PAUSE_IDLE !== '0';
+
+interface Side {
+  name: SideName;
+  config: SideConfig;
+  server: LocalNeo4jServer;
+  driver: Driver;
+  committer: IngestCommitter;
+  traffic: TrafficGenerator;
+}
+
+interface Round {
+  eventsPerSecond: number;
+  neo4jMsPerEvent: number;
+  jitShare: number;
+}
+
+function parsedEvents(traffic: TrafficGenerator, n: number): NormalizedEvent[] {
+  return traffic.events(Math.ceil(n / 2)).map((e) => {
+    const r = parseEvent(JSON.parse(JSON.stringify(e)));
+    if (!r.ok) throw new Error(`generator produced an invalid event: ${JSON.stringify(r.problems)}`);
+    return r.event;
+  });
+}
+
+let allSides: Side[] = [];
+
+function setPaused(side: Side, paused: boolean): void {
+  if (PAUSE_IDLE) process.kill(side.server.jvmPid!, paused ? 'SIGSTOP' : 'SIGCONT');
+}
+
+async function round(side: Side, events: number): Promise<Round> {
+  const parsed = parsedEvents(side.traffic, events);
+  const others = allSides.filter((s) => s !== side);
+  for (const other of others) setPaused(other, true);
+  try {
+    return await measure(side, parsed);
+  } finally {
+    for (const other of others) setPaused(other, false);
+  }
+}
+
+async function measure(side: Side, parsed: NormalizedEvent[]): Promise<Round> {
+  const pid = side.server.jvmPid!;
+  const cpu0 = processCpuSeconds(pid);
+  const jit0 = jitCpuSeconds(pid);
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < parsed.length) await side.committer.submit(parsed[next++]);
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = processCpuSeconds(pid) - cpu0;
+  const jit = jitCpuSeconds(pid) - jit0;
+  return {
+    eventsPerSecond: Math.round(parsed.length / seconds),
+    neo4jMsPerEvent: Math.round((cpu * 1000 * 100) / parsed.length) / 100,
+    jitShare: Math.round((jit / cpu) * 100) / 100,
+  };
+}
+
+async function startSide(name: SideName): Promise<Side> {
+  const config = sideConfig(`BENCH_NEO4J_AB_${name}`);
+  const saved = process.env.NEO4J_LOCAL_JVM_ARGS;
+  process.env.NEO4J_LOCAL_JVM_ARGS = [saved ?? '', ...config.jvmArgs].join(' ');
+  const server = await startBenchNeo4j(`ab-${name}`, config.conf);
+  if (saved === undefined) delete process.env.NEO4J_LOCAL_JVM_ARGS;
+  else process.env.NEO4J_LOCAL_JVM_ARGS = saved;
+  const driver = createDriver(server.uri, 'neo4j', '');
+  const db = new Db(driver, 'neo4j', 60_000);
+  await applySchema(db);
+  // The same seed on both sides: the same pipelines, datasets and event shapes, round for round.
+  return { name, config, server, driver, committer: new IngestCommitter(db, createLogger('silent')), traffic: new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10, seed: 42 }) };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const r2 = (x: number) => Math.round(x * 100) / 100;
+
+async function main() {
+  const probeBefore = cpuSpeedProbe();
+  const sides: Side[] = [];
+  try {
+    sides.push(await startSide('A'));
+    sides.push(await startSide('B'));
+    allSides = sides;
+    // Warm-up, alternating so both JVMs spend it under the same machine conditions.
+    const warm: Record<SideName, { events: number; jitShare: number }> = { A: { events: 0, jitShare: 1 }, B: { events: 0, jitShare: 1 } };
+    const warming = () => sides.filter((s) => warm[s.name].events < WARMUP_MAX_EVENTS && (warm[s.name].events < WARMUP_EVENTS || warm[s.name].jitShare >= JIT_QUIET_SHARE));
+    for (let todo = warming(); todo.length > 0; todo = warming()) {
+      for (const side of todo) {
+        const r = await round(side, WARMUP_ROUND_EVENTS);
+        warm[side.name].events += WARMUP_ROUND_EVENTS;
+        warm[side.name].jitShare = r.jitShare;
+        console.log(`warm-up ${side.name}: ${warm[side.name].events} events, ${r.eventsPerSecond} events/s, Neo4j ${r.neo4jMsPerEvent} ms/event, JIT ${Math.round(r.jitShare * 100)}%`);
+      }
+    }
+    const pairs: { order: string; A: Round; B: Round; rateRatio: number; cpuRatio: number }[] = [];
+    for (let i = 0; i < PAIRS; i++) {
+      const order = i % 2 === 0 ? sides : [sides[1], sides[0]];
+      const result: Partial<Record<SideName, Round>> = {};
+      for (const side of order) result[side.name] = await round(side, ROUND_EVENTS);
+      const A = result.A!;
+      const B = result.B!;
+      const pair = { order: order.map((s) => s.name).join(''), A, B, rateRatio: r2(B.eventsPerSecond / A.eventsPerSecond), cpuRatio: r2(B.neo4jMsPerEvent / A.neo4jMsPerEvent) };
+      pairs.push(pair);
+      console.log(`pair ${i + 1} (${pair.order}): A ${A.eventsPerSecond}/s ${A.neo4jMsPerEvent} ms, B ${B.eventsPerSecond}/s ${B.neo4jMsPerEvent} ms: rate B/A ${pair.rateRatio}, Neo4j CPU B/A ${pair.cpuRatio}`);
+    }
+    const probeAfter = cpuSpeedProbe();
+    const result = {
+      benchmark: 'neo4j-ab',
+      machine: { ...machine(), cpuSpeedProbeOpsPerSecond: { before: probeBefore, after: probeAfter } },
+      method: `${PAUSE_IDLE ? 'the side not measured frozen with SIGSTOP; ' : ''}in-process ingest (parse, plan, group commit; no HTTP) at concurrency ${CONCURRENCY}, ${ROUND_EVENTS}-event rounds alternating between two Neo4j servers (A first in odd pairs), after warm-up until the JIT is under ${JIT_QUIET_SHARE * 100}% of each server's CPU`,
+      sides: { A: sides[0].config, B: sides[1].config },
+      warmup: warm,
+      pairs,
+      summary: {
+        rateRatioMedian: r2(median(pairs.map((p) => p.rateRatio))),
+        pairsFavouringB: pairs.filter((p) => p.rateRatio > 1).length,
+        neo4jCpuRatioMedian: r2(median(pairs.map((p) => p.cpuRatio))),
+        pairsWithLessNeo4jCpuOnB: pairs.filter((p) => p.cpuRatio < 1).length,
+        eventsPerSecondMedian: { A: median(pairs.map((p) => p.A.eventsPerSecond)), B: median(pairs.map((p) => p.B.eventsPerSecond)) },
+        neo4jMsPerEventMedian: { A: median(pairs.map((p) => p.A.neo4jMsPerEvent)), B: median(pairs.map((p) => p.B.neo4jMsPerEvent)) },
+      },
+    };
+    console.log(result.summary);
+    console.log(`results: ${writeResult(process.env.BENCH_NEO4J_AB_RESULT ?? 'neo4j-ab', result)}`);
+  } finally {
+    for (const side of sides) {
+      await side.driver.close();
+      await side.server.stop();
+    }
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
