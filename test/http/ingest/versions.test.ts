@@ -62,6 +62,40 @@ describe('ingest: job and dataset versions', () => {
       expect(after).to.deep.equal([{ n: 'a2' }]);
     });
 
+    it('moving to another version changes only the lineage links that differ, one link per dataset', async () => {
+      // Each link as "<dataset> <relationship element id>": a kept link keeps its id.
+      const links = async () =>
+        (await rows(
+          t().db,
+          `MATCH (j:Job)
+           RETURN COLLECT { MATCH (d)-[e:INPUT_TO]->(j) RETURN d.name + ' ' + elementId(e) ORDER BY d.name } AS ins,
+                  COLLECT { MATCH (j)-[e:PRODUCES]->(d) RETURN d.name + ' ' + elementId(e) ORDER BY d.name } AS outs`,
+        ))[0] as { ins: string[]; outs: string[] };
+      const names = (ls: string[]) => ls.map((l) => l.split(' ')[0]);
+
+      await postAll(completedRun({ inputs: ['a'], outputs: ['b'] }));
+      const first = await links();
+      await postAll(completedRun({ inputs: ['a', 'shared'], outputs: ['b'] }));
+      const second = await links();
+      expect(names(second.ins)).to.deep.equal(['a', 'shared']);
+      expect(second.ins[0], 'the input both versions share is the same relationship').to.equal(first.ins[0]);
+      expect(second.outs).to.deep.equal(first.outs);
+
+      // A FAIL that knew no outputs is a version without outputs: the job stops producing b.
+      const failed = randomUUID();
+      await post(runEvent({ runId: failed, eventType: 'START', inputs: ['a'] }));
+      await post(runEvent({ runId: failed, eventType: 'FAIL' }));
+      const third = await links();
+      expect(third).to.deep.equal({ ins: [first.ins[0]], outs: [] });
+
+      await postAll(completedRun({ inputs: ['a', 'shared'], outputs: ['b'] }));
+      const fourth = await links();
+      expect(names(fourth.ins)).to.deep.equal(['a', 'shared']);
+      expect(fourth.ins[0]).to.equal(first.ins[0]);
+      expect(names(fourth.outs)).to.deep.equal(['b']);
+      expect(await value(t().db, 'MATCH (:Dataset)-[e:INPUT_TO|PRODUCES]-(:Job) RETURN count(e)')).to.equal(3);
+    });
+
     it('a streaming job gets a version as soon as its I/O is known', async () => {
       const jobType = { jobType: { _producer: 'p', _schemaURL: 's', processingType: 'STREAMING', integration: 'FLINK', jobType: 'JOB' } };
       await post(runEvent({ eventType: 'START', jobFacets: jobType, inputs: ['topic'], outputs: ['sink'] }));
