@@ -9,12 +9,11 @@
  * events/s does.
  */
 import { TrafficGenerator } from './traffic.js';
-import { cpuSpeedProbe, machine, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
+import { cpuSpeedProbe, machine, normalizedEvents, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
 import { HTTP_CLIENT, drive, type Pids } from './drive.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
-import { parseEvent } from '../src/domain/openlineage/normalize.js';
 import { IngestCommitter } from '../src/ingest/committer.js';
 import { queryTimings } from '../src/store/ingest.js';
 import { createLogger } from '../src/logger.js';
@@ -34,11 +33,7 @@ const C32_ROUNDS = Number(process.env.BENCH_C32_ROUNDS ?? 3);
 
 async function ceiling(db: Db, events: Record<string, unknown>[], concurrency: number) {
   const committer = new IngestCommitter(db, createLogger('silent'));
-  const parsed = events.map((e) => {
-    const r = parseEvent(e);
-    if (!r.ok) throw new Error(`generator produced an invalid event: ${JSON.stringify(r.problems)}`);
-    return r.event;
-  });
+  const parsed = normalizedEvents(events);
   let next = 0;
   const t0 = performance.now();
   await Promise.all(

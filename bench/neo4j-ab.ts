@@ -19,11 +19,10 @@
  * under bench/results/.
  */
 import { TrafficGenerator } from './traffic.js';
-import { cpuSpeedProbe, jitCpuSeconds, machine, processCpuSeconds, startBenchNeo4j, writeResult } from './support.js';
+import { cpuSpeedProbe, jitCpuSeconds, machine, normalizedEvents, processCpuSeconds, startBenchNeo4j, writeResult } from './support.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
-import { parseEvent } from '../src/domain/openlineage/normalize.js';
 import { IngestCommitter } from '../src/ingest/committer.js';
 import { createLogger } from '../src/logger.js';
 import type { NormalizedEvent } from '../src/domain/openlineage/types.js';
@@ -71,14 +70,6 @@ interface Round {
   jitShare: number;
 }
 
-function parsedEvents(traffic: TrafficGenerator, n: number): NormalizedEvent[] {
-  return traffic.events(Math.ceil(n / 2)).map((e) => {
-    const r = parseEvent(JSON.parse(JSON.stringify(e)));
-    if (!r.ok) throw new Error(`generator produced an invalid event: ${JSON.stringify(r.problems)}`);
-    return r.event;
-  });
-}
-
 let allSides: Side[] = [];
 
 function setPaused(side: Side, paused: boolean): void {
@@ -86,7 +77,7 @@ function setPaused(side: Side, paused: boolean): void {
 }
 
 async function round(side: Side, events: number): Promise<Round> {
-  const parsed = parsedEvents(side.traffic, events);
+  const parsed = normalizedEvents(side.traffic.events(Math.ceil(events / 2)));
   const others = allSides.filter((s) => s !== side);
   for (const other of others) setPaused(other, true);
   try {
@@ -119,11 +110,7 @@ async function measure(side: Side, parsed: NormalizedEvent[]): Promise<Round> {
 
 async function startSide(name: SideName): Promise<Side> {
   const config = sideConfig(`BENCH_NEO4J_AB_${name}`);
-  const saved = process.env.NEO4J_LOCAL_JVM_ARGS;
-  process.env.NEO4J_LOCAL_JVM_ARGS = [saved ?? '', ...config.jvmArgs].join(' ');
-  const server = await startBenchNeo4j(`ab-${name}`, config.conf);
-  if (saved === undefined) delete process.env.NEO4J_LOCAL_JVM_ARGS;
-  else process.env.NEO4J_LOCAL_JVM_ARGS = saved;
+  const server = await startBenchNeo4j(`ab-${name}`, config);
   const driver = createDriver(server.uri, 'neo4j', '');
   const db = new Db(driver, 'neo4j', 60_000);
   await applySchema(db);

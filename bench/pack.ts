@@ -12,11 +12,10 @@ import { IngestCommitter } from '../src/ingest/committer.js';
 import { createLogger } from '../src/logger.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { installPlainParamsFastPath, requireFromDriver, TRANSFORMER_MODULE } from '../src/neo4j/plain-params.js';
-import { parseEvent } from '../src/domain/openlineage/normalize.js';
 import { Db, type TxRunner } from '../src/store/db.js';
 import { writeBatchStatement } from '../src/store/ingest.js';
 import { applySchema } from '../src/store/schema.js';
-import { cpuSpeedProbe, machine, startBenchNeo4j, writeResult } from './support.js';
+import { cpuSpeedProbe, machine, normalizedEvents, startBenchNeo4j, writeResult } from './support.js';
 import { TrafficGenerator } from './traffic.js';
 
 const WARM_EVENTS = Number(process.env.BENCH_PACK_WARM_EVENTS ?? 6000);
@@ -52,11 +51,7 @@ db.write = (opts, work) =>
 const committer = new IngestCommitter(db, createLogger('silent'), {});
 const gen = new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10 });
 async function ingest(events: number): Promise<void> {
-  const parsed = gen.events(events / 2).map((e) => {
-    const r = parseEvent(e);
-    if (!r.ok) throw new Error('generated event failed validation');
-    return r.event;
-  });
+  const parsed = normalizedEvents(gen.events(events / 2));
   let next = 0;
   await Promise.all(Array.from({ length: 32 }, async () => { while (next < parsed.length) await committer.submit(parsed[next++]); }));
 }

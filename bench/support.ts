@@ -8,6 +8,8 @@ import path from 'node:path';
 import { LocalNeo4jServer, findFreePort } from '../src/neo4j/local-server.js';
 import { NEO4J_DEFAULT_VERSION } from '../src/config.js';
 import { projectRoot } from '../src/paths.js';
+import { parseEvent } from '../src/domain/openlineage/normalize.js';
+import type { NormalizedEvent } from '../src/domain/openlineage/types.js';
 
 /** USER_HZ: the unit of /proc times on Linux (getconf CLK_TCK), 100 on every common kernel. */
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -105,16 +107,26 @@ export function summarize(latenciesMs: number[]) {
   return { count: s.length, p50: percentile(s, 50), p95: percentile(s, 95), p99: percentile(s, 99), max: percentile(s, 100) };
 }
 
-export async function startBenchNeo4j(name: string, extraConf: string[] = []): Promise<LocalNeo4jServer> {
+/** The generator's events as the service's parser normalizes them; an invalid one is a bug in the generator. */
+export function normalizedEvents(events: Record<string, unknown>[]): NormalizedEvent[] {
+  return events.map((e) => {
+    const r = parseEvent(e);
+    if (!r.ok) throw new Error(`generator produced an invalid event: ${JSON.stringify(r.problems)}`);
+    return r.event;
+  });
+}
+
+/** `extra`: JVM flags after NEO4J_LOCAL_JVM_ARGS, and neo4j.conf lines (bench:neo4j-ab's sides). */
+export async function startBenchNeo4j(name: string, extra: { jvmArgs?: string[]; conf?: string[] } = {}): Promise<LocalNeo4jServer> {
   const server = new LocalNeo4jServer({
     dir: process.env.NEO4J_LOCAL_DIR ?? path.join(projectRoot, '.neo4j'),
     version: NEO4J_DEFAULT_VERSION,
     boltPort: 0,
     heap: process.env.BENCH_NEO4J_HEAP ?? '2g',
     pageCache: process.env.BENCH_NEO4J_PAGECACHE ?? '1g',
-    jvmArgs: (process.env.NEO4J_LOCAL_JVM_ARGS ?? '').split(/\s+/).filter(Boolean),
+    jvmArgs: [...(process.env.NEO4J_LOCAL_JVM_ARGS ?? '').split(/\s+/).filter(Boolean), ...(extra.jvmArgs ?? [])],
     homeName: `bench-${name}-${process.pid}`,
-    extraConf,
+    extraConf: extra.conf,
     ephemeral: true,
   });
   await server.start();

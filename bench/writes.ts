@@ -12,11 +12,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 process.env.INGEST_PROFILE ||= '1';
 const { TrafficGenerator } = await import('./traffic.js');
-const { machine, startBenchNeo4j, writeResult } = await import('./support.js');
+const { machine, normalizedEvents, startBenchNeo4j, writeResult } = await import('./support.js');
 const { createDriver } = await import('../src/neo4j/runtime.js');
 const { Db } = await import('../src/store/db.js');
 const { applySchema } = await import('../src/store/schema.js');
-const { parseEvent } = await import('../src/domain/openlineage/normalize.js');
 const { writeEvents } = await import('../src/store/ingest.js');
 const { cypher } = await import('../src/store/cypher.js');
 const { cypherDir } = await import('../src/paths.js');
@@ -36,11 +35,7 @@ async function main() {
     await applySchema(db);
     const traffic = new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10 });
     const ingest = async (n: number, counts: Map<string, Record<string, number>> | null) => {
-      const events = traffic.events(n / 2).map((e) => {
-        const r = parseEvent(JSON.parse(JSON.stringify(e)));
-        if (!r.ok) throw new Error(`generator produced an invalid event: ${JSON.stringify(r.problems)}`);
-        return r.event;
-      });
+      const events = normalizedEvents(traffic.events(n / 2));
       for (let i = 0; i < events.length; i += BATCH) {
         const items = events.slice(i, i + BATCH).map((event) => ({ event, receivedAt: new Date().toISOString() }));
         await db.write({ op: 'bench:writes' }, async (tx) => {
