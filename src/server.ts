@@ -49,12 +49,14 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     const addr = server.address();
     logger.info({ address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : addr }, 'lineage service listening');
 
-    // In the background: requests are served meanwhile (an early ingest batch just plans for itself).
+    // In the background: requests are served meanwhile (an early ingest batch just plans for itself),
+    // but /readyz says 503 until it is done, so orchestrators send traffic to a warm service.
     const planStart = performance.now();
     const planned = db.write({ op: 'plan ingest statements', timeoutMs: config.ingestTimeoutMs }, planIngestStatements).then(
       () => logger.info({ ms: Math.round(performance.now() - planStart) }, 'ingest statements planned'),
       (err) => logger.warn({ err }, 'could not plan the ingest statements ahead; the first ingest batch will'),
     );
+    services.readiness.waitFor('planning the ingest statements', planned);
 
     let stopping: Promise<void> | null = null;
     const stop = () =>

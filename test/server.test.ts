@@ -90,9 +90,23 @@ describe('server process lifecycle (local Neo4j)', function () {
     expect(proc.output()).not.to.include('fetching Neo4j server jars');
     const body = (await (await fetch(`${url}/api/v1/namespaces/default`)).json()) as { createdAt: string };
     expect(body.createdAt).to.equal(firstCreatedAt);
-    // The ingest statements are planned in the background after listening, before the first event.
-    await until('the ingest statements to be planned', () => /ingest statements planned|could not plan/.test(proc.output()), 90_000);
-    expect(proc.output()).to.include('ingest statements planned').and.not.to.include('could not plan');
+    // The ingest statements are planned in the background after listening; /readyz says 503
+    // (warming_up) until then, and is 200 only once they are planned.
+    const readyStates: string[] = [];
+    await until(
+      'the service to be ready',
+      async () => {
+        const res = await fetch(`${url}/readyz`);
+        const ready = (await res.json()) as { status: string };
+        readyStates.push(`${res.status} ${ready.status}`);
+        if (res.status !== 200) return false;
+        expect(proc.output(), 'ready only after planning').to.include('ingest statements planned');
+        return true;
+      },
+      90_000,
+    );
+    expect(new Set(readyStates)).to.satisfy((states: Set<string>) => [...states].every((s) => s === '503 warming_up' || s === '200 ready'));
+    expect(proc.output()).not.to.include('could not plan');
     proc.child.kill('SIGTERM');
     expect(await proc.exited).to.equal(0);
     expect(javaProcessesFor(home)).to.deep.equal([]);

@@ -13,6 +13,7 @@ import { TagRepository } from '../store/tags.js';
 import { SearchRepository } from '../store/search.js';
 import { EventRepository } from '../store/events.js';
 import { StatsRepository } from '../store/stats.js';
+import { Readiness } from '../readiness.js';
 
 export interface Services {
   db: Db;
@@ -29,10 +30,12 @@ export interface Services {
   search: SearchRepository;
   events: EventRepository;
   stats: StatsRepository;
+  /** Start-up work /readyz waits for (server.ts registers it). */
+  readiness: Readiness;
 }
 
 export function createServices(db: Db, logger: Logger, metrics: Metrics, ingest: Partial<CommitterOptions> = {}): Services {
   const committer = new IngestCommitter(db, logger, { ...DEFAULT_COMMITTER_OPTIONS, ...ingest });
   observeCommitter(metrics, committer);
-  return { db, logger, metrics, namespaces: new NamespaceRepository(db), committer, lineage: new LineageRepository(db), datasets: new DatasetRepository(db), jobs: new JobRepository(db), runs: new RunRepository(db), sources: new SourceRepository(db), tags: new TagRepository(db), search: new SearchRepository(db), events: new EventRepository(db), stats: new StatsRepository(db) };
+  return { db, logger, metrics, namespaces: new NamespaceRepository(db), committer, lineage: new LineageRepository(db), datasets: new DatasetRepository(db), jobs: new JobRepository(db), runs: new RunRepository(db), sources: new SourceRepository(db), tags: new TagRepository(db), search: new SearchRepository(db), events: new EventRepository(db), stats: new StatsRepository(db), readiness: new Readiness() };
 }

@@ -34,6 +34,30 @@ describe('health and readiness', () => {
     }
   });
 
+  it('/readyz is 503 warming_up while start-up work runs, and 200 once it settles (even if it failed)', async () => {
+    const app = await build();
+    try {
+      let finish!: () => void;
+      let fail!: (err: Error) => void;
+      app.app.services.readiness.waitFor('planning', new Promise<void>((resolve) => (finish = resolve)));
+      app.app.services.readiness.waitFor('warming', new Promise<void>((_, reject) => (fail = reject)));
+      const warming = await app.get('/readyz');
+      expect(warming.status).to.equal(503);
+      expect(warming.headers.get('retry-after')).to.equal('1');
+      expect(warming.body).to.include({ code: 503, error: 'warming_up', status: 'warming_up', neo4j: 'up' });
+      expect(warming.body.warmingUp).to.deep.equal(['planning', 'warming']);
+      expect((await app.get('/healthz')).status, 'liveness is not readiness').to.equal(200);
+      finish();
+      fail(new Error('could not warm up'));
+      await new Promise((r) => setImmediate(r));
+      const ready = await app.get('/readyz');
+      expect(ready.status).to.equal(200);
+      expect(ready.body).to.include({ status: 'ready', neo4j: 'up' });
+    } finally {
+      await app.close();
+    }
+  });
+
   it('/metrics serves Prometheus text', async () => {
     await t().get('/api/v1/namespaces');
     const res = await t().get('/metrics');

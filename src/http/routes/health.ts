@@ -1,8 +1,11 @@
-/** Liveness (`/healthz`: the process answers) and readiness (`/readyz`: Neo4j answers too). */
+/**
+ * Liveness (`/healthz`: the process answers) and readiness (`/readyz`: Neo4j answers too, and the
+ * start-up work registered in Services.readiness has settled).
+ */
 import Router from '@koa/router';
 import type { Services } from '../context.js';
 
-export function healthRouter({ db, metrics }: Services): Router {
+export function healthRouter({ db, metrics, readiness }: Services): Router {
   const router = new Router();
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
@@ -10,12 +13,20 @@ export function healthRouter({ db, metrics }: Services): Router {
   router.get('/readyz', async (ctx) => {
     try {
       await db.ping(2000);
-      ctx.body = { status: 'ready', neo4j: 'up' };
     } catch (err) {
       ctx.status = 503;
       ctx.set('Retry-After', '1');
       ctx.body = { code: 503, error: 'unavailable', message: `Neo4j is not reachable: ${(err as Error).message}`, status: 'not_ready', neo4j: 'down' };
+      return;
     }
+    const warmingUp = readiness.warmingUp;
+    if (warmingUp.length > 0) {
+      ctx.status = 503;
+      ctx.set('Retry-After', '1');
+      ctx.body = { code: 503, error: 'warming_up', message: `Still starting: ${warmingUp.join(', ')}`, status: 'warming_up', neo4j: 'up', warmingUp };
+      return;
+    }
+    ctx.body = { status: 'ready', neo4j: 'up' };
   });
   router.get('/metrics', async (ctx) => {
     ctx.type = metrics.registry.contentType;
