@@ -3,7 +3,15 @@
  * start-up work registered in Services.readiness has settled).
  */
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import type { Services } from '../context.js';
+
+/** Not ready: 503 with Retry-After, so balancers and clients come back shortly. */
+function notReady(ctx: Context, body: Record<string, unknown>): void {
+  ctx.status = 503;
+  ctx.set('Retry-After', '1');
+  ctx.body = { code: 503, ...body };
+}
 
 export function healthRouter({ db, metrics, readiness }: Services): Router {
   const router = new Router();
@@ -14,19 +22,12 @@ export function healthRouter({ db, metrics, readiness }: Services): Router {
     try {
       await db.ping(2000);
     } catch (err) {
-      ctx.status = 503;
-      ctx.set('Retry-After', '1');
-      ctx.body = { code: 503, error: 'unavailable', message: `Neo4j is not reachable: ${(err as Error).message}`, status: 'not_ready', neo4j: 'down' };
+      notReady(ctx, { error: 'unavailable', message: `Neo4j is not reachable: ${(err as Error).message}`, status: 'not_ready', neo4j: 'down' });
       return;
     }
     const warmingUp = readiness.warmingUp;
-    if (warmingUp.length > 0) {
-      ctx.status = 503;
-      ctx.set('Retry-After', '1');
-      ctx.body = { code: 503, error: 'warming_up', message: `Still starting: ${warmingUp.join(', ')}`, status: 'warming_up', neo4j: 'up', warmingUp };
-      return;
-    }
-    ctx.body = { status: 'ready', neo4j: 'up' };
+    if (warmingUp.length > 0) notReady(ctx, { error: 'warming_up', message: `Still starting: ${warmingUp.join(', ')}`, status: 'warming_up', neo4j: 'up', warmingUp });
+    else ctx.body = { status: 'ready', neo4j: 'up' };
   });
   router.get('/metrics', async (ctx) => {
     ctx.type = metrics.registry.contentType;
