@@ -20,6 +20,7 @@
 import type { Db } from '../store/db.js';
 import type { NormalizedEvent } from '../domain/openlineage/types.js';
 import { writeEvents } from '../store/ingest.js';
+import { RecentPeak, startThreshold } from './batch-size.js';
 import type { Logger } from '../logger.js';
 
 interface Pending {
@@ -42,9 +43,9 @@ export interface CommitterOptions {
    */
   lingerMs: number;
   /**
-   * While another writer is busy, a free writer starts at once when this many events wait, or as many
-   * as the busy writers hold if fewer (so the writers stay balanced at low concurrency); below it, it
-   * lingers.
+   * While another writer is busy, a free writer starts at once when this many events wait, or its
+   * share of the events recently inside the committer if fewer (batch-size.ts: about the producers
+   * over the writers, so the writers stay balanced at low concurrency); below it, it lingers.
    */
   minBatch: number;
   /** Most events waiting for a transaction (not counting those in flight); more are refused. */
@@ -78,6 +79,8 @@ export class IngestCommitter {
   private active = 0;
   /** Events in the transactions in flight. */
   private activeEvents = 0;
+  /** Most events inside the committer (waiting or in flight) lately: about the number of producers. */
+  private readonly peak = new RecentPeak();
   private closed = false;
   private lingerTimer: NodeJS.Timeout | null = null;
   private idleWaiters: (() => void)[] = [];
@@ -107,6 +110,7 @@ export class IngestCommitter {
     }
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ event, receivedAt: new Date().toISOString(), resolve, reject });
+      this.peak.record(this.queue.length + this.activeEvents);
       this.pump();
     });
   }
@@ -136,7 +140,7 @@ export class IngestCommitter {
   private pump(): void {
     while (this.active < this.opts.writers && this.queue.length > 0) {
       const othersBusy = this.active > 0;
-      if (othersBusy && this.queue.length < Math.max(1, Math.min(this.opts.minBatch, this.opts.maxBatch, this.activeEvents)) && !this.closed) {
+      if (othersBusy && this.queue.length < this.startThreshold() && !this.closed) {
         this.lingerTimer ??= setTimeout(() => {
           this.lingerTimer = null;
           this.startBatch();
@@ -146,6 +150,11 @@ export class IngestCommitter {
       }
       this.startBatch();
     }
+  }
+
+  /** See batch-size.ts: the writers' share of the events recently inside the committer. */
+  private startThreshold(): number {
+    return startThreshold({ recentPeak: this.peak.value, writers: this.opts.writers, minBatch: this.opts.minBatch, maxBatch: this.opts.maxBatch });
   }
 
   private startBatch(): void {
