@@ -12,7 +12,9 @@ export function requestLog(logger: Logger, metrics: Metrics): Middleware {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
       metrics.httpDuration.labels(ctx.method, String(route), String(ctx.status)).observe(ms / 1000);
-      const level = ctx.status >= 500 ? 'error' : 'info';
+      // 503 is an expected state (warming up, shedding load, Neo4j away), not a fault of this
+      // service: the cause is logged where it is known; an error per refused request would drown it.
+      const level = ctx.status === 503 ? 'warn' : ctx.status >= 500 ? 'error' : 'info';
       logger[level]({ method: ctx.method, path: ctx.path, status: ctx.status, durationMs: Math.round(ms * 100) / 100 }, 'request');
     }
   };
