@@ -37,12 +37,13 @@ export class RecentPeak {
   }
 
   private roll(): void {
-    const elapsed = this.now() - this.windowStart;
+    const now = this.now();
+    const elapsed = now - this.windowStart;
     if (elapsed < this.windowMs) return;
     // A window with no record at all (idle for two windows) forgets everything.
     this.previous = elapsed < 2 * this.windowMs ? this.current : 0;
     this.current = 0;
-    this.windowStart = this.now();
+    this.windowStart = now;
   }
 }
 
