@@ -35,3 +35,22 @@ export async function graphSnapshot(db: Db): Promise<string[]> {
   );
   return [...nodes, ...rels].map((r) => r.k as string).sort();
 }
+
+/**
+ * Entries of `facetDigests` lists that do not match their property's value (src/domain/facet-digests.ts):
+ * a wrong entry would let a changed facet go unsent. Empty when the invariant holds.
+ */
+export async function staleFacetDigests(db: Db): Promise<string[]> {
+  const { digest } = await import('../../src/domain/facet-digests.js');
+  const nodes = await rows(db, 'MATCH (n) WHERE n.facetDigests IS NOT NULL RETURN labels(n)[0] AS label, coalesce(n.id, n.namespace + "/" + n.name) AS key, properties(n) AS props');
+  const stale: string[] = [];
+  for (const { label, key, props } of nodes) {
+    for (const entry of props.facetDigests as string[]) {
+      const space = entry.indexOf(' ');
+      const [prop, d] = [entry.slice(0, space), entry.slice(space + 1)];
+      const value = props[prop];
+      if (typeof value !== 'string' || digest(value) !== d) stale.push(`${label} ${key}: ${prop}`);
+    }
+  }
+  return stale;
+}

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { useTestApp, wipe } from '../../helper.js';
-import { graphShape, graphSnapshot, rows } from '../../support/graph.js';
+import { graphShape, graphSnapshot, rows, staleFacetDigests } from '../../support/graph.js';
 import { completedRun, facet, runEvent } from '../../support/events.js';
 
 /** A small but complete stream: chains, a failure, a parent, symlinks, column lineage, a job and a dataset event. */
@@ -44,6 +44,7 @@ describe('ingest: idempotency and concurrency', () => {
     const once = await graphSnapshot(t().db);
     for (const e of events) await postAll([e, e]);
     expect(await graphSnapshot(t().db)).to.deep.equal(once);
+    expect(await staleFacetDigests(t().db)).to.deep.equal([]);
   });
 
   it('posting the whole stream twice leaves an identical graph', async () => {
@@ -71,7 +72,14 @@ describe('ingest: idempotency and concurrency', () => {
           job: `job_${p % 8}`,
           jobNamespace: p % 2 ? 'airflow' : 'spark',
           runFacets: { parent: facet({ run: { runId: parentRuns[i] }, job: { namespace: 'scheduler', name: 'dag' } }) },
-          inputs: [{ name: 'shared.hub_a', facets: { dataSource: source } }, { name: 'shared.hub_b', facets: { dataSource: source } }, `own_${(p + 1) % producers}`],
+          // Producers of one job disagree about its SQL and about a hub's owner, so concurrent
+          // transactions change the same facets back and forth (facet digests must stay true).
+          jobFacets: { sql: facet({ query: `SELECT ${(p + i) % 3}` }, 'SQLJobFacet') },
+          inputs: [
+            { name: 'shared.hub_a', facets: { dataSource: source }, inputFacets: { ownership: facet({ owners: [{ name: `team_${p % 3}` }] }) } },
+            { name: 'shared.hub_b', facets: { dataSource: source } },
+            `own_${(p + 1) % producers}`,
+          ],
           outputs: [`own_${p}`, 'shared.sink'],
         });
         for (const e of events) statuses.push((await t().post('/api/v1/lineage', e)).status);
@@ -92,6 +100,7 @@ describe('ingest: idempotency and concurrency', () => {
        RETURN dup`,
     );
     expect(dupes).to.deep.equal([]);
+    expect(await staleFacetDigests(t().db), 'facet digests match their facets').to.deep.equal([]);
     // Every link that ingest makes once (and then trusts a mirroring property for) exists exactly once.
     const links = await rows(
       t().db,
