@@ -1,7 +1,6 @@
 // DatasetEvents declare a dataset state without a run: each gets its own version (keyed by the
 // event's content), current when it is the newest by eventTime.
-// Params: $datasets: [{namespace, name, eventTime (ISO), versionId, versionFacetProps, sentDigests ([string]:
-//   facetDigests entries of the facets sent), fields (JSON or null), lifecycleState}]
+// Params: $datasets: [{namespace, name, eventTime (ISO), versionId, versionFacetProps, fields (JSON or null), lifecycleState}]
 // Returns nothing.
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
 CYPHER replan=skip
@@ -11,7 +10,6 @@ WITH ds, d, datetime(ds.eventTime) AS t
 MERGE (v:DatasetVersion {id: ds.versionId})
   ON CREATE SET v.namespace = d.namespace, v.name = d.name, v.createdAt = t, v.committedAt = t
 SET v += ds.versionFacetProps,
-    v.facetDigests = [e IN coalesce(v.facetDigests, []) WHERE NOT any(k IN keys(ds.versionFacetProps) WHERE e STARTS WITH k + ' ')] + ds.sentDigests,
     v.fields = coalesce(ds.fields, d.fields),
     v.lifecycleState = ds.lifecycleState
 MERGE (v)-[:VERSION_OF]->(d)

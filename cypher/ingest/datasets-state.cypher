@@ -1,10 +1,8 @@
 // Second read of an ingest transaction (composed after runs-prepare): for each dataset the batch mentions,
-// whether the name is a symlink alias and of which primary dataset, the primary's facet digests,
-// and its current version with that version's facet digests, so unchanged facets need not be
-// resent (src/domain/facet-digests.ts) and a run starting to read it knows which version it reads. It takes each primary
+// whether the name is a symlink alias and of which primary dataset, and the primary's facet digests,
+// so unchanged facets need not be resent (src/domain/facet-digests.ts). It takes each primary
 // dataset's write lock first (setting a property to its own value locks without writing), so the
-// digests and the current version stay true until this transaction commits, whatever other writers
-// do (moving a current version, or writing a version's facets, takes its dataset's lock).
+// digests stay true until this transaction commits, whatever other writers do.
 // Params: $datasets ([{namespace, name}], sorted). Returns one row: datasets, a list of one map per
 //   mentioned dataset that exists: {from: {namespace, name}, to: {namespace, name} (the primary; equal
 //   to `from` unless an alias), digests ([string])}.
@@ -21,11 +19,8 @@ OPTIONAL CALL (d) {
 }
 WITH ref, coalesce(p, d) AS primary
 SET primary.name = primary.name
-WITH ref, primary
-OPTIONAL MATCH (primary)-[:CURRENT_VERSION]->(cv:DatasetVersion)
 RETURN collect({
   from: {namespace: ref.namespace, name: ref.name},
   to: {namespace: primary.namespace, name: primary.name},
-  digests: coalesce(primary.facetDigests, []),
-  current: CASE WHEN cv IS NULL THEN null ELSE {id: cv.id, digests: coalesce(cv.facetDigests, [])} END
+  digests: coalesce(primary.facetDigests, [])
 }) AS datasets

@@ -1,8 +1,7 @@
 // Creates or updates the jobs of a batch's RunEvents and JobEvents (and their namespaces and
 // parent jobs). Takes each job's write lock for the rest of the transaction (LATEST_RUN and
 // CURRENT_VERSION moves read the job's pointers after this).
-// Params: $jobs: [{namespace, name, firstSeen, lastSeen (ISO), simpleName, facetProps (map 'facet.<name>' → JSON or null:
-//   the changed facets and deletions), sentDigests ([string]: facetDigests entries of the facets sent),
+// Params: $jobs: [{namespace, name, firstSeen, lastSeen (ISO), simpleName, facetProps (map 'facet.<name>' → JSON or null),
 //   description, type, integration, jobKind, parent ({namespace, name} or null)}], sorted by (namespace, name)
 // Returns nothing.
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
@@ -19,8 +18,6 @@ MERGE (j:Job {namespace: job.namespace, name: job.name})
   ON CREATE SET j.createdAt = t, j.updatedAt = t1, j.simpleName = job.simpleName, j.type = 'BATCH',
                 j.searchName = toLower(job.name), j.isDeleted = false, j.context = '{}'
 SET j += job.facetProps,
-    // Each written facet's digest entry is replaced (src/domain/facet-digests.ts).
-    j.facetDigests = [e IN coalesce(j.facetDigests, []) WHERE NOT any(k IN keys(job.facetProps) WHERE e STARTS WITH k + ' ')] + job.sentDigests,
     j.isDeleted = false,
     j.createdAt = CASE WHEN t < j.createdAt THEN t ELSE j.createdAt END,
     j.updatedAt = CASE WHEN t1 > j.updatedAt THEN t1 ELSE j.updatedAt END,

@@ -1,10 +1,7 @@
 // Ties runs to the version of each input dataset they read: the version the run already reads
 // (retries, later events), else the dataset's current version at this point, else a first version
 // of the dataset. Facets the run reports about an input attach to that version.
-// Params: $inputs: [{runId, eventTime (ISO), namespace, name, initialVersionId,
-//   versionId (the version the run reads, as found by the transaction's read statement under the
-//   dataset's lock, or null when the dataset has none yet), versionFacetProps (the changed facets and
-//   deletions), sentDigests ([string]: facetDigests entries of the facets sent)}]
+// Params: $inputs: [{runId, eventTime (ISO), namespace, name, initialVersionId, versionFacetProps}]
 // Returns nothing.
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
 CYPHER replan=skip
@@ -12,14 +9,7 @@ UNWIND $inputs AS input
 MATCH (r:Run {id: input.runId})
 MATCH (d:Dataset {namespace: input.namespace, name: input.name})
 WITH r, d, input, datetime(input.eventTime) AS t
-CALL (r, d, input) {
-  // The planner names the version when the read statement found one (the facets left out of the
-  // row are the ones that version holds).
-  WITH input WHERE input.versionId IS NOT NULL
-  OPTIONAL MATCH (given:DatasetVersion {id: input.versionId})
-  RETURN given AS known
-  UNION ALL
-  WITH r, d, input WHERE input.versionId IS NULL
+CALL (r, d) {
   // Start from the run: a hot dataset has many versions, a run reads few.
   OPTIONAL MATCH (r)-[:READ]->(already:DatasetVersion) WHERE (already)-[:VERSION_OF]->(d)
   OPTIONAL MATCH (d)-[:CURRENT_VERSION]->(cur:DatasetVersion)
@@ -39,6 +29,4 @@ CALL (t, r, d, input, known) {
   RETURN known AS v
 }
 MERGE (r)-[:READ]->(v)
-SET v += input.versionFacetProps,
-    // Each written facet's digest entry is replaced (src/domain/facet-digests.ts).
-    v.facetDigests = [e IN coalesce(v.facetDigests, []) WHERE NOT any(k IN keys(input.versionFacetProps) WHERE e STARTS WITH k + ' ')] + input.sentDigests
+SET v += input.versionFacetProps

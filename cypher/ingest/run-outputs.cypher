@@ -1,8 +1,7 @@
 // Records the dataset versions runs write: one version per (dataset, run), created on first sight
 // and enriched by later events of the same run. It becomes the dataset's current version only when
 // the run completes (run-complete.cypher).
-// Params: $outputs: [{runId, eventTime (ISO), namespace, name, versionId, versionFacetProps, sentDigests ([string]:
-//   facetDigests entries of the facets sent), fields (JSON or null), lifecycleState}],
+// Params: $outputs: [{runId, eventTime (ISO), namespace, name, versionId, versionFacetProps, fields (JSON or null), lifecycleState}],
 //   one row per (runId, dataset)
 // Returns nothing.
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
@@ -20,7 +19,6 @@ WITH r, d, out, t, known IS NOT NULL AS existed
 MERGE (v:DatasetVersion {id: out.versionId})
   ON CREATE SET v.namespace = d.namespace, v.name = d.name, v.createdAt = t, v.runId = r.id
 SET v += out.versionFacetProps,
-    v.facetDigests = [e IN coalesce(v.facetDigests, []) WHERE NOT any(k IN keys(out.versionFacetProps) WHERE e STARTS WITH k + ' ')] + out.sentDigests,
     v.createdAt = CASE WHEN t < v.createdAt THEN t ELSE v.createdAt END,
     v.fields = coalesce(out.fields, v.fields, d.fields),
     v.lifecycleState = coalesce(out.lifecycleState, v.lifecycleState)

@@ -3,9 +3,7 @@
 // machine and versioning need.
 // Params: $runs: [{id (service UUID), externalId (as sent), eventTime (ISO, earliest in the batch)}], sorted by id.
 // Returns one row: runs, a list of one map per run: {id, startedAt, endedAt, terminalState, jobNamespace,
-//   jobName (null if new), facetDigests ([string]: of its facet.* and jobFacet.* properties),
-//   reads ([{namespace, name, id, digests}]: the dataset versions it read, with their facet digests),
-//   outputs ([{namespace, name}]); reads and outputs accumulated over earlier transactions}.
+//   jobName (null if new), inputs, outputs ([{namespace, name}] accumulated over earlier transactions)}.
 //   One row of lists, so that it composes with datasets-state into one statement (src/store/ingest.ts).
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
 CYPHER replan=skip
@@ -22,7 +20,6 @@ RETURN collect({
   // Mirrors of RUN_OF (cypher/README.md "Links are made once"): no walk of the relationship needed.
   jobNamespace: r.jobNamespace,
   jobName: r.jobName,
-  facetDigests: coalesce(r.facetDigests, []),
-  reads: COLLECT { MATCH (r)-[:READ]->(v:DatasetVersion)-[:VERSION_OF]->(d:Dataset) RETURN {namespace: d.namespace, name: d.name, id: v.id, digests: coalesce(v.facetDigests, [])} },
+  inputs: COLLECT { MATCH (r)-[:READ]->(:DatasetVersion)-[:VERSION_OF]->(d:Dataset) RETURN DISTINCT {namespace: d.namespace, name: d.name} },
   outputs: COLLECT { MATCH (r)-[:WROTE]->(:DatasetVersion)-[:VERSION_OF]->(d:Dataset) RETURN DISTINCT {namespace: d.namespace, name: d.name} }
 }) AS runs

@@ -1,8 +1,7 @@
 // Writes runs' state, times and facets (already folded over their events by the run state machine
 // in src/domain/run-state.ts), ties each to its job and parent run, and moves the job's LATEST_RUN.
 // Params: $runs: [{id, job: {namespace, name}, firstSeen, lastSeen (ISO), state, startedAt, endedAt, terminalState,
-//   nominalStartTime, nominalEndTime (ISO or null), facetProps, jobFacetProps (maps of JSON strings or null:
-//   the changed facets and deletions), sentDigests ([string]: facetDigests entries of the facets sent),
+//   nominalStartTime, nominalEndTime (ISO or null), facetProps, jobFacetProps (maps of JSON strings or null),
 //   parent ({runId, externalRunId, job: {namespace, name}} or null), latestCandidate (boolean: the newest
 //   run of its job in this batch)}]
 // Returns nothing.
@@ -17,8 +16,6 @@ MATCH (r:Run {id: run.id})
 WITH run, t, t1, j, r, coalesce(r.jobNamespace = j.namespace AND r.jobName = j.name, false) AS linked, r.jobName IS NULL AS unlinked
 SET r += run.facetProps,
     r += run.jobFacetProps,
-    // Each written facet's digest entry is replaced (src/domain/facet-digests.ts).
-    r.facetDigests = [e IN coalesce(r.facetDigests, []) WHERE NOT any(k IN keys(run.facetProps) + keys(run.jobFacetProps) WHERE e STARTS WITH k + ' ')] + run.sentDigests,
     r.state = run.state,
     r.terminalState = run.terminalState,
     r.startedAt = CASE WHEN run.startedAt IS NULL THEN null ELSE datetime(run.startedAt) END,

@@ -23,37 +23,15 @@ import {
   type StoredEvent,
   type VersionParams,
 } from './ingest-plan.js';
-import { batchDigest, changedFacets, digestMap, withoutUnchangedFacets, type DigestedRow, type StoredDigests } from './facet-digests.js';
+import { withoutUnchangedFacets, type DigestedRow } from './facet-digests.js';
 
 export interface Incoming {
   event: NormalizedEvent;
   receivedAt: string;
 }
 
-/** A dataset version a run read before this transaction, with its facet digests. */
-export interface ReadVersion extends DatasetRef {
-  id: string;
-  digests: StoredDigests;
-}
-
 /** A run as known before this transaction (runs-prepare.cypher). */
-export interface PreparedRun extends Omit<RunSoFar, 'aliases'> {
-  /** The run's stored facet digests (its `facet.*` and `jobFacet.*` properties). */
-  facetDigests?: StoredDigests;
-  readVersions?: ReadVersion[];
-}
-
-/**
- * What the read statement found about the batch's existing datasets (by datasetKey of the primary
- * dataset) and jobs (by datasetKey of the job's namespace and name), read under their write locks.
- */
-export interface KnownState {
-  datasetDigests: Map<string, StoredDigests>;
-  currentVersions: Map<string, { id: string; digests: StoredDigests }>;
-  jobDigests: Map<string, StoredDigests>;
-}
-
-export const NOTHING_KNOWN: KnownState = { datasetDigests: new Map(), currentVersions: new Map(), jobDigests: new Map() };
+export type PreparedRun = Omit<RunSoFar, 'aliases'>;
 
 const refKey = (r: DatasetRef) => JSON.stringify([r.namespace, r.name]);
 export const datasetKey = refKey;
@@ -69,11 +47,6 @@ export interface JobRow extends JobUpsert {
   firstSeen: string;
   lastSeen: string;
 }
-
-/** Entries `"<property> <digest>"` of the facet properties a row writes (see facet-digests.ts). */
-export interface SentDigests {
-  sentDigests: string[];
-}
 export interface RunRow extends Omit<RunEventPlan['run'], never> {
   job: DatasetRef;
   firstSeen: string;
@@ -87,10 +60,6 @@ export interface InputRow {
   name: string;
   initialVersionId: string;
   versionFacetProps: Record<string, string | null>;
-}
-export interface PlannedInputRow extends InputRow, SentDigests {
-  /** The version the run reads, as the read statement found it, or null: the dataset has none yet. */
-  versionId: string | null;
 }
 export interface OutputRow extends Omit<InputRow, 'initialVersionId'> {
   versionId: string;
@@ -112,14 +81,14 @@ export type DatasetEventRow = ReturnType<typeof datasetEventVersion> & { eventTi
 
 export interface BatchPlan {
   datasets: (DatasetRow & DigestedRow)[];
-  jobs: (JobRow & SentDigests)[];
-  runs: (RunRow & SentDigests)[];
-  inputs: PlannedInputRow[];
-  outputs: (OutputRow & SentDigests)[];
+  jobs: JobRow[];
+  runs: RunRow[];
+  inputs: InputRow[];
+  outputs: OutputRow[];
   edges: EdgeRow[];
   versions: VersionRow[];
   completedRunIds: string[];
-  datasetEvents: (DatasetEventRow & SentDigests)[];
+  datasetEvents: DatasetEventRow[];
   events: (StoredEvent & { receivedAt: string })[];
 }
 
@@ -196,10 +165,10 @@ export function mentionedRefs(items: Incoming[]): DatasetRef[] {
 }
 
 /**
- * `known`: what the graph holds about the batch's datasets and jobs (facet digests, current
- * versions); a dataset or job absent from it is new and gets all its facets written.
+ * `digests`: the stored facet digests of the datasets that exist (by datasetKey); a dataset absent
+ * from it is new and gets all its facets written.
  */
-export function planBatch(items: Incoming[], prepared: Map<string, PreparedRun>, aliases: AliasMap, known: KnownState = NOTHING_KNOWN): BatchPlan {
+export function planBatch(items: Incoming[], prepared: Map<string, PreparedRun>, aliases: AliasMap, digests = new Map<string, readonly string[]>()): BatchPlan {
   const datasets = new Rows<DatasetRow>(mergeDataset);
   const jobs = new Rows<JobRow>(mergeJob);
   const runs = new Rows<RunRow>(mergeRun);
@@ -281,68 +250,23 @@ export function planBatch(items: Incoming[], prepared: Map<string, PreparedRun>,
   }
   for (const v of newestVersion.values()) v.candidate = true;
 
-  const hash = batchDigest();
   const sortRefs = byKey<DatasetRef>(refKey);
-  const datasetRowsPlanned = datasets
-    .values()
-    .map((row) => withoutUnchangedFacets(row, known.datasetDigests.get(refKey(row)) ?? [], hash))
-    .sort(sortRefs);
   return {
     // Fixed lock orders keep deadlocks with other writers rare.
-    datasets: datasetRowsPlanned,
-    jobs: jobs
+    datasets: datasets
       .values()
-      .map((row) => ({ ...row, ...changedFacets(row.facetProps, digestMap(known.jobDigests.get(refKey(row))), hash) }))
+      .map((row) => withoutUnchangedFacets(row, digests.get(refKey(row)) ?? []))
       .sort(sortRefs),
-    runs: runRows
-      .map((row) => {
-        const stored = digestMap(prepared.get(row.id)?.facetDigests);
-        const run = changedFacets(row.facetProps, stored, hash);
-        const job = changedFacets(row.jobFacetProps, stored, hash);
-        return { ...row, facetProps: run.facetProps, jobFacetProps: job.facetProps, sentDigests: [...run.sentDigests, ...job.sentDigests] };
-      })
-      .sort(byKey((r) => r.id)),
-    inputs: plannedInputs(inputs.values(), prepared, known, hash),
+    jobs: jobs.values().sort(sortRefs),
+    runs: runRows.sort(byKey((r) => r.id)),
+    inputs: inputs.values(),
     // An output version whose schema is the dataset's (as upserted by this batch) takes its fields
-    // from the dataset in run-outputs.cypher: the same JSON is not sent twice. A run writes its output
-    // version with all the facets it reports (the version is usually new).
-    outputs: outputs.values().map((o) => ({
-      ...(o.fields !== null && o.fields === datasets.map.get(refKey(o))?.fields ? { ...o, fields: null } : o),
-      sentDigests: changedFacets(o.versionFacetProps, null, hash).sentDigests,
-    })),
+    // from the dataset in run-outputs.cypher: the same JSON is not sent twice.
+    outputs: outputs.values().map((o) => (o.fields !== null && o.fields === datasets.map.get(refKey(o))?.fields ? { ...o, fields: null } : o)),
     edges: [...edges.values()],
     versions,
     completedRunIds: [...completed],
-    datasetEvents: datasetEvents.map((row) => ({ ...row, sentDigests: changedFacets(row.versionFacetProps, null, hash).sentDigests })),
+    datasetEvents,
     events,
   };
-}
-
-/**
- * Each input row names the version its run reads, as the read statement found it under the
- * dataset's lock: the one the run already reads (a later event of the run), else the dataset's
- * current version. Facets the run reports about it are left out when that version holds them
- * already. Rows are folded in order per version, since several runs of a batch may read one version.
- * A dataset with no version yet gets its first one from run-inputs.cypher (keyed by
- * initialVersionId), with all the facets sent.
- */
-function plannedInputs(rows: InputRow[], prepared: Map<string, PreparedRun>, known: KnownState, hash: (value: string) => string): PlannedInputRow[] {
-  const versions = new Map<string, Map<string, string>>();
-  const digestsOf = (id: string, stored: StoredDigests) => {
-    let map = versions.get(id);
-    if (!map) versions.set(id, (map = digestMap(stored)));
-    return map;
-  };
-  return rows.map((row) => {
-    const key = refKey(row);
-    // A run reads one version of a dataset; should it have read several (datasets merged through
-    // symlinks), the lowest id is taken (and run-inputs.cypher uses the version named here).
-    const read = (prepared.get(row.runId)?.readVersions ?? [])
-      .filter((v) => refKey(v) === key)
-      .sort(byKey((v) => v.id))[0];
-    const target = read ?? known.currentVersions.get(key) ?? null;
-    const stored = target ? digestsOf(target.id, target.digests) : digestsOf(row.initialVersionId, []);
-    const { facetProps, sentDigests } = changedFacets(row.versionFacetProps, stored, hash);
-    return { ...row, versionFacetProps: facetProps, sentDigests, versionId: target?.id ?? null };
-  });
 }

@@ -6,7 +6,7 @@
 import { composite, compositeParams, cypher } from './cypher.js';
 import type { TxRunner } from './db.js';
 import { AliasMap } from '../domain/ingest-plan.js';
-import { datasetKey, mentionedRefs, planBatch, type Incoming, type KnownState, type PreparedRun, type ReadVersion } from '../domain/batch-plan.js';
+import { datasetKey, mentionedRefs, planBatch, type Incoming, type PreparedRun } from '../domain/batch-plan.js';
 import type { DatasetRef } from '../domain/openlineage/types.js';
 import type { TerminalState } from '../domain/run-state.js';
 
@@ -49,20 +49,9 @@ function runsToPrepare(items: Incoming[]) {
   return [...runs.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-const byRef = (a: DatasetRef, b: DatasetRef) => (datasetKey(a) < datasetKey(b) ? -1 : datasetKey(a) > datasetKey(b) ? 1 : 0);
-
 /** Datasets-state's rows, sorted: that statement takes the datasets' write locks, and a fixed order keeps deadlocks rare. */
 function datasetsToRead(items: Incoming[]): DatasetRef[] {
-  return mentionedRefs(items).sort(byRef);
-}
-
-/** Jobs-state's rows: the jobs of the batch's RunEvents and JobEvents, sorted (it takes their write locks). */
-function jobsToRead(items: Incoming[]): DatasetRef[] {
-  const jobs = new Map<string, DatasetRef>();
-  for (const { event } of items) {
-    if (event.job) jobs.set(datasetKey(event.job), { namespace: event.job.namespace, name: event.job.name });
-  }
-  return [...jobs.values()].sort(byRef);
+  return mentionedRefs(items).sort((a, b) => (datasetKey(a) < datasetKey(b) ? -1 : datasetKey(a) > datasetKey(b) ? 1 : 0));
 }
 
 interface RunRow {
@@ -72,8 +61,7 @@ interface RunRow {
   terminalState: TerminalState | null;
   jobNamespace: string | null;
   jobName: string | null;
-  facetDigests: string[];
-  reads: ReadVersion[];
+  inputs: DatasetRef[];
   outputs: DatasetRef[];
 }
 
@@ -81,68 +69,55 @@ interface DatasetRow {
   from: DatasetRef;
   to: DatasetRef;
   digests: string[];
-  current: { id: string; digests: string[] } | null;
-}
-
-interface JobRow extends DatasetRef {
-  digests: string[];
 }
 
 function preparedRuns(rows: RunRow[]): Map<string, PreparedRun> {
   const prepared = new Map<string, PreparedRun>();
   for (const r of rows) {
-    const inputs = new Map<string, DatasetRef>();
-    for (const v of r.reads) inputs.set(datasetKey(v), { namespace: v.namespace, name: v.name });
     prepared.set(r.id, {
       times: { startedAt: iso(r.startedAt), endedAt: iso(r.endedAt), terminalState: r.terminalState ?? null },
       jobNamespace: r.jobNamespace,
       jobName: r.jobName,
-      inputs: [...inputs.values()],
+      inputs: r.inputs,
       outputs: r.outputs,
-      facetDigests: r.facetDigests,
-      readVersions: r.reads,
     });
   }
   return prepared;
 }
 
-/** Which mentioned datasets are aliases (of which primary); what the graph holds about primaries and jobs. */
-function knownState(datasets: DatasetRow[], jobs: JobRow[]): { aliases: AliasMap; known: KnownState } {
+/** Which mentioned datasets are aliases (of which primary), and each primary's facet digests. */
+function datasetState(rows: DatasetRow[]): { aliases: AliasMap; digests: Map<string, string[]> } {
   const aliases: { from: DatasetRef; to: DatasetRef }[] = [];
-  const known: KnownState = { datasetDigests: new Map(), currentVersions: new Map(), jobDigests: new Map() };
-  for (const { from, to, digests, current } of datasets) {
+  const digests = new Map<string, string[]>();
+  for (const { from, to, digests: d } of rows) {
     if (from.namespace !== to.namespace || from.name !== to.name) aliases.push({ from, to });
-    known.datasetDigests.set(datasetKey(to), digests);
-    if (current) known.currentVersions.set(datasetKey(to), current);
+    digests.set(datasetKey(to), d);
   }
-  for (const job of jobs) known.jobDigests.set(datasetKey(job), job.digests);
-  return { aliases: new AliasMap(aliases), known };
+  return { aliases: new AliasMap(aliases), digests };
 }
 
 /** The read stages of a batch, in the order they run: statement, its list parameter, its rows. */
 const READ_STAGES = [
   { name: 'ingest/runs-prepare', param: 'runs', rows: runsToPrepare },
   { name: 'ingest/datasets-state', param: 'datasets', rows: datasetsToRead },
-  { name: 'ingest/jobs-state', param: 'jobs', rows: jobsToRead },
 ] as const;
 
 let readBatch: string | undefined;
-/** The read stages as one statement, answering one row: runs, datasets, jobs (see composite in cypher.ts). */
+/** Both read stages as one statement, answering one row: runs, datasets (see composite in cypher.ts). */
 export function readBatchStatement(): string {
-  readBatch ??= composite(READ_STAGES.map((s) => s.name), ['runs', 'datasets', 'jobs']);
+  readBatch ??= composite(READ_STAGES.map((s) => s.name), ['runs', 'datasets']);
   return readBatch;
 }
 
-async function readBatchState(tx: TxRunner, items: Incoming[]): Promise<{ runs: RunRow[]; datasets: DatasetRow[]; jobs: JobRow[] }> {
+async function readBatchState(tx: TxRunner, items: Incoming[]): Promise<{ runs: RunRow[]; datasets: DatasetRow[] }> {
   const stages = READ_STAGES.map(({ name, param, rows }) => ({ name, params: { [param]: rows(items) } }));
   if (profiling) {
     const runs = (await run(tx, stages[0].name, stages[0].params)).records[0].get('runs');
     const datasets = (await run(tx, stages[1].name, stages[1].params)).records[0].get('datasets');
-    const jobs = (await run(tx, stages[2].name, stages[2].params)).records[0].get('jobs');
-    return { runs, datasets, jobs };
+    return { runs, datasets };
   }
   const [record] = (await tx.run(readBatchStatement(), compositeParams(stages.map((s) => s.params)))).records;
-  return { runs: record.get('runs'), datasets: record.get('datasets'), jobs: record.get('jobs') };
+  return { runs: record.get('runs'), datasets: record.get('datasets') };
 }
 
 type Plan = ReturnType<typeof planBatch>;
@@ -173,8 +148,8 @@ export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<void
   let t = performance.now();
   const state = await readBatchState(tx, items);
   t = phase('prepare', t);
-  const { aliases, known } = knownState(state.datasets, state.jobs);
-  const plan = planBatch(items, preparedRuns(state.runs), aliases, known);
+  const { aliases, digests } = datasetState(state.datasets);
+  const plan = planBatch(items, preparedRuns(state.runs), aliases, digests);
   t = phase('plan', t);
   // The write stages need no answers from each other, so they go to Neo4j as one statement (each
   // stage a subquery, run in this order): one round trip and one statement's fixed cost per batch.

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { batchDigest, changedFacets, digest, digestMap, withoutUnchangedFacets } from '../../src/domain/facet-digests.js';
+import { digest, withoutUnchangedFacets } from '../../src/domain/facet-digests.js';
 import type { DatasetUpsertRow } from '../../src/domain/ingest-plan.js';
 
 const schema = JSON.stringify({ fields: [{ name: 'id', type: 'INT' }] });
@@ -58,38 +58,5 @@ describe('facet digests: unchanged dataset facets are not resent', () => {
     const out = withoutUnchangedFacets(row({ 'facet.ownership': null }), stored);
     expect(out.facetProps).to.deep.equal({ 'facet.ownership': null });
     expect(out.facetDigests).to.deep.equal([]);
-  });
-});
-
-describe('facet digests: changedFacets (jobs, runs, dataset versions)', () => {
-  it('sends everything, with an entry per facet, to a node whose digests are unknown', () => {
-    const out = changedFacets({ 'facet.schema': schema, 'facet.ownership': null }, null);
-    expect(out.facetProps).to.deep.equal({ 'facet.schema': schema, 'facet.ownership': null });
-    expect(out.sentDigests).to.deep.equal([`facet.schema ${digest(schema)}`]);
-  });
-
-  it('leaves out what the node holds and records what it will hold after the write', () => {
-    const owner2 = JSON.stringify({ owners: [{ name: 'bob' }] });
-    const known = digestMap([`facet.ownership ${digest(owner)}`, `facet.schema ${digest(schema)}`]);
-    const out = changedFacets({ 'facet.schema': schema, 'facet.ownership': owner2 }, known);
-    expect(out.facetProps).to.deep.equal({ 'facet.ownership': owner2 });
-    expect(out.sentDigests).to.deep.equal([`facet.ownership ${digest(owner2)}`]);
-    expect(known.get('facet.ownership')).to.equal(digest(owner2));
-    // A later row writing the same node sees the change: the first value is a change again.
-    expect(changedFacets({ 'facet.ownership': owner }, known).facetProps).to.deep.equal({ 'facet.ownership': owner });
-  });
-
-  it('parses stored lists, ignoring malformed entries', () => {
-    expect([...digestMap(['facet.a x1', 'bad', ' lead', 'jobFacet.sql y2'])]).to.deep.equal([
-      ['facet.a', 'x1'],
-      ['jobFacet.sql', 'y2'],
-    ]);
-  });
-
-  it('hashes each distinct value once per batch', () => {
-    const hash = batchDigest();
-    expect(hash(schema)).to.equal(digest(schema));
-    expect(hash(schema)).to.equal(digest(schema));
-    expect(hash(owner)).to.equal(digest(owner));
   });
 });
