@@ -9,12 +9,22 @@
  * go out back to back; the retry rules are the driver's (neo4j.isRetriableError, exponential
  * backoff with jitter, bounded by MAX_TRANSACTION_RETRY_MS).
  */
-import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape, type SessionMode } from 'neo4j-driver';
+import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape, type Result, type SessionMode } from 'neo4j-driver';
 import { cypher } from './cypher.js';
+import { commitBehind } from '../neo4j/commit-behind.js';
 import { MAX_TRANSACTION_RETRY_MS } from '../neo4j/runtime.js';
 
 /** What a unit of work may do with its transaction: run queries. Commit and rollback belong to Db. */
 export type TxRunner = Pick<ManagedTransaction, 'run'>;
+
+/**
+ * Returned by a unit of work whose last statement's answer is not needed before COMMIT (its
+ * records are not read): Db then sends COMMIT right behind that statement instead of after its
+ * answer (src/neo4j/commit-behind.ts). The statement's error, if any, is still the transaction's.
+ */
+export class LastStatement {
+  constructor(readonly result: Result) {}
+}
 
 const RETRY_INITIAL_DELAY_MS = 200;
 const RETRY_MULTIPLIER = 2;
@@ -62,6 +72,14 @@ export class Db {
         let result: T;
         try {
           result = await work(tx);
+          if (result instanceof LastStatement) {
+            const committed = commitBehind(tx, result.result);
+            // Awaited below; when the statement fails, COMMIT fails with it and the statement's own error is the one thrown.
+            committed.catch(() => undefined);
+            await result.result;
+            await committed;
+            return result;
+          }
         } catch (err) {
           await tx.rollback().catch(() => undefined);
           throw err;

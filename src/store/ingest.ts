@@ -4,7 +4,7 @@
  * this module only runs the queries under cypher/ingest/, a constant number per batch.
  */
 import { composite, compositeParams, cypher } from './cypher.js';
-import type { TxRunner } from './db.js';
+import { LastStatement, type TxRunner } from './db.js';
 import { AliasMap } from '../domain/ingest-plan.js';
 import { datasetKey, mentionedRefs, planBatch, type Incoming, type PreparedRun } from '../domain/batch-plan.js';
 import type { DatasetRef } from '../domain/openlineage/types.js';
@@ -143,8 +143,11 @@ export function writeBatchStatement(): string {
   return writeBatch;
 }
 
-/** Applies the events in `tx`, in order. Throws RunJobConflict for a run id reused by another job. */
-export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<void> {
+/**
+ * Applies the events in `tx`, in order. Throws RunJobConflict for a run id reused by another job.
+ * Returns the write statement unanswered (LastStatement): Db commits right behind it.
+ */
+export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<LastStatement | void> {
   let t = performance.now();
   const state = await readBatchState(tx, items);
   t = phase('prepare', t);
@@ -157,10 +160,15 @@ export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<void
   if (profiling) {
     // One statement per stage when profiling, so each stage's time is its own.
     for (const { name, param, rows } of stages) if (rows.length > 0) await run(tx, name, { [param]: rows });
-  } else {
-    await tx.run(writeBatchStatement(), compositeParams(stages.map(({ param, rows }) => ({ [param]: rows }))));
+    phase('stages', t);
+    return;
   }
-  phase('stages', t);
+  if (phases) {
+    await tx.run(writeBatchStatement(), compositeParams(stages.map(({ param, rows }) => ({ [param]: rows }))));
+    phase('stages', t);
+    return;
+  }
+  return new LastStatement(tx.run(writeBatchStatement(), compositeParams(stages.map(({ param, rows }) => ({ [param]: rows })))));
 }
 
 /**
@@ -169,6 +177,6 @@ export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<void
  * on a cold Neo4j. Each statement has one plan whatever the batch (see composite in cypher.ts), so
  * this one run covers all later batches.
  */
-export function planIngestStatements(tx: TxRunner): Promise<void> {
-  return writeEvents(tx, []);
+export async function planIngestStatements(tx: TxRunner): Promise<void> {
+  await writeEvents(tx, []);
 }

@@ -1,0 +1,52 @@
+import { expect } from 'chai';
+import neo4j, { type Transaction } from 'neo4j-driver';
+import { canCommitBehind } from '../../src/neo4j/commit-behind.js';
+import { LastStatement } from '../../src/store/db.js';
+import { testDb, wipe } from '../helper.js';
+
+const count = async (): Promise<number> => {
+  const res = await testDb().read({ op: 'test' }, (tx) => tx.run('MATCH (n:DbTest) RETURN count(n) AS c'));
+  return res.records[0].get('c').toNumber();
+};
+
+// Ingest ends its transaction with a statement whose answer it does not need (LastStatement): Db
+// sends COMMIT right behind it (src/neo4j/commit-behind.ts).
+describe('Db transactions: COMMIT sent behind an unanswered last statement', () => {
+  beforeEach(() => wipe());
+
+  it('the installed driver has the internals it relies on (so it does not fall back silently)', async () => {
+    await testDb().write({ op: 'test' }, async (tx) => {
+      const last = tx.run('CREATE (:DbTest)');
+      expect(canCommitBehind(tx as Transaction, last)).to.equal(true);
+      return new LastStatement(last);
+    });
+  });
+
+  it('commits everything the work wrote, its last statement included', async () => {
+    for (let i = 0; i < 20; i++) {
+      await testDb().write({ op: 'test' }, async (tx) => {
+        await tx.run('CREATE (:DbTest {i: $i, first: true})', { i });
+        return new LastStatement(tx.run('UNWIND range(1, 50) AS k CREATE (:DbTest {i: $i, k: k})', { i }));
+      });
+    }
+    expect(await count()).to.equal(20 * 51);
+  });
+
+  it("a failing last statement rolls the whole transaction back and is the error thrown, not COMMIT's", async () => {
+    let attempts = 0;
+    const err = await testDb()
+      .write({ op: 'test' }, async (tx) => {
+        attempts++;
+        await tx.run('CREATE (:DbTest)');
+        return new LastStatement(tx.run('UNWIND [1, 0] AS x CREATE (:DbTest {v: 1 / x})'));
+      })
+      .catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(neo4j.Neo4jError);
+    expect((err as neo4j.Neo4jError).code).to.equal('Neo.ClientError.Statement.ArithmeticError');
+    expect(attempts).to.equal(1);
+    expect(await count()).to.equal(0);
+    // The connection is usable again afterwards.
+    await testDb().write({ op: 'test' }, async (tx) => new LastStatement(tx.run('CREATE (:DbTest)')));
+    expect(await count()).to.equal(1);
+  });
+});
