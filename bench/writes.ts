@@ -52,7 +52,9 @@ async function main() {
               return result;
             },
           };
-          await writeEvents(counting as unknown as Parameters<typeof writeEvents>[0], items);
+          // Counted per stage, so its last statement is awaited here, before the commit.
+          const last = await writeEvents(counting as unknown as Parameters<typeof writeEvents>[0], items);
+          if (last) await last.result;
         });
       }
       return events.length;
