@@ -15,6 +15,16 @@ export function digest(value: string): string {
   return createHash('sha1').update(value).digest('base64url').slice(0, 22);
 }
 
+/** A stored `facetDigests` list as a map from property key to digest. */
+export function digestMap(stored: StoredDigests): Map<string, string> {
+  const known = new Map<string, string>();
+  for (const entry of stored) {
+    const space = entry.indexOf(' ');
+    if (space > 0) known.set(entry.slice(0, space), entry.slice(space + 1));
+  }
+  return known;
+}
+
 export interface DigestedRow {
   /** The new `facetDigests` list to store, or null when nothing changed. */
   facetDigests: string[] | null;
@@ -25,11 +35,7 @@ export interface DigestedRow {
  * (empty for a dataset written before digests existed, or a new one: then everything is sent).
  */
 export function withoutUnchangedFacets<T extends DatasetUpsertRow>(row: T, stored: StoredDigests): T & DigestedRow {
-  const known = new Map<string, string>();
-  for (const entry of stored) {
-    const space = entry.indexOf(' ');
-    if (space > 0) known.set(entry.slice(0, space), entry.slice(space + 1));
-  }
+  const known = digestMap(stored);
   const facetProps: Record<string, string | null> = {};
   let changed = false;
   for (const [key, value] of Object.entries(row.facetProps)) {

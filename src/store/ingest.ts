@@ -160,15 +160,12 @@ export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<Last
   if (profiling) {
     // One statement per stage when profiling, so each stage's time is its own.
     for (const { name, param, rows } of stages) if (rows.length > 0) await run(tx, name, { [param]: rows });
-    phase('stages', t);
     return;
   }
-  if (phases) {
-    await tx.run(writeBatchStatement(), compositeParams(stages.map(({ param, rows }) => ({ [param]: rows }))));
-    phase('stages', t);
-    return;
-  }
-  return new LastStatement(tx.run(writeBatchStatement(), compositeParams(stages.map(({ param, rows }) => ({ [param]: rows })))));
+  const write = tx.run(writeBatchStatement(), compositeParams(stages.map(({ param, rows }) => ({ [param]: rows }))));
+  if (!phases) return new LastStatement(write);
+  await write;
+  phase('stages', t);
 }
 
 /**

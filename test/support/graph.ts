@@ -1,6 +1,7 @@
 /** Direct reads of the graph for assertions: the graph schema is a public interface, so tests check it. */
 import type { Db } from '../../src/store/db.js';
 import { toNative } from '../../src/store/db.js';
+import { digest, digestMap } from '../../src/domain/facet-digests.js';
 
 export async function rows(db: Db, query: string, params: Record<string, unknown> = {}): Promise<Record<string, any>[]> {
   const res = await db.read({ op: 'test' }, (tx) => tx.run(query, params));
@@ -41,13 +42,10 @@ export async function graphSnapshot(db: Db): Promise<string[]> {
  * a wrong entry would let a changed facet go unsent. Empty when the invariant holds.
  */
 export async function staleFacetDigests(db: Db): Promise<string[]> {
-  const { digest } = await import('../../src/domain/facet-digests.js');
   const nodes = await rows(db, 'MATCH (n) WHERE n.facetDigests IS NOT NULL RETURN labels(n)[0] AS label, coalesce(n.id, n.namespace + "/" + n.name) AS key, properties(n) AS props');
   const stale: string[] = [];
   for (const { label, key, props } of nodes) {
-    for (const entry of props.facetDigests as string[]) {
-      const space = entry.indexOf(' ');
-      const [prop, d] = [entry.slice(0, space), entry.slice(space + 1)];
+    for (const [prop, d] of digestMap(props.facetDigests as string[])) {
       const value = props[prop];
       if (typeof value !== 'string' || digest(value) !== d) stale.push(`${label} ${key}: ${prop}`);
     }
