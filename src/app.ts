@@ -23,6 +23,7 @@ import { eventsRouter } from './http/routes/events.js';
 import { statsRouter } from './http/routes/stats.js';
 import { lineageRouter, lineageBetaRouter } from './http/routes/lineage.js';
 import type { CommitterOptions } from './ingest/committer.js';
+import type { Duration } from './domain/duration.js';
 
 export interface AppOptions {
   db: Db;
@@ -30,6 +31,8 @@ export interface AppOptions {
   bodyLimitBytes: number;
   /** Group-commit settings (see CommitterOptions); unset ones take the committer's defaults. */
   ingest?: Partial<CommitterOptions>;
+  /** The lineage window when a request names none (LINEAGE_WINDOW; default P30D). */
+  lineageWindow?: Duration;
   metrics?: Metrics;
 }
 
@@ -40,7 +43,7 @@ export interface App {
 
 export function createApp(opts: AppOptions): App {
   const metrics = opts.metrics ?? createMetrics();
-  const services = createServices(opts.db, opts.logger, metrics, opts.ingest);
+  const services = createServices(opts.db, opts.logger, metrics, opts.ingest, { window: opts.lineageWindow });
   const koa = new Koa();
   koa.proxy = true;
   // Errors are answered and logged by our middleware; keep Koa's default stderr printing quiet.

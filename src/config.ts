@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { projectRoot } from './paths.js';
+import { parseDuration, type Duration } from './domain/duration.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -53,6 +54,8 @@ export interface Config {
   ingestMinBatch: number;
   /** Time allowed for in-flight requests to finish on SIGTERM before connections are cut. */
   shutdownGraceMs: number;
+  /** How far back the lineage graph looks for edges by default (ISO 8601 duration; docs/lineage.md). */
+  lineageWindow: Duration;
   neo4j: ExternalNeo4j | LocalNeo4j;
 }
 
@@ -91,6 +94,13 @@ export function parseSize(name: string, raw: string): number {
   const unit = m ? SIZE_UNITS[m[2].toLowerCase()] : undefined;
   if (!m || unit === undefined) throw new ConfigError(name, `must be a size such as 10mb or 512kb, got '${raw}'`);
   return Math.floor(Number(m[1]) * unit);
+}
+
+function duration(env: Env, name: string, fallback: string): Duration {
+  const raw = str(env, name, fallback);
+  const d = parseDuration(raw);
+  if (!d) throw new ConfigError(name, `must be an ISO 8601 duration such as P30D or PT12H, got '${raw}'`);
+  return d;
 }
 
 function memorySetting(env: Env, name: string, fallback: string): string {
@@ -154,6 +164,7 @@ export function loadConfig(env: Env = process.env): Config {
     ingestLingerMs: int(env, 'INGEST_LINGER_MS', 10, 0, 1000),
     ingestMinBatch: int(env, 'INGEST_MIN_BATCH', 16, 1, 1000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    lineageWindow: duration(env, 'LINEAGE_WINDOW', 'P30D'),
     neo4j,
   };
 }

@@ -36,6 +36,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         lingerMs: config.ingestLingerMs,
         minBatch: config.ingestMinBatch,
       },
+      lineageWindow: config.lineageWindow,
     });
     await services.namespaces.ensureDefault();
     logger.info({ statements, neo4j: runtime.uri, database: runtime.database }, 'graph schema applied');

@@ -67,13 +67,38 @@ CALL (t, ds, d) {
   SET a.isAlias = true
   MERGE (ans)-[:HAS_DATASET]->(a)
   MERGE (a)-[:ALIAS_OF]->(d)
-  // The alias's lineage edges now belong to the primary dataset.
+  // The alias's lineage edges now belong to the primary dataset, with their histories: an edge the
+  // primary has too gets both (spans appended; the job's next event merges them, see edge-history.ts).
   WITH a, d
   CALL (a, d) {
-    MATCH (a)-[e:INPUT_TO]->(j:Job) MERGE (d)-[:INPUT_TO]->(j) DELETE e
+    MATCH (a)-[e:INPUT_TO]->(j:Job)
+    OPTIONAL MATCH (d)-[f:INPUT_TO]->(j)
+    CALL (d, j, e, f) { WITH d, j, e WHERE f IS NULL CREATE (d)-[g:INPUT_TO]->(j) SET g = properties(e) }
+    CALL (e, f) {
+      WITH e, f WHERE f IS NOT NULL
+      SET f.lastRunId = CASE WHEN e.lastSeenAt > f.lastSeenAt THEN e.lastRunId ELSE f.lastRunId END,
+          f.lastRunState = CASE WHEN e.lastSeenAt > f.lastSeenAt THEN e.lastRunState ELSE f.lastRunState END,
+          f.firstSeenAt = CASE WHEN e.firstSeenAt < f.firstSeenAt THEN e.firstSeenAt ELSE f.firstSeenAt END,
+          f.lastSeenAt = CASE WHEN e.lastSeenAt > f.lastSeenAt THEN e.lastSeenAt ELSE f.lastSeenAt END,
+          f.seenFrom = f.seenFrom + e.seenFrom, f.seenTo = f.seenTo + e.seenTo, f.heldUntil = f.heldUntil + e.heldUntil,
+          f.current = f.current OR e.current
+    }
+    DELETE e
   }
   CALL (a, d) {
-    MATCH (j:Job)-[e:PRODUCES]->(a) MERGE (j)-[:PRODUCES]->(d) DELETE e
+    MATCH (j:Job)-[e:PRODUCES]->(a)
+    OPTIONAL MATCH (j)-[f:PRODUCES]->(d)
+    CALL (d, j, e, f) { WITH d, j, e WHERE f IS NULL CREATE (j)-[g:PRODUCES]->(d) SET g = properties(e) }
+    CALL (e, f) {
+      WITH e, f WHERE f IS NOT NULL
+      SET f.lastRunId = CASE WHEN e.lastSeenAt > f.lastSeenAt THEN e.lastRunId ELSE f.lastRunId END,
+          f.lastRunState = CASE WHEN e.lastSeenAt > f.lastSeenAt THEN e.lastRunState ELSE f.lastRunState END,
+          f.firstSeenAt = CASE WHEN e.firstSeenAt < f.firstSeenAt THEN e.firstSeenAt ELSE f.firstSeenAt END,
+          f.lastSeenAt = CASE WHEN e.lastSeenAt > f.lastSeenAt THEN e.lastSeenAt ELSE f.lastSeenAt END,
+          f.seenFrom = f.seenFrom + e.seenFrom, f.seenTo = f.seenTo + e.seenTo, f.heldUntil = f.heldUntil + e.heldUntil,
+          f.current = f.current OR e.current
+    }
+    DELETE e
   }
   CALL (a, d) {
     MATCH (v:JobVersion)-[e:HAS_INPUT]->(a) MERGE (v)-[:HAS_INPUT]->(d) DELETE e

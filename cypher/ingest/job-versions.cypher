@@ -1,6 +1,6 @@
 // Creates (or finds) job versions, ties each finished run to its version (exactly one per run), and
-// makes a version its job's current one when it is the newest; the job's lineage edges
-// (INPUT_TO / PRODUCES) then follow that version's inputs and outputs.
+// makes a version its job's current one when it is the newest. The job's dataset-level lineage edges
+// (INPUT_TO / PRODUCES) do not follow it: they accumulate with their history (lineage-edges.cypher).
 // Params: $versions: [{id, job: {namespace, name}, runId (or null for a JobEvent), eventTime (ISO),
 //   versionTime (ISO: the run's end, or the JobEvent's time), location, context (JSON string),
 //   inputs, outputs ([{namespace, name}]), candidate (boolean: the newest version of its job in this batch)}]
@@ -50,12 +50,4 @@ CALL (ver, j, v, vt) {
   // j is locked (jobs-upsert) and has no CURRENT_VERSION left (see run-complete).
   CREATE (j)-[:CURRENT_VERSION]->(v)
   SET j.currentVersion = v.id, j.currentVersionAt = vt, j.location = v.location, j.context = v.context
-  WITH j, v
-  // Only the difference between the old and the new version is written: links to datasets that both
-  // versions read or write stay as they are (the same relationships), the others are deleted or
-  // created. Jobs whose inputs vary from run to run move between versions that share most links.
-  CALL (j, v) { MATCH (j)-[e:PRODUCES]->(d:Dataset) WHERE NOT (v)-[:HAS_OUTPUT]->(d) DELETE e }
-  CALL (j, v) { MATCH (d:Dataset)-[e:INPUT_TO]->(j) WHERE NOT (v)-[:HAS_INPUT]->(d) DELETE e }
-  CALL (j, v) { MATCH (v)-[:HAS_INPUT]->(d:Dataset) WHERE NOT (d)-[:INPUT_TO]->(j) CREATE (d)-[:INPUT_TO]->(j) }
-  CALL (j, v) { MATCH (v)-[:HAS_OUTPUT]->(d:Dataset) WHERE NOT (j)-[:PRODUCES]->(d) CREATE (j)-[:PRODUCES]->(d) }
 }

@@ -8,15 +8,17 @@
 CYPHER replan=skip
 UNWIND $jobs AS job
 WITH job, datetime(job.firstSeen) AS t, datetime(job.lastSeen) AS t1
-// A job that exists already has its namespace link (see datasets-upsert).
+// A job that exists already has its namespace link (see datasets-upsert). jobs-state.cypher created
+// a bare node (no createdAt) for a new job, to lock it in the read statement: that one is new.
 OPTIONAL MATCH (known:Job {namespace: job.namespace, name: job.name})
-WITH job, t, t1, known IS NOT NULL AS existed
+WITH job, t, t1, known.createdAt IS NOT NULL AS existed
 MERGE (ns:Namespace {name: job.namespace})
   ON CREATE SET ns.createdAt = t, ns.updatedAt = t, ns.ownerName = 'anonymous', ns.description = null, ns.isHidden = false
 FOREACH (_ IN CASE WHEN ns.isHidden THEN [1] ELSE [] END | SET ns.isHidden = false, ns.updatedAt = t1)
 MERGE (j:Job {namespace: job.namespace, name: job.name})
-  ON CREATE SET j.createdAt = t, j.updatedAt = t1, j.simpleName = job.simpleName, j.type = 'BATCH',
-                j.searchName = toLower(job.name), j.isDeleted = false, j.context = '{}'
+FOREACH (_ IN CASE WHEN existed THEN [] ELSE [1] END |
+  SET j.createdAt = t, j.updatedAt = t1, j.simpleName = job.simpleName, j.type = 'BATCH',
+      j.searchName = toLower(job.name), j.isDeleted = false, j.context = '{}')
 SET j += job.facetProps,
     j.isDeleted = false,
     j.createdAt = CASE WHEN t < j.createdAt THEN t ELSE j.createdAt END,

@@ -3,7 +3,8 @@
 // machine and versioning need.
 // Params: $runs: [{id (service UUID), externalId (as sent), eventTime (ISO, earliest in the batch)}], sorted by id.
 // Returns one row: runs, a list of one map per run: {id, startedAt, endedAt, terminalState, jobNamespace,
-//   jobName (null if new), inputs, outputs ([{namespace, name}] accumulated over earlier transactions)}.
+//   jobName (null if new), inputs, outputs ([{namespace, name}] accumulated over earlier transactions),
+//   lastEventAt (the run's newest eventTime so far, or null)}.
 //   One row of lists, so that it composes with datasets-state into one statement (src/store/ingest.ts).
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
 CYPHER replan=skip
@@ -17,6 +18,7 @@ RETURN collect({
   startedAt: toString(r.startedAt),
   endedAt: toString(r.endedAt),
   terminalState: r.terminalState,
+  lastEventAt: toString(r.lastEventAt),
   // Mirrors of RUN_OF (cypher/README.md "Links are made once"): no walk of the relationship needed.
   jobNamespace: r.jobNamespace,
   jobName: r.jobName,

@@ -1,7 +1,8 @@
 // The start columns of a column-lineage query whose node id names a dataset or a job.
 //   $kind = 'dataset': every column of the dataset; with $version, only the columns in that dataset
 //     version's schema (`fields` JSON) that exist as DatasetField nodes.
-//   $kind = 'job': every column of every dataset the job currently produces; with $version, the
+//   $kind = 'job': every column of every dataset among the job's latest known outputs (PRODUCES
+//     edges with `current`, see cypher/README.md); with $version, the
 //     outputs of that job version instead.
 // Params: $eid (elementId of the resolved Dataset or Job), $kind ('dataset'|'job'), $version (id or null)
 // Returns {found (false when $version names no version of this dataset/job), fieldIds ([elementId]),
@@ -18,7 +19,7 @@ CALL (n) {
   UNION
   WITH n WHERE $kind = 'job' AND $version IS NULL
   RETURN true AS found,
-         [(n)-[:PRODUCES]->(d:Dataset)-[:HAS_FIELD]->(f:DatasetField) WHERE NOT coalesce(d.isDeleted, false) | elementId(f)] AS fieldIds,
+         [(n)-[p:PRODUCES WHERE p.current]->(d:Dataset)-[:HAS_FIELD]->(f:DatasetField) WHERE NOT coalesce(d.isDeleted, false) | elementId(f)] AS fieldIds,
          null AS fieldsJson, null AS at
   UNION
   WITH n WHERE $kind = 'job' AND $version IS NOT NULL

@@ -1,44 +1,79 @@
 // Dataset-level lineage graph around one start node (job or dataset), for GET /api/v1/lineage.
 // Walks (:Dataset)-[:INPUT_TO]->(:Job)-[:PRODUCES]->(:Dataset) from the start node. As written it
 // walks downstream (follows the arrows); the store swaps the marked relationship pattern
-// `-[:INPUT_TO|PRODUCES]->/*downstream*/` for `<-[:INPUT_TO|PRODUCES]-` (upstream: against the arrows)
-// or `-[:INPUT_TO|PRODUCES]-` (both: direction ignored, the Marquez walk, siblings of a dataset are
-// reached through it). One plan per direction and depth, each the simplest possible.
+// `-[...]->/*downstream*/` for `<-[...]-` (upstream: against the arrows) or `-[...]-` (both: direction
+// ignored, the Marquez walk, siblings of a dataset are reached through it). One plan per direction
+// and depth, each the simplest possible.
 // The walk is a quantified path pattern that returns DISTINCT end nodes (never paths), so Neo4j
 // plans it as VarLengthExpand(Pruning,BFS): every node is expanded once, at its shortest distance.
-// Soft-deleted jobs and datasets are neither returned nor walked through. Symlink aliases never
-// carry INPUT_TO/PRODUCES (ingest moves them to the primary), so the walk never meets one.
+//
+// Time (docs/lineage.md): an edge takes part when it existed at $asOf and was observed within the
+// window [$windowStart, $asOf], or was still among its job's latest known I/O at $asOf (heldUntil);
+// the predicate reads the edge alone (its observation spans, src/domain/edge-history.ts), so the walk
+// stays a pruning expand. It is written out wherever edges are read (walk, a job's inputs and
+// outputs, a dataset's consumers): keep the copies equal. A node takes part when it existed at
+// $asOf (createdAt) and was not soft-deleted by then. Without a point in time the service passes
+// $asOf = the end of time (everything stored counts, events dated ahead of the clock included) and
+// $windowStart = now - window.
+// Symlink aliases never carry INPUT_TO/PRODUCES (ingest moves them to the primary).
 //
 // The quantifier bound marked `/*maxRels*/` (42 = depth 20 from a dataset) is replaced by the store
 // with a validated integer, since Cypher does not accept parameters in quantifiers: the largest number
 // of relationships from the start node, 2 * depth + 1 from a job and 2 * depth + 2 from a dataset
 // (depth counts job hops; the jobs next to the start are hop 0).
 //
-// Params: $startId (elementId of the resolved start node),
+// Params: $startId (elementId of the resolved start node), $asOf, $windowStart (DateTime),
+//   $pointInTime (boolean: an explicit asOf, so runs and dataset versions are answered as of then),
 //   $maxNodes (integer: at most this many nodes; the service asks for one more than its cap to detect truncation)
-// Returns one row per node: isJob, consumers ([[namespace, name]]: the jobs a dataset is input to,
-//   [] for a job), node: the projection src/store/mappers.ts reads (toJob / toDataset):
-//   n {.*, inputs, outputs ([[namespace, name]]: a job's current I/O, [] for a dataset), tags ([name]),
-//   fieldTags ([[field, tag]]), latestRun (the job's LATEST_RUN run: r {.*, reads, wrote: the versions
-//   it read / wrote, v {.*} without their `fields`}, or null)}; temporal properties as ISO strings
-//   (decoding driver DateTimes costs more than the rest of the rendering).
-// Edges: a job's outputs and a dataset's consumers whose both ends are in the result (the service
-// keeps those); soft-deleted nodes are never in the result, so edges to them drop out too.
+// Returns one row per node: isJob, node: the projection src/store/mappers.ts reads (toJob / toDataset):
+//   n {.*, inputs, outputs ([[namespace, name]]: a job's edges in view, [] for a dataset), tags ([name]),
+//   fieldTags ([[field, tag]]), latestRun (the job's latest run at $asOf: r {.*, reads, wrote: the versions
+//   it read / wrote, v {.*} without their `fields`}, or null), version (a dataset's current version at
+//   $asOf when $pointInTime: v {.id, .fields, .lifecycleState, committedAt}, else null)}; and out: the node's
+//   outgoing edges in view (a job's outputs, a dataset's consumers) as
+//   {to: [namespace, name], firstSeenAt, lastSeenAt, lastRunId, lastRunState, later (seen after $asOf),
+//   seenFrom, seenTo (ISO lists, only when later)}. Temporal properties as ISO strings (decoding
+//   driver DateTimes costs more than the rest of the rendering).
+// The service keeps the edges whose both ends are in the result.
 // Kept short (the store strips these comments before sending): the text is sent with every request.
 MATCH (s) WHERE elementId(s) = $startId
-MATCH (s)(()-[:INPUT_TO|PRODUCES]->/*downstream*/(x) WHERE NOT coalesce(x.isDeleted, false)){0, 42 /*maxRels*/}(n)
+MATCH (s)(()-[e:INPUT_TO|PRODUCES WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))]->/*downstream*/(x)
+    WHERE x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false) AND coalesce(x.deletedAt, x.createdAt) <= $asOf)){0, 42 /*maxRels*/}(n)
 WITH DISTINCT n LIMIT $maxNodes
+CALL (n) {
+  OPTIONAL MATCH (n)-[:LATEST_RUN]->(l:Run)
+  OPTIONAL CALL (n, l) {
+    WITH n, l WHERE l.sortTime > $asOf
+    MATCH (r:Run) WHERE r.jobNamespace = n.namespace AND r.jobName = n.name AND r.sortTime <= $asOf
+    RETURN r ORDER BY r.sortTime DESC LIMIT 1
+  }
+  RETURN CASE WHEN l.sortTime <= $asOf THEN l ELSE r END AS run
+}
+CALL (n) {
+  OPTIONAL MATCH (n)-[:CURRENT_VERSION]->(c:DatasetVersion)
+  OPTIONAL CALL (n, c) {
+    WITH n, c WHERE $pointInTime AND coalesce(c.committedAt, c.createdAt) > $asOf
+    MATCH (v:DatasetVersion) WHERE v.namespace = n.namespace AND v.name = n.name AND v.committedAt <= $asOf
+    RETURN v ORDER BY v.committedAt DESC LIMIT 1
+  }
+  RETURN CASE WHEN NOT $pointInTime THEN null WHEN coalesce(c.committedAt, c.createdAt) <= $asOf THEN c ELSE v END AS version
+}
 RETURN n:Job AS isJob,
-  [(n)-[:INPUT_TO]->(j) | [j.namespace, j.name]] AS consumers,
+  [(n)-[e:INPUT_TO|PRODUCES]->(m) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
+    | {to: [m.namespace, m.name], firstSeenAt: toString(e.firstSeenAt), lastSeenAt: toString(e.lastSeenAt), lastRunId: e.lastRunId,
+       lastRunState: e.lastRunState, later: e.lastSeenAt > $asOf,
+       seenFrom: CASE WHEN e.lastSeenAt > $asOf THEN [t IN e.seenFrom | toString(t)] END,
+       seenTo: CASE WHEN e.lastSeenAt > $asOf THEN [t IN e.seenTo | toString(t)] END}] AS out,
   n {.*, createdAt: toString(n.createdAt), updatedAt: toString(n.updatedAt), lastModifiedAt: toString(n.lastModifiedAt),
-    currentVersionAt: toString(n.currentVersionAt),
-    inputs: [(d)-[:INPUT_TO]->(n) | [d.namespace, d.name]],
-    outputs: [(n)-[:PRODUCES]->(d) | [d.namespace, d.name]],
+    currentVersionAt: toString(n.currentVersionAt), deletedAt: toString(n.deletedAt),
+    inputs: [(d)-[e:INPUT_TO]->(n) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf)) | [d.namespace, d.name]],
+    outputs: [(n)-[e:PRODUCES]->(d) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf)) | [d.namespace, d.name]],
     tags: [(n)-[:TAGGED]->(t) | t.name],
     fieldTags: [(n)-[:HAS_FIELD]->(f)-[:TAGGED]->(t) | [f.name, t.name]],
-    latestRun: [(n)-[:LATEST_RUN]->(r) | r {.*, createdAt: toString(r.createdAt), updatedAt: toString(r.updatedAt),
-      startedAt: toString(r.startedAt), endedAt: toString(r.endedAt), sortTime: null,
-      nominalStartTime: toString(r.nominalStartTime), nominalEndTime: toString(r.nominalEndTime),
-      reads: [(r)-[:READ]->(v) | v {.*, fields: null, createdAt: null, committedAt: null}],
-      wrote: [(r)-[:WROTE]->(v) | v {.*, fields: null, createdAt: null, committedAt: null}]}][0]
+    version: CASE WHEN version IS NULL THEN null ELSE version {.id, .fields, .lifecycleState, committedAt: toString(coalesce(version.committedAt, version.createdAt))} END,
+    latestRun: CASE WHEN run IS NULL THEN null ELSE run {.*, createdAt: toString(run.createdAt), updatedAt: toString(run.updatedAt),
+      startedAt: toString(run.startedAt), endedAt: toString(run.endedAt), sortTime: null, lastEventAt: null,
+      nominalStartTime: toString(run.nominalStartTime), nominalEndTime: toString(run.nominalEndTime),
+      reads: [(run)-[:READ]->(v) | v {.*, fields: null, createdAt: null, committedAt: null}],
+      wrote: [(run)-[:WROTE]->(v) | v {.*, fields: null, createdAt: null, committedAt: null}]} END
   } AS node

@@ -7,6 +7,9 @@ CREATE INDEX dataset_is_deleted IF NOT EXISTS FOR (d:Dataset) ON (d.isDeleted);
 CREATE INDEX dataset_is_alias IF NOT EXISTS FOR (d:Dataset) ON (d.isAlias);
 CREATE INDEX job_is_deleted IF NOT EXISTS FOR (j:Job) ON (j.isDeleted);
 CREATE INDEX run_started_at IF NOT EXISTS FOR (r:Run) ON (r.startedAt);
+// Point-in-time lineage (asOf): a job's latest run as of a time, a dataset's current version as of a time.
+CREATE INDEX run_job_sort_time IF NOT EXISTS FOR (r:Run) ON (r.jobNamespace, r.jobName, r.sortTime);
+CREATE INDEX dataset_version_committed_at IF NOT EXISTS FOR (v:DatasetVersion) ON (v.namespace, v.name, v.committedAt);
 CREATE INDEX run_state IF NOT EXISTS FOR (r:Run) ON (r.state);
 CREATE INDEX dataset_version_created_at IF NOT EXISTS FOR (v:DatasetVersion) ON (v.createdAt);
 CREATE INDEX lineage_event_time IF NOT EXISTS FOR (e:LineageEvent) ON (e.eventTime);

@@ -24,6 +24,7 @@ import {
   type VersionParams,
 } from './ingest-plan.js';
 import { withoutUnchangedFacets, type DigestedRow } from './facet-digests.js';
+import { jobEventObservations, planEdges, runEventObservations, type EdgeObservation, type EdgeWriteRow, type StoredEdge } from './edge-plan.js';
 
 export interface Incoming {
   event: NormalizedEvent;
@@ -35,6 +36,7 @@ export type PreparedRun = Omit<RunSoFar, 'aliases'>;
 
 const refKey = (r: DatasetRef) => JSON.stringify([r.namespace, r.name]);
 export const datasetKey = refKey;
+export const jobKey = refKey;
 const minIso = (a: string, b: string) => (Date.parse(a) <= Date.parse(b) ? a : b);
 const maxIso = (a: string, b: string) => (Date.parse(a) >= Date.parse(b) ? a : b);
 const byKey = <T>(key: (t: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
@@ -88,6 +90,8 @@ export interface BatchPlan {
   edges: EdgeRow[];
   versions: VersionRow[];
   completedRunIds: string[];
+  /** INPUT_TO / PRODUCES edges that are new or changed (edge-plan.ts). */
+  lineageEdges: EdgeWriteRow[];
   datasetEvents: DatasetEventRow[];
   events: (StoredEvent & { receivedAt: string })[];
 }
@@ -164,17 +168,32 @@ export function mentionedRefs(items: Incoming[]): DatasetRef[] {
   return [...seen.values()];
 }
 
+/** The jobs the batch's run events and JobEvents name, sorted (jobs-state.cypher locks them in this order). */
+export function mentionedJobs(items: Incoming[]): DatasetRef[] {
+  const seen = new Map<string, DatasetRef>();
+  for (const { event } of items) if (event.job) seen.set(refKey(event.job), { namespace: event.job.namespace, name: event.job.name });
+  return [...seen.values()].sort(byKey(refKey));
+}
+
 /**
  * `digests`: the stored facet digests of the datasets that exist (by datasetKey); a dataset absent
- * from it is new and gets all its facets written.
+ * from it is new and gets all its facets written. `edges`: every lineage edge of the batch's jobs
+ * (by jobKey), as stored.
  */
-export function planBatch(items: Incoming[], prepared: Map<string, PreparedRun>, aliases: AliasMap, digests = new Map<string, readonly string[]>()): BatchPlan {
+export function planBatch(
+  items: Incoming[],
+  prepared: Map<string, PreparedRun>,
+  aliases: AliasMap,
+  digests = new Map<string, readonly string[]>(),
+  edges = new Map<string, StoredEdge[]>(),
+): BatchPlan {
   const datasets = new Rows<DatasetRow>(mergeDataset);
   const jobs = new Rows<JobRow>(mergeJob);
   const runs = new Rows<RunRow>(mergeRun);
   const inputs = new Rows<InputRow>(mergeInput);
   const outputs = new Rows<OutputRow>(mergeOutput);
-  const edges = new Map<string, EdgeRow>();
+  const columnEdges = new Map<string, EdgeRow>();
+  const observations: EdgeObservation[] = [];
   const versionsByRun = new Map<string, VersionRow>();
   const jobEventVersions: VersionRow[] = [];
   const completed = new Set<string>();
@@ -194,12 +213,18 @@ export function planBatch(items: Incoming[], prepared: Map<string, PreparedRun>,
       const soFar = state.get(runId) ?? { ...(prepared.get(runId) as PreparedRun), aliases: [] };
       const plan = planRunEvent(event, soFar, aliases);
       const job = { namespace: plan.job.namespace, name: plan.job.name };
+      const time = Date.parse(t);
+      const lastEventAt = soFar.lastEventAt === null ? null : Date.parse(soFar.lastEventAt);
+      observations.push(
+        ...runEventObservations({ job, runId, eventTime: time, lastEventAt, inputs: plan.inputs, outputs: plan.outputs, earlierInputs: soFar.inputs, earlierOutputs: soFar.outputs }),
+      );
       state.set(runId, {
         times: { startedAt: plan.run.startedAt, endedAt: plan.run.endedAt, terminalState: plan.run.terminalState },
         jobNamespace: job.namespace,
         jobName: job.name,
         inputs: [...soFar.inputs, ...plan.inputs.map((i) => ({ namespace: i.namespace, name: i.name }))],
         outputs: [...soFar.outputs, ...plan.outputs.map((o) => ({ namespace: o.namespace, name: o.name }))],
+        lastEventAt: lastEventAt === null || time > lastEventAt ? t : soFar.lastEventAt,
         aliases: [],
       });
       addDatasets(plan.datasets, t);
@@ -209,7 +234,7 @@ export function planBatch(items: Incoming[], prepared: Map<string, PreparedRun>,
       for (const o of plan.outputs) outputs.add(`${runId} ${refKey(o)}`, { ...o, runId, eventTime: t });
       for (const e of plan.columnEdges) {
         const row = { ...e, jobNamespace: job.namespace, jobName: job.name };
-        edges.set(JSON.stringify([row.jobNamespace, row.jobName, e.namespace, e.name, e.field, e.inNamespace, e.inName, e.inField]), row);
+        columnEdges.set(JSON.stringify([row.jobNamespace, row.jobName, e.namespace, e.name, e.field, e.inNamespace, e.inName, e.inField]), row);
       }
       if (plan.jobVersion) {
         versionsByRun.set(runId, { ...plan.jobVersion, job, runId, eventTime: t, versionTime: plan.versionTime, candidate: false });
@@ -222,6 +247,7 @@ export function planBatch(items: Incoming[], prepared: Map<string, PreparedRun>,
       addDatasets(datasetRows([...ins, ...outs]), t);
       jobs.add(refKey(j), withTimes(jobUpsert(event), t));
       const v = jobVersionParams(j.namespace, j.name, j.location, j.context, ins, outs);
+      observations.push(...jobEventObservations({ namespace: j.namespace, name: j.name }, Date.parse(t), ins, outs));
       jobEventVersions.push({ ...v, job: { namespace: j.namespace, name: j.name }, runId: null, eventTime: t, versionTime: t, candidate: false });
     } else {
       const dataset = aliases.resolve(event.dataset!);
@@ -263,9 +289,10 @@ export function planBatch(items: Incoming[], prepared: Map<string, PreparedRun>,
     // An output version whose schema is the dataset's (as upserted by this batch) takes its fields
     // from the dataset in run-outputs.cypher: the same JSON is not sent twice.
     outputs: outputs.values().map((o) => (o.fields !== null && o.fields === datasets.map.get(refKey(o))?.fields ? { ...o, fields: null } : o)),
-    edges: [...edges.values()],
+    edges: [...columnEdges.values()],
     versions,
     completedRunIds: [...completed],
+    lineageEdges: planEdges(edges, observations, new Map(runRows.map((r) => [r.id, r.state]))),
     datasetEvents,
     events,
   };

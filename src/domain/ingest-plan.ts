@@ -15,6 +15,8 @@ export interface RunSoFar {
   jobName: string | null;
   inputs: DatasetRef[];
   outputs: DatasetRef[];
+  /** The run's newest eventTime so far (ISO; null before its first event). */
+  lastEventAt: string | null;
   aliases: { from: DatasetRef; to: DatasetRef }[];
 }
 

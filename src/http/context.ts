@@ -4,7 +4,7 @@ import { observeCommitter, type Metrics } from '../metrics.js';
 import type { Db } from '../store/db.js';
 import { NamespaceRepository } from '../store/namespaces.js';
 import { DEFAULT_COMMITTER_OPTIONS, IngestCommitter, type CommitterOptions } from '../ingest/committer.js';
-import { LineageRepository } from '../store/lineage.js';
+import { LineageRepository, type LineageOptions } from '../store/lineage.js';
 import { DatasetRepository } from '../store/datasets.js';
 import { JobRepository } from '../store/jobs.js';
 import { RunRepository } from '../store/runs.js';
@@ -34,8 +34,8 @@ export interface Services {
   readiness: Readiness;
 }
 
-export function createServices(db: Db, logger: Logger, metrics: Metrics, ingest: Partial<CommitterOptions> = {}): Services {
+export function createServices(db: Db, logger: Logger, metrics: Metrics, ingest: Partial<CommitterOptions> = {}, lineage: LineageOptions = {}): Services {
   const committer = new IngestCommitter(db, logger, { ...DEFAULT_COMMITTER_OPTIONS, ...ingest });
   observeCommitter(metrics, committer);
-  return { db, logger, metrics, namespaces: new NamespaceRepository(db), committer, lineage: new LineageRepository(db), datasets: new DatasetRepository(db), jobs: new JobRepository(db), runs: new RunRepository(db), sources: new SourceRepository(db), tags: new TagRepository(db), search: new SearchRepository(db), events: new EventRepository(db), stats: new StatsRepository(db), readiness: new Readiness() };
+  return { db, logger, metrics, namespaces: new NamespaceRepository(db), committer, lineage: new LineageRepository(db, lineage), datasets: new DatasetRepository(db), jobs: new JobRepository(db), runs: new RunRepository(db), sources: new SourceRepository(db), tags: new TagRepository(db), search: new SearchRepository(db), events: new EventRepository(db), stats: new StatsRepository(db), readiness: new Readiness() };
 }

@@ -4,9 +4,10 @@
  * this module only runs the queries under cypher/ingest/, a constant number per batch.
  */
 import { composite, compositeParams, cypher } from './cypher.js';
-import { LastStatement, type TxRunner } from './db.js';
+import { LastStatement, toNative, type TxRunner } from './db.js';
 import { AliasMap } from '../domain/ingest-plan.js';
-import { datasetKey, mentionedRefs, planBatch, type Incoming, type PreparedRun } from '../domain/batch-plan.js';
+import { datasetKey, jobKey, mentionedJobs, mentionedRefs, planBatch, type Incoming, type PreparedRun } from '../domain/batch-plan.js';
+import type { StoredEdge } from '../domain/edge-plan.js';
 import type { DatasetRef } from '../domain/openlineage/types.js';
 import type { TerminalState } from '../domain/run-state.js';
 
@@ -63,6 +64,7 @@ interface RunRow {
   jobName: string | null;
   inputs: DatasetRef[];
   outputs: DatasetRef[];
+  lastEventAt: string | null;
 }
 
 interface DatasetRow {
@@ -80,9 +82,48 @@ function preparedRuns(rows: RunRow[]): Map<string, PreparedRun> {
       jobName: r.jobName,
       inputs: r.inputs,
       outputs: r.outputs,
+      lastEventAt: iso(r.lastEventAt),
     });
   }
   return prepared;
+}
+
+interface JobRow {
+  namespace: string;
+  name: string;
+  edges: Record<string, unknown>[];
+}
+
+/** jobs-state's rows: every lineage edge of each job of the batch, by jobKey. */
+function storedEdges(rows: JobRow[]): Map<string, StoredEdge[]> {
+  const num = (v: unknown) => (v === null || v === undefined ? null : toNative(v) as number);
+  const nums = (v: unknown) => ((v as unknown[] | null) ?? []).map((x) => toNative(x) as number);
+  const out = new Map<string, StoredEdge[]>();
+  for (const job of rows) {
+    const edges: StoredEdge[] = [];
+    for (const e of job.edges) {
+      const seenFrom = nums(e.seenFrom);
+      const seenTo = nums(e.seenTo);
+      const firstSeenAt = num(e.firstSeenAt);
+      const lastSeenAt = num(e.lastSeenAt);
+      // An edge without a history (written before edges had one, and not migrated yet) starts afresh.
+      if (firstSeenAt === null || lastSeenAt === null || seenFrom.length !== seenTo.length) continue;
+      edges.push({
+        eid: e.eid as string,
+        input: e.input as boolean,
+        namespace: e.namespace as string,
+        name: e.name as string,
+        firstSeenAt,
+        lastSeenAt,
+        lastRunId: (e.lastRunId as string | null) ?? null,
+        lastRunState: (e.lastRunState as string | null) ?? null,
+        spans: seenFrom.map((from, i) => ({ from, to: seenTo[i] })),
+        heldUntil: nums(e.heldUntil),
+      });
+    }
+    out.set(jobKey(job), edges);
+  }
+  return out;
 }
 
 /** Which mentioned datasets are aliases (of which primary), and each primary's facet digests. */
@@ -100,24 +141,26 @@ function datasetState(rows: DatasetRow[]): { aliases: AliasMap; digests: Map<str
 const READ_STAGES = [
   { name: 'ingest/runs-prepare', param: 'runs', rows: runsToPrepare },
   { name: 'ingest/datasets-state', param: 'datasets', rows: datasetsToRead },
+  { name: 'ingest/jobs-state', param: 'jobs', rows: mentionedJobs },
 ] as const;
 
 let readBatch: string | undefined;
-/** Both read stages as one statement, answering one row: runs, datasets (see composite in cypher.ts). */
+/** The read stages as one statement, answering one row: runs, datasets, jobs (see composite in cypher.ts). */
 export function readBatchStatement(): string {
-  readBatch ??= composite(READ_STAGES.map((s) => s.name), ['runs', 'datasets']);
+  readBatch ??= composite(READ_STAGES.map((s) => s.name), ['runs', 'datasets', 'jobs']);
   return readBatch;
 }
 
-async function readBatchState(tx: TxRunner, items: Incoming[]): Promise<{ runs: RunRow[]; datasets: DatasetRow[] }> {
+async function readBatchState(tx: TxRunner, items: Incoming[]): Promise<{ runs: RunRow[]; datasets: DatasetRow[]; jobs: JobRow[] }> {
   const stages = READ_STAGES.map(({ name, param, rows }) => ({ name, params: { [param]: rows(items) } }));
   if (profiling) {
     const runs = (await run(tx, stages[0].name, stages[0].params)).records[0].get('runs');
     const datasets = (await run(tx, stages[1].name, stages[1].params)).records[0].get('datasets');
-    return { runs, datasets };
+    const jobs = (await run(tx, stages[2].name, stages[2].params)).records[0].get('jobs');
+    return { runs, datasets, jobs };
   }
   const [record] = (await tx.run(readBatchStatement(), compositeParams(stages.map((s) => s.params)))).records;
-  return { runs: record.get('runs'), datasets: record.get('datasets') };
+  return { runs: record.get('runs'), datasets: record.get('datasets'), jobs: record.get('jobs') };
 }
 
 type Plan = ReturnType<typeof planBatch>;
@@ -131,6 +174,7 @@ const WRITE_STAGES: { name: string; param: string; rows: (plan: Plan) => unknown
   { name: 'ingest/run-outputs', param: 'outputs', rows: (p) => p.outputs },
   { name: 'ingest/column-lineage', param: 'edges', rows: (p) => p.edges },
   { name: 'ingest/job-versions', param: 'versions', rows: (p) => p.versions },
+  { name: 'ingest/lineage-edges', param: 'edges', rows: (p) => p.lineageEdges },
   { name: 'ingest/run-complete', param: 'runIds', rows: (p) => p.completedRunIds },
   { name: 'ingest/dataset-event-versions', param: 'datasets', rows: (p) => p.datasetEvents },
   { name: 'events/store', param: 'events', rows: (p) => p.events },
@@ -152,7 +196,7 @@ export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<Last
   const state = await readBatchState(tx, items);
   t = phase('prepare', t);
   const { aliases, digests } = datasetState(state.datasets);
-  const plan = planBatch(items, preparedRuns(state.runs), aliases, digests);
+  const plan = planBatch(items, preparedRuns(state.runs), aliases, digests, storedEdges(state.jobs));
   t = phase('plan', t);
   // The write stages need no answers from each other, so they go to Neo4j as one statement (each
   // stage a subquery, run in this order): one round trip and one statement's fixed cost per batch.

@@ -6,8 +6,11 @@
  * query that walks and renders every node with what its `data` needs (latestRun included).
  * Semantics are documented in docs/lineage.md.
  */
+import neo4j from 'neo4j-driver';
 import { cypher } from './cypher.js';
 import { int, toNative, type Db, type Params } from './db.js';
+import { minus, parseDuration, type Duration } from '../domain/duration.js';
+import { FOREVER } from '../domain/edge-history.js';
 import { iso } from './time.js';
 import { toDataset, toJob } from './mappers.js';
 import { datasetNodeId, fieldNodeId, jobNodeId, type EntityRef, type FieldRef, type ParsedNodeId } from '../domain/node-id.js';
@@ -20,7 +23,28 @@ export const DIRECTIONS: readonly Direction[] = ['both', 'upstream', 'downstream
 export interface LineageEdge {
   origin: string;
   destination: string;
+  /** Dataset-level edges: when the edge was first and last observed (up to asOf), and by which run. */
+  firstSeenAt?: string | null;
+  lastSeenAt?: string | null;
+  lastRunId?: string | null;
+  lastRunState?: string | null;
 }
+
+/**
+ * Which edges and nodes a dataset-level answer holds (docs/lineage.md, "Time"): the graph at `asOf`
+ * (null: now, with everything stored) with the edges observed within `window` before it (null: all
+ * history) plus each job's latest known I/O.
+ */
+export interface LineageView {
+  asOf: Date | null;
+  window: Duration | null;
+}
+
+export const DEFAULT_WINDOW: Duration = parseDuration('P30D')!;
+// Without asOf, everything stored counts: asOf is the last instant before FOREVER, so an edge still
+// held (heldUntil = FOREVER) is held then.
+const END_OF_TIME = neo4j.types.DateTime.fromStandardDate(new Date(FOREVER - 1));
+const START_OF_TIME = neo4j.types.DateTime.fromStandardDate(new Date(Date.UTC(1, 0, 1)));
 
 export interface LineageNode {
   id: string;
@@ -49,6 +73,8 @@ export interface LineageOptions {
   timeoutMs?: number;
   /** Most nodes returned by one graph query; more sets `truncated`. */
   maxNodes?: number;
+  /** The lineage window when a request names none (LINEAGE_WINDOW). */
+  window?: Duration;
 }
 
 export const DEFAULT_MAX_NODES = 20_000;
@@ -93,18 +119,27 @@ export function withMaxRels(name: string, maxRels: number): string {
   return text.replace(MAX_RELS_MARK, `${maxRels} /*maxRels*/`);
 }
 
-const DOWNSTREAM_MARK = '-[:INPUT_TO|PRODUCES]->/*downstream*/';
-const WALKS: Record<Direction, string> = {
-  downstream: DOWNSTREAM_MARK,
-  upstream: '<-[:INPUT_TO|PRODUCES]-/*upstream*/',
-  both: '-[:INPUT_TO|PRODUCES]-/*both*/',
+// The walk's relationship in graph.cypher, `(()-[e:INPUT_TO|PRODUCES WHERE …]->/*downstream*/(x)`.
+const WALK = /\(\(\)-\[(e:INPUT_TO\|PRODUCES WHERE .*?)\]->\/\*downstream\*\/\(x\)/;
+const WALKS: Record<Direction, (rel: string) => string> = {
+  downstream: (rel) => `(()-[${rel}]->/*downstream*/(x)`,
+  upstream: (rel) => `(()<-[${rel}]-/*upstream*/(x)`,
+  both: (rel) => `(()-[${rel}]-/*both*/(x)`,
 };
 
 /** The dataset-level traversal for one direction and bound (see cypher/lineage/graph.cypher). */
 export function graphQuery(direction: Direction, maxRels: number): string {
   const text = withMaxRels('lineage/graph', maxRels);
-  if (!text.includes(DOWNSTREAM_MARK)) throw new Error('cypher/lineage/graph.cypher lost its /*downstream*/ mark');
-  return text.replace(DOWNSTREAM_MARK, WALKS[direction]);
+  const m = WALK.exec(text);
+  if (!m) throw new Error('cypher/lineage/graph.cypher lost its /*downstream*/ walk');
+  return text.replace(WALK, WALKS[direction](m[1]));
+}
+
+/** The time parameters of graph.cypher for a view. */
+export function viewParams(view: LineageView, now = Date.now()) {
+  const asOf = view.asOf === null ? END_OF_TIME : neo4j.types.DateTime.fromStandardDate(view.asOf);
+  const windowStart = view.window === null ? START_OF_TIME : neo4j.types.DateTime.fromStandardDate(new Date(minus(view.asOf?.getTime() ?? now, view.window)));
+  return { asOf, windowStart, pointInTime: view.asOf !== null };
 }
 
 /**
@@ -133,16 +168,21 @@ function byOriginDestination(a: LineageEdge, b: LineageEdge): number {
   return a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : a.destination < b.destination ? -1 : a.destination > b.destination ? 1 : 0;
 }
 
+type EdgeExtras = Omit<LineageEdge, 'origin' | 'destination'>;
+
 /** Adds the edges between nodes of the result (both endpoints present) to both ends; sorts everything. */
-function wireEdges(nodes: LineageNode[], outs: Map<string, string[]>): LineageNode[] {
+function wireEdges(nodes: LineageNode[], outs: Map<string, (string | { destination: string; extras: EdgeExtras })[]>): LineageNode[] {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   for (const [origin, destinations] of outs) {
     const from = byId.get(origin);
     if (!from) continue;
-    for (const destination of new Set(destinations)) {
+    const seen = new Set<string>();
+    for (const d of destinations) {
+      const destination = typeof d === 'string' ? d : d.destination;
       const to = byId.get(destination);
-      if (!to) continue;
-      const edge = { origin, destination };
+      if (!to || seen.has(destination)) continue;
+      seen.add(destination);
+      const edge = typeof d === 'string' ? { origin, destination } : { origin, destination, ...d.extras };
       from.outEdges.push(edge);
       to.inEdges.push(edge);
     }
@@ -206,9 +246,40 @@ function columnInput(edge: Props, declaration: ColumnDeclaration | undefined, fi
   };
 }
 
+/**
+ * An edge's extras as of the view: when the edge was observed after asOf, its last observation up to
+ * asOf comes from its spans, and the run that observed it last is not known as of then.
+ */
+function edgeExtras(e: Props, asOf: number | null): EdgeExtras {
+  if (!e.later || asOf === null) {
+    return { firstSeenAt: iso(e.firstSeenAt), lastSeenAt: iso(e.lastSeenAt), lastRunId: str(e.lastRunId), lastRunState: str(e.lastRunState) };
+  }
+  const from = ((e.seenFrom as string[] | null) ?? []).map((t) => Date.parse(t));
+  const to = ((e.seenTo as string[] | null) ?? []).map((t) => Date.parse(t));
+  const last = Math.max(...from.map((f, i) => (f <= asOf ? Math.min(to[i], asOf) : -Infinity)));
+  return { firstSeenAt: iso(e.firstSeenAt), lastSeenAt: Number.isFinite(last) ? new Date(last).toISOString() : null, lastRunId: null, lastRunState: null };
+}
+
+/** A run as it was at `asOf`: not ended yet if it ended later, not started yet if it started later. */
+function runAsOf(run: Props | null, asOf: number): Props | null {
+  if (!run) return run;
+  const started = typeof run.startedAt === 'string' && Date.parse(run.startedAt) <= asOf;
+  const ended = typeof run.endedAt === 'string' && Date.parse(run.endedAt) <= asOf;
+  if (ended) return run;
+  return { ...run, endedAt: null, state: started ? 'RUNNING' : 'NEW', startedAt: started ? run.startedAt : null };
+}
+
+/** A dataset as it was at `asOf`: its current version then gives the version, schema and lifecycle state. */
+function datasetAsOf(node: Props): Props {
+  const v = node.version as Props | null;
+  if (!v) return { ...node, currentVersion: null, lastModifiedAt: null };
+  return { ...node, currentVersion: v.id, fields: v.fields ?? node.fields, lastModifiedAt: v.committedAt, lastLifecycleState: v.lifecycleState ?? null };
+}
+
 export class LineageRepository {
   readonly timeoutMs: number | undefined;
   readonly maxNodes: number;
+  readonly window: Duration;
 
   constructor(
     private readonly db: Db,
@@ -216,6 +287,7 @@ export class LineageRepository {
   ) {
     this.timeoutMs = opts.timeoutMs;
     this.maxNodes = opts.maxNodes ?? DEFAULT_MAX_NODES;
+    this.window = opts.window ?? DEFAULT_WINDOW;
   }
 
   private async run(op: string, text: string, params: Params) {
@@ -223,9 +295,9 @@ export class LineageRepository {
     return res.records;
   }
 
-  /** The job or (primary) dataset a parsed id names, or null when none of its splits exists. */
-  async resolve(kind: 'job' | 'dataset', candidates: EntityRef[]): Promise<Resolved | null> {
-    const recs = await this.run(`lineage/resolve-${kind}`, lineageQuery(`lineage/resolve-${kind}`), { candidates });
+  /** The job or (primary) dataset a parsed id names, or null when none of its splits existed (undeleted) at `asOf`. */
+  async resolve(kind: 'job' | 'dataset', candidates: EntityRef[], asOf = END_OF_TIME): Promise<Resolved | null> {
+    const recs = await this.run(`lineage/resolve-${kind}`, lineageQuery(`lineage/resolve-${kind}`), { candidates, asOf });
     if (!recs.length) return null;
     const r = recs[0];
     return { eid: r.get('eid'), namespace: r.get('namespace'), name: r.get('name') };
@@ -238,28 +310,46 @@ export class LineageRepository {
     return { eid: r.get('eid'), namespace: r.get('namespace'), dataset: r.get('dataset'), field: r.get('field') };
   }
 
-  /** Dataset-level lineage; null when the node id names no (live) job or dataset. */
-  async lineage(id: Extract<ParsedNodeId, { kind: 'job' | 'dataset' }>, depth: number, direction: Direction): Promise<LineageGraph | null> {
-    const start = await this.resolve(id.kind, id.candidates);
+  /**
+   * Dataset-level lineage at a point in time (see LineageView; the repository's window when the view
+   * names none); null when the node id names no job or dataset that existed, undeleted, at asOf.
+   */
+  async lineage(
+    id: Extract<ParsedNodeId, { kind: 'job' | 'dataset' }>,
+    depth: number,
+    direction: Direction,
+    view: { asOf: Date | null; window?: Duration | null } = { asOf: null },
+  ): Promise<LineageGraph | null> {
+    const timeParams = viewParams({ asOf: view.asOf, window: view.window === undefined ? this.window : view.window });
+    const start = await this.resolve(id.kind, id.candidates, timeParams.asOf);
     if (!start) return null;
     const text = graphQuery(direction, maxRelsFor(id.kind, depth));
-    const recs = await this.run('lineage/graph', text, { startId: start.eid, maxNodes: int(this.maxNodes + 1) });
+    const recs = await this.run('lineage/graph', text, { startId: start.eid, ...timeParams, maxNodes: int(this.maxNodes + 1) });
     const truncated = recs.length > this.maxNodes;
+    const asOf = view.asOf?.getTime() ?? null;
     const nodes: LineageNode[] = [];
-    const outs = new Map<string, string[]>();
+    const outs = new Map<string, { destination: string; extras: EdgeExtras }[]>();
     for (const rec of recs.slice(0, this.maxNodes)) {
-      const node = rec.get('node') as Props;
+      let node = rec.get('node') as Props;
       const ns = node.namespace as string;
       const name = node.name as string;
-      if (rec.get('isJob')) {
-        const nodeId = jobNodeId(ns, name);
+      const isJob = rec.get('isJob') as boolean;
+      const nodeId = isJob ? jobNodeId(ns, name) : datasetNodeId(ns, name);
+      if (isJob) {
+        if (asOf !== null) node = { ...node, latestRun: runAsOf(node.latestRun as Props | null, asOf) };
         nodes.push({ id: nodeId, type: 'JOB', data: toJob(node) as unknown as Record<string, unknown>, inEdges: [], outEdges: [] });
-        outs.set(nodeId, ((node.outputs as [string, string][] | null) ?? []).map(([a, b]) => datasetNodeId(a, b)));
       } else {
-        const nodeId = datasetNodeId(ns, name);
+        if (asOf !== null) node = datasetAsOf(node);
         nodes.push({ id: nodeId, type: 'DATASET', data: toDataset(node) as unknown as Record<string, unknown>, inEdges: [], outEdges: [] });
-        outs.set(nodeId, (rec.get('consumers') as [string, string][]).map(([a, b]) => jobNodeId(a, b)));
       }
+      const destinationId = isJob ? datasetNodeId : jobNodeId;
+      outs.set(
+        nodeId,
+        (rec.get('out') as Props[]).map((e) => {
+          const [a, b] = e.to as [string, string];
+          return { destination: destinationId(a, b), extras: edgeExtras(e, asOf) };
+        }),
+      );
     }
     return { graph: wireEdges(nodes, outs), truncated };
   }

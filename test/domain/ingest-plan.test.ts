@@ -38,7 +38,7 @@ function event(eventType: NormalizedEvent['eventType'], inputs: NormalizedDatase
   };
 }
 
-const fresh: RunSoFar = { times: NO_TIMES, jobNamespace: null, jobName: null, inputs: [], outputs: [], aliases: [] };
+const fresh: RunSoFar = { times: NO_TIMES, jobNamespace: null, jobName: null, inputs: [], outputs: [], lastEventAt: null, aliases: [] };
 
 describe('ingest plan', () => {
   it('a START is not versioned; a COMPLETE versions the accumulated I/O and completes', () => {

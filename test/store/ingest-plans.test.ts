@@ -50,17 +50,17 @@ describe('ingest query plans', () => {
   it('the write stages composed as one statement keep the cached plan and plan without scans', async () => {
     const text = writeBatchStatement();
     // Every write stage is in it, in order, its parameters renamed apart as keys of the one map parameter.
-    expect([...text.matchAll(/^CALL \(\) \{$/gm)]).to.have.length(10);
-    expect(text).to.include('$batch.s0_datasets').and.to.include('$batch.s8_datasets').and.to.include('$batch.s9_events');
+    expect([...text.matchAll(/^CALL \(\) \{$/gm)]).to.have.length(11);
+    expect(text).to.include('$batch.s0_datasets').and.to.include('$batch.s9_datasets').and.to.include('$batch.s10_events');
     expect(text.match(/CYPHER replan=skip/g)).to.have.length(1);
     await expectSeekOnlyPlan(text, { batch: {} });
   });
 
   it('the read stages composed as one statement keep the cached plan and plan without scans', async () => {
     const text = readBatchStatement();
-    expect([...text.matchAll(/^CALL \(\) \{$/gm)]).to.have.length(2);
-    expect(text).to.include('$batch.s0_runs').and.to.include('$batch.s1_datasets');
-    expect(text.trimEnd().endsWith('RETURN runs, datasets')).to.equal(true);
+    expect([...text.matchAll(/^CALL \(\) \{$/gm)]).to.have.length(3);
+    expect(text).to.include('$batch.s0_runs').and.to.include('$batch.s1_datasets').and.to.include('$batch.s2_jobs');
+    expect(text.trimEnd().endsWith('RETURN runs, datasets, jobs')).to.equal(true);
     await expectSeekOnlyPlan(text, { batch: {} });
   });
 

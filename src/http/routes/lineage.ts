@@ -11,6 +11,7 @@ import { enumParam, intParam, stringParam } from '../pagination.js';
 import { NodeIdError, parseNodeId, type ParsedNodeId } from '../../domain/node-id.js';
 import { serviceRunId } from '../../domain/openlineage/normalize.js';
 import { DIRECTIONS, type LineageRepository } from '../../store/lineage.js';
+import { parseDuration, type Duration } from '../../domain/duration.js';
 
 export const DEFAULT_DEPTH = 20;
 export const MAX_DEPTH = 100;
@@ -36,6 +37,26 @@ function boolParam(query: ParsedUrlQuery, name: string, fallback: boolean): bool
 
 const depthParam = (query: ParsedUrlQuery) => intParam(query, 'depth', DEFAULT_DEPTH, 0, MAX_DEPTH);
 
+/** `asOf`: an ISO 8601 time (an offset or Z; none means UTC, as for event times). Absent: now. */
+function asOfParam(query: ParsedUrlQuery): Date | null {
+  const raw = stringParam(query, 'asOf');
+  if (raw === undefined || raw === '') return null;
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(raw.trim());
+  const time = m ? Date.parse(`${m[1]}T${m[2] ?? '00:00:00'}${m[3] ?? 'Z'}`) : NaN;
+  if (!m || Number.isNaN(time)) throw badRequest(`Query parameter 'asOf' must be an ISO 8601 time such as 2024-05-01T12:00:00Z, got '${raw}'`);
+  return new Date(time);
+}
+
+/** `window`: an ISO 8601 duration (P30D, PT12H) or `all`. Absent: undefined (the service's default). */
+function windowParam(query: ParsedUrlQuery): Duration | null | undefined {
+  const raw = stringParam(query, 'window');
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.toLowerCase() === 'all') return null;
+  const d = parseDuration(raw);
+  if (!d) throw badRequest(`Query parameter 'window' must be an ISO 8601 duration such as P30D or PT12H, or 'all', got '${raw}'`);
+  return d;
+}
+
 function notFoundFor(id: ParsedNodeId): Error {
   const what = id.kind === 'datasetField' ? 'Dataset field' : id.kind === 'job' ? 'Job' : 'Dataset';
   return notFound(`${what} '${id.raw}' not found.`);
@@ -47,10 +68,12 @@ function lineageRoute(lineage: LineageRepository): Middleware {
     const id = nodeIdParam(ctx.query);
     const depth = depthParam(ctx.query);
     const direction = enumParam(ctx.query, 'direction', DIRECTIONS, 'both');
+    const asOf = asOfParam(ctx.query);
+    const window = windowParam(ctx.query);
     if (id.kind === 'datasetField') {
       throw badRequest(`Node id '${id.raw}' names a dataset field; use /api/v1/column-lineage for column-level lineage`);
     }
-    const graph = await lineage.lineage(id, depth, direction);
+    const graph = await lineage.lineage(id, depth, direction, { asOf, window });
     if (!graph) throw notFoundFor(id);
     ctx.body = graph;
   };

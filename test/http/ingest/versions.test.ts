@@ -44,7 +44,7 @@ describe('ingest: job and dataset versions', () => {
       expect(outs).to.deep.equal([]);
     });
 
-    it('no version until the run is terminal; the job follows its current version', async () => {
+    it('no version until the run is terminal; lineage edges accumulate and mark the latest I/O current', async () => {
       const r1 = randomUUID();
       await post(runEvent({ runId: r1, eventType: 'START', inputs: ['a'], outputs: ['b'] }));
       expect(await value(t().db, 'MATCH (v:JobVersion) RETURN count(v)')).to.equal(0);
@@ -58,41 +58,53 @@ describe('ingest: job and dataset versions', () => {
       ))[0];
       expect(job).to.deep.equal({ consistent: true, ins: ['a'], outs: ['b'] });
       await postAll(completedRun({ inputs: ['a2'], outputs: ['b'] }));
-      const after = await rows(t().db, 'MATCH (d)-[:INPUT_TO]->(j:Job) RETURN d.name AS n');
-      expect(after).to.deep.equal([{ n: 'a2' }]);
+      // The edge to `a` stays (nothing a run does not mention removes an edge), no longer current.
+      const after = await rows(t().db, 'MATCH (d)-[e:INPUT_TO]->(j:Job) RETURN d.name AS n, e.current AS current ORDER BY n');
+      expect(after).to.deep.equal([
+        { n: 'a', current: false },
+        { n: 'a2', current: true },
+      ]);
+      // The job itself answers its current version's I/O.
+      const res = await t().get('/api/v1/namespaces/airflow/jobs/etl.load_orders');
+      expect(res.body.inputs.map((i: { name: string }) => i.name)).to.deep.equal(['a2']);
     });
 
-    it('moving to another version changes only the lineage links that differ, one link per dataset', async () => {
-      // Each link as "<dataset> <relationship element id>": a kept link keeps its id.
+    it('lineage edges are made once per dataset and keep their identity across versions', async () => {
+      // Each link as "<dataset> <relationship element id> <current>": a kept link keeps its id.
       const links = async () =>
         (await rows(
           t().db,
           `MATCH (j:Job)
-           RETURN COLLECT { MATCH (d)-[e:INPUT_TO]->(j) RETURN d.name + ' ' + elementId(e) ORDER BY d.name } AS ins,
-                  COLLECT { MATCH (j)-[e:PRODUCES]->(d) RETURN d.name + ' ' + elementId(e) ORDER BY d.name } AS outs`,
+           RETURN COLLECT { MATCH (d)-[e:INPUT_TO]->(j) RETURN d.name + ' ' + elementId(e) + ' ' + e.current ORDER BY d.name } AS ins,
+                  COLLECT { MATCH (j)-[e:PRODUCES]->(d) RETURN d.name + ' ' + elementId(e) + ' ' + e.current ORDER BY d.name } AS outs`,
         ))[0] as { ins: string[]; outs: string[] };
-      const names = (ls: string[]) => ls.map((l) => l.split(' ')[0]);
+      const ids = (ls: string[]) => ls.map((l) => l.split(' ').slice(0, 2).join(' '));
+      const current = (ls: string[]) => ls.filter((l) => l.endsWith(' true')).map((l) => l.split(' ')[0]);
 
       await postAll(completedRun({ inputs: ['a'], outputs: ['b'] }));
       const first = await links();
       await postAll(completedRun({ inputs: ['a', 'shared'], outputs: ['b'] }));
       const second = await links();
-      expect(names(second.ins)).to.deep.equal(['a', 'shared']);
-      expect(second.ins[0], 'the input both versions share is the same relationship').to.equal(first.ins[0]);
-      expect(second.outs).to.deep.equal(first.outs);
+      expect(current(second.ins)).to.deep.equal(['a', 'shared']);
+      expect(ids(second.ins)[0], 'the input both versions share is the same relationship').to.equal(ids(first.ins)[0]);
+      expect(ids(second.outs)).to.deep.equal(ids(first.outs));
 
-      // A FAIL that knew no outputs is a version without outputs: the job stops producing b.
+      // A FAIL that knew no outputs is a version without outputs, but it observed no output: the job
+      // still produces b (its latest known output), and its latest inputs are the failed run's.
       const failed = randomUUID();
       await post(runEvent({ runId: failed, eventType: 'START', inputs: ['a'] }));
       await post(runEvent({ runId: failed, eventType: 'FAIL' }));
       const third = await links();
-      expect(third).to.deep.equal({ ins: [first.ins[0]], outs: [] });
+      expect(ids(third.ins)).to.deep.equal(ids(second.ins));
+      expect(current(third.ins)).to.deep.equal(['a']);
+      expect(ids(third.outs)).to.deep.equal(ids(first.outs));
+      expect(current(third.outs)).to.deep.equal(['b']);
 
       await postAll(completedRun({ inputs: ['a', 'shared'], outputs: ['b'] }));
       const fourth = await links();
-      expect(names(fourth.ins)).to.deep.equal(['a', 'shared']);
-      expect(fourth.ins[0]).to.equal(first.ins[0]);
-      expect(names(fourth.outs)).to.deep.equal(['b']);
+      expect(ids(fourth.ins)).to.deep.equal(ids(second.ins));
+      expect(current(fourth.ins)).to.deep.equal(['a', 'shared']);
+      expect(ids(fourth.outs)).to.deep.equal(ids(first.outs));
       expect(await value(t().db, 'MATCH (:Dataset)-[e:INPUT_TO|PRODUCES]-(:Job) RETURN count(e)')).to.equal(3);
     });
 
