@@ -24,16 +24,17 @@
 //
 // Params: $startId (elementId of the resolved start node), $asOf, $windowStart (DateTime),
 //   $pointInTime (boolean: an explicit asOf, so runs and dataset versions are answered as of then),
+//   $facets (boolean: the nodes' facets and every property, else the fields a graph view needs),
+//   $runDetails (boolean: the latest run's facets and dataset versions, else its state and times),
 //   $maxNodes (integer: at most this many nodes; the service asks for one more than its cap to detect truncation)
 // Returns one row per node: isJob, node: the projection src/store/mappers.ts reads (toJob / toDataset):
-//   n {.*, inputs, outputs ([[namespace, name]]: a job's edges in view, [] for a dataset), tags ([name]),
+//   n {<properties>, inputs, outputs ([[namespace, name]]: a job's edges in view, [] for a dataset), tags ([name]),
 //   fieldTags ([[field, tag]]), latestRun (the job's latest run at $asOf: r {.*, reads, wrote: the versions
 //   it read / wrote, v {.*} without their `fields`}, or null), version (a dataset's current version at
 //   $asOf when $pointInTime: v {.id, .fields, .lifecycleState, committedAt}, else null)}; and out: the node's
 //   outgoing edges in view (a job's outputs, a dataset's consumers) as
-//   {to: [namespace, name], firstSeenAt, lastSeenAt, lastRunId, lastRunState, later (seen after $asOf),
-//   seenFrom, seenTo (ISO lists, only when later)}. Temporal properties as ISO strings (decoding
-//   driver DateTimes costs more than the rest of the rendering).
+//   {to: [namespace, name], firstSeenAt, lastSeenAt, lastRunId, lastRunState}. Temporal properties as ISO
+//   strings (decoding driver DateTimes costs more than the rest of the rendering).
 // The service keeps the edges whose both ends are in the result.
 // Kept short (the store strips these comments before sending): the text is sent with every request.
 MATCH (s) WHERE elementId(s) = $startId
@@ -58,22 +59,26 @@ CALL (n) {
   }
   RETURN CASE WHEN NOT $pointInTime THEN null WHEN coalesce(c.committedAt, c.createdAt) <= $asOf THEN c ELSE v END AS version
 }
+WITH n, run, version,
+  CASE WHEN $facets THEN properties(n) ELSE n {.namespace, .name, .type, .simpleName, .parentJobName, .createdAt, .updatedAt,
+    .location, .description, .physicalName, .sourceName, .fields, .lastModifiedAt, .lastLifecycleState, .currentVersion,
+    .integration, .jobKind} END AS base,
+  CASE WHEN run IS NULL THEN null WHEN $runDetails THEN properties(run) ELSE run {.id, .state, .startedAt, .endedAt, .createdAt, .updatedAt,
+    .nominalStartTime, .nominalEndTime, .jobVersion, .jobNamespace, .jobName} END AS runBase
 RETURN n:Job AS isJob,
   [(n)-[e:INPUT_TO|PRODUCES]->(m) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
     | {to: [m.namespace, m.name], firstSeenAt: toString(e.firstSeenAt), lastSeenAt: toString(e.lastSeenAt), lastRunId: e.lastRunId,
-       lastRunState: e.lastRunState, later: e.lastSeenAt > $asOf,
-       seenFrom: CASE WHEN e.lastSeenAt > $asOf THEN [t IN e.seenFrom | toString(t)] END,
-       seenTo: CASE WHEN e.lastSeenAt > $asOf THEN [t IN e.seenTo | toString(t)] END}] AS out,
-  n {.*, createdAt: toString(n.createdAt), updatedAt: toString(n.updatedAt), lastModifiedAt: toString(n.lastModifiedAt),
+       lastRunState: e.lastRunState}] AS out,
+  base {.*, createdAt: toString(n.createdAt), updatedAt: toString(n.updatedAt), lastModifiedAt: toString(n.lastModifiedAt),
     currentVersionAt: toString(n.currentVersionAt), deletedAt: toString(n.deletedAt),
     inputs: [(d)-[e:INPUT_TO]->(n) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf)) | [d.namespace, d.name]],
     outputs: [(n)-[e:PRODUCES]->(d) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf)) | [d.namespace, d.name]],
     tags: [(n)-[:TAGGED]->(t) | t.name],
     fieldTags: [(n)-[:HAS_FIELD]->(f)-[:TAGGED]->(t) | [f.name, t.name]],
     version: CASE WHEN version IS NULL THEN null ELSE version {.id, .fields, .lifecycleState, committedAt: toString(coalesce(version.committedAt, version.createdAt))} END,
-    latestRun: CASE WHEN run IS NULL THEN null ELSE run {.*, createdAt: toString(run.createdAt), updatedAt: toString(run.updatedAt),
+    latestRun: CASE WHEN run IS NULL THEN null ELSE runBase {.*, createdAt: toString(run.createdAt), updatedAt: toString(run.updatedAt),
       startedAt: toString(run.startedAt), endedAt: toString(run.endedAt), sortTime: null, lastEventAt: null,
       nominalStartTime: toString(run.nominalStartTime), nominalEndTime: toString(run.nominalEndTime),
-      reads: [(run)-[:READ]->(v) | v {.*, fields: null, createdAt: null, committedAt: null}],
-      wrote: [(run)-[:WROTE]->(v) | v {.*, fields: null, createdAt: null, committedAt: null}]} END
+      reads: CASE WHEN $runDetails THEN [(run)-[:READ]->(v) | v {.*, fields: null, createdAt: null, committedAt: null}] ELSE [] END,
+      wrote: CASE WHEN $runDetails THEN [(run)-[:WROTE]->(v) | v {.*, fields: null, createdAt: null, committedAt: null}] ELSE [] END} END
   } AS node

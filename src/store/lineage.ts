@@ -13,6 +13,7 @@ import { minus, parseDuration, type Duration } from '../domain/duration.js';
 import { FOREVER } from '../domain/edge-history.js';
 import { iso } from './time.js';
 import { toDataset, toJob } from './mappers.js';
+import type { Dataset, Job } from '../api/types.js';
 import { datasetNodeId, fieldNodeId, jobNodeId, type EntityRef, type FieldRef, type ParsedNodeId } from '../domain/node-id.js';
 import { columnLineage as columnLineageEntries } from '../domain/openlineage/normalize.js';
 import type { ColumnLineageInput } from '../domain/openlineage/types.js';
@@ -247,17 +248,13 @@ function columnInput(edge: Props, declaration: ColumnDeclaration | undefined, fi
 }
 
 /**
- * An edge's extras as of the view: when the edge was observed after asOf, its last observation up to
- * asOf comes from its spans, and the run that observed it last is not known as of then.
+ * An edge's extras. A point-in-time answer gives only when the edge was first seen: its last
+ * observation and run up to then are not kept at that precision (spans, src/domain/edge-history.ts),
+ * and an answer about the past must not change when later events arrive.
  */
-function edgeExtras(e: Props, asOf: number | null): EdgeExtras {
-  if (!e.later || asOf === null) {
-    return { firstSeenAt: iso(e.firstSeenAt), lastSeenAt: iso(e.lastSeenAt), lastRunId: str(e.lastRunId), lastRunState: str(e.lastRunState) };
-  }
-  const from = ((e.seenFrom as string[] | null) ?? []).map((t) => Date.parse(t));
-  const to = ((e.seenTo as string[] | null) ?? []).map((t) => Date.parse(t));
-  const last = Math.max(...from.map((f, i) => (f <= asOf ? Math.min(to[i], asOf) : -Infinity)));
-  return { firstSeenAt: iso(e.firstSeenAt), lastSeenAt: Number.isFinite(last) ? new Date(last).toISOString() : null, lastRunId: null, lastRunState: null };
+function edgeExtras(e: Props, pointInTime: boolean): EdgeExtras {
+  if (pointInTime) return { firstSeenAt: iso(e.firstSeenAt), lastSeenAt: null, lastRunId: null, lastRunState: null };
+  return { firstSeenAt: iso(e.firstSeenAt), lastSeenAt: iso(e.lastSeenAt), lastRunId: str(e.lastRunId), lastRunState: str(e.lastRunState) };
 }
 
 /** A run as it was at `asOf`: not ended yet if it ended later, not started yet if it started later. */
@@ -266,14 +263,66 @@ function runAsOf(run: Props | null, asOf: number): Props | null {
   const started = typeof run.startedAt === 'string' && Date.parse(run.startedAt) <= asOf;
   const ended = typeof run.endedAt === 'string' && Date.parse(run.endedAt) <= asOf;
   if (ended) return run;
-  return { ...run, endedAt: null, state: started ? 'RUNNING' : 'NEW', startedAt: started ? run.startedAt : null };
+  return { ...run, endedAt: null, state: started ? 'RUNNING' : 'NEW', startedAt: started ? run.startedAt : null, jobVersion: null };
 }
 
-/** A dataset as it was at `asOf`: its current version then gives the version, schema and lifecycle state. */
+const latest = (...times: unknown[]) =>
+  times.filter((t): t is string => typeof t === 'string').reduce<string | null>((a, b) => (a === null || Date.parse(b) > Date.parse(a) ? b : a), null);
+
+/**
+ * A dataset as it was at `asOf`: its current version then gives the version, schema, lifecycle state
+ * and last change (updatedAt too: what the dataset was last touched by later is not known as of then).
+ */
 function datasetAsOf(node: Props): Props {
   const v = node.version as Props | null;
-  if (!v) return { ...node, currentVersion: null, lastModifiedAt: null };
-  return { ...node, currentVersion: v.id, fields: v.fields ?? node.fields, lastModifiedAt: v.committedAt, lastLifecycleState: v.lifecycleState ?? null };
+  if (!v) return { ...node, currentVersion: null, lastModifiedAt: null, updatedAt: node.createdAt };
+  return {
+    ...node,
+    currentVersion: v.id,
+    fields: v.fields ?? node.fields,
+    lastModifiedAt: v.committedAt,
+    lastLifecycleState: v.lifecycleState ?? null,
+    updatedAt: latest(node.createdAt, v.committedAt),
+  };
+}
+
+/**
+ * A job as it was at `asOf`: its latest run then, updatedAt from it, and as current version the one
+ * that run had executed by then (null while it was running: which version was current then is not kept).
+ */
+function jobAsOf(node: Props, asOf: number): Props {
+  const run = runAsOf(node.latestRun as Props | null, asOf);
+  return { ...node, latestRun: run, updatedAt: latest(node.createdAt, run?.startedAt, run?.endedAt), currentVersion: run?.jobVersion ?? null };
+}
+
+/** What `include` adds to the nodes' data of a dataset-level answer. */
+export type LineageInclude = 'facets' | 'latestRuns';
+export const LINEAGE_INCLUDES: readonly LineageInclude[] = ['facets', 'latestRuns'];
+
+const JOB_FIELDS = ['id', 'type', 'name', 'simpleName', 'parentJobName', 'createdAt', 'updatedAt', 'namespace', 'inputs', 'outputs', 'location', 'description', 'latestRun', 'currentVersion', 'labels', 'tags'] as const;
+const DATASET_FIELDS = ['id', 'type', 'name', 'physicalName', 'createdAt', 'updatedAt', 'namespace', 'sourceName', 'fields', 'tags', 'lastModifiedAt', 'description', 'lastLifecycleState', 'currentVersion'] as const;
+const RUN_FIELDS = ['id', 'createdAt', 'updatedAt', 'nominalStartTime', 'nominalEndTime', 'state', 'startedAt', 'endedAt', 'durationMs', 'jobVersion'] as const;
+
+const pick = (o: object, keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, (o as Props)[k] ?? null]));
+
+/**
+ * A lineage node's data: the fields a graph view needs (Marquez's node data, plus the current version,
+ * tags and labels), the latest run as its state and times; `include` adds facets (and a job's context,
+ * a dataset's column lineage) and the latest run in full with `latestRuns`.
+ */
+function nodeData(full: Job | Dataset, isJob: boolean, include: ReadonlySet<LineageInclude>): Record<string, unknown> {
+  const data = pick(full, isJob ? JOB_FIELDS : DATASET_FIELDS);
+  if (include.has('facets')) {
+    data.facets = full.facets;
+    if (isJob) data.context = (full as Job).context;
+    else data.columnLineage = (full as Dataset).columnLineage;
+  }
+  if (isJob) {
+    const job = full as Job;
+    if (include.has('latestRuns')) data.latestRuns = job.latestRuns;
+    else data.latestRun = job.latestRun ? pick(job.latestRun, RUN_FIELDS) : null;
+  }
+  return data;
 }
 
 export class LineageRepository {
@@ -319,12 +368,19 @@ export class LineageRepository {
     depth: number,
     direction: Direction,
     view: { asOf: Date | null; window?: Duration | null } = { asOf: null },
+    include: ReadonlySet<LineageInclude> = new Set(),
   ): Promise<LineageGraph | null> {
     const timeParams = viewParams({ asOf: view.asOf, window: view.window === undefined ? this.window : view.window });
     const start = await this.resolve(id.kind, id.candidates, timeParams.asOf);
     if (!start) return null;
     const text = graphQuery(direction, maxRelsFor(id.kind, depth));
-    const recs = await this.run('lineage/graph', text, { startId: start.eid, ...timeParams, maxNodes: int(this.maxNodes + 1) });
+    const recs = await this.run('lineage/graph', text, {
+      startId: start.eid,
+      ...timeParams,
+      facets: include.has('facets'),
+      runDetails: include.has('latestRuns'),
+      maxNodes: int(this.maxNodes + 1),
+    });
     const truncated = recs.length > this.maxNodes;
     const asOf = view.asOf?.getTime() ?? null;
     const nodes: LineageNode[] = [];
@@ -335,19 +391,15 @@ export class LineageRepository {
       const name = node.name as string;
       const isJob = rec.get('isJob') as boolean;
       const nodeId = isJob ? jobNodeId(ns, name) : datasetNodeId(ns, name);
-      if (isJob) {
-        if (asOf !== null) node = { ...node, latestRun: runAsOf(node.latestRun as Props | null, asOf) };
-        nodes.push({ id: nodeId, type: 'JOB', data: toJob(node) as unknown as Record<string, unknown>, inEdges: [], outEdges: [] });
-      } else {
-        if (asOf !== null) node = datasetAsOf(node);
-        nodes.push({ id: nodeId, type: 'DATASET', data: toDataset(node) as unknown as Record<string, unknown>, inEdges: [], outEdges: [] });
-      }
+      if (asOf !== null) node = isJob ? jobAsOf(node, asOf) : datasetAsOf(node);
+      const data = nodeData(isJob ? toJob(node) : toDataset(node), isJob, include);
+      nodes.push({ id: nodeId, type: isJob ? 'JOB' : 'DATASET', data, inEdges: [], outEdges: [] });
       const destinationId = isJob ? datasetNodeId : jobNodeId;
       outs.set(
         nodeId,
         (rec.get('out') as Props[]).map((e) => {
           const [a, b] = e.to as [string, string];
-          return { destination: destinationId(a, b), extras: edgeExtras(e, asOf) };
+          return { destination: destinationId(a, b), extras: edgeExtras(e, asOf !== null) };
         }),
       );
     }

@@ -10,7 +10,7 @@ import { badRequest, notFound } from '../errors.js';
 import { enumParam, intParam, stringParam } from '../pagination.js';
 import { NodeIdError, parseNodeId, type ParsedNodeId } from '../../domain/node-id.js';
 import { serviceRunId } from '../../domain/openlineage/normalize.js';
-import { DIRECTIONS, type LineageRepository } from '../../store/lineage.js';
+import { DIRECTIONS, LINEAGE_INCLUDES, type LineageInclude, type LineageRepository } from '../../store/lineage.js';
 import { parseDuration, type Duration } from '../../domain/duration.js';
 
 export const DEFAULT_DEPTH = 20;
@@ -47,6 +47,19 @@ function asOfParam(query: ParsedUrlQuery): Date | null {
   return new Date(time);
 }
 
+/** `include`: a comma-separated list (or repeated parameter) of facets, latestRuns. */
+function includeParam(query: ParsedUrlQuery): Set<LineageInclude> {
+  const raw = query.include;
+  const parts = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const out = new Set<LineageInclude>();
+  for (const part of parts) {
+    const match = LINEAGE_INCLUDES.find((i) => i.toLowerCase() === part.toLowerCase());
+    if (!match) throw badRequest(`Query parameter 'include' takes ${LINEAGE_INCLUDES.join(', ')}, got '${part}'`);
+    out.add(match);
+  }
+  return out;
+}
+
 /** `window`: an ISO 8601 duration (P30D, PT12H) or `all`. Absent: undefined (the service's default). */
 function windowParam(query: ParsedUrlQuery): Duration | null | undefined {
   const raw = stringParam(query, 'window');
@@ -73,7 +86,7 @@ function lineageRoute(lineage: LineageRepository): Middleware {
     if (id.kind === 'datasetField') {
       throw badRequest(`Node id '${id.raw}' names a dataset field; use /api/v1/column-lineage for column-level lineage`);
     }
-    const graph = await lineage.lineage(id, depth, direction, { asOf, window });
+    const graph = await lineage.lineage(id, depth, direction, { asOf, window }, includeParam(ctx.query));
     if (!graph) throw notFoundFor(id);
     ctx.body = graph;
   };

@@ -113,16 +113,43 @@ describe('GET /api/v1/lineage: dataset-level graph', () => {
     });
   });
 
-  describe('node data is the read API object', () => {
-    it('a job node carries GET /namespaces/{ns}/jobs/{job}, a dataset node GET /namespaces/{ns}/datasets/{dataset}', async () => {
+  describe('node data', () => {
+    const pick = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, o[k]]));
+
+    it('by default, the fields a graph view needs, each as the read API answers it; the latest run as its state and times', async () => {
       await runJob(t(), 'j1', ['d0'], [{ name: 'd1', fields: [['id', 'INTEGER'], ['amount', 'DECIMAL']] }]);
       const graph = await getGraph(t(), p(job('j1'), { depth: 0 }));
-      const jobRes = await t().get(`/api/v1/namespaces/airflow/jobs/j1`);
-      expect(jobRes.status).to.equal(200);
-      expect(graph.find((n) => n.id === job('j1'))!.data).to.deep.equal(jobRes.body);
-      const dsRes = await t().get(`/api/v1/namespaces/${encodeURIComponent(NS)}/datasets/d1`);
-      expect(dsRes.status).to.equal(200);
-      expect(graph.find((n) => n.id === ds('d1'))!.data).to.deep.equal(dsRes.body);
+      const jobRes = (await t().get(`/api/v1/namespaces/airflow/jobs/j1`)).body;
+      const jobData = graph.find((n) => n.id === job('j1'))!.data;
+      const jobKeys = ['id', 'type', 'name', 'simpleName', 'parentJobName', 'createdAt', 'updatedAt', 'namespace', 'inputs', 'outputs', 'location', 'description', 'currentVersion', 'labels', 'tags'];
+      expect(Object.keys(jobData).sort()).to.deep.equal([...jobKeys, 'latestRun'].sort());
+      expect(pick(jobData, jobKeys)).to.deep.equal(pick(jobRes, jobKeys));
+      const runKeys = ['id', 'createdAt', 'updatedAt', 'nominalStartTime', 'nominalEndTime', 'state', 'startedAt', 'endedAt', 'durationMs', 'jobVersion'];
+      expect(jobData.latestRun).to.deep.equal(pick(jobRes.latestRun, runKeys));
+      const dsRes = (await t().get(`/api/v1/namespaces/${encodeURIComponent(NS)}/datasets/d1`)).body;
+      const dsData = graph.find((n) => n.id === ds('d1'))!.data;
+      const dsKeys = ['id', 'type', 'name', 'physicalName', 'createdAt', 'updatedAt', 'namespace', 'sourceName', 'fields', 'tags', 'lastModifiedAt', 'description', 'lastLifecycleState', 'currentVersion'];
+      expect(Object.keys(dsData).sort()).to.deep.equal([...dsKeys].sort());
+      expect(dsData).to.deep.equal(pick(dsRes, dsKeys));
+    });
+
+    it('include=facets,latestRuns adds facets, context, column lineage and the full latest run', async () => {
+      await runJob(t(), 'j1', ['d0'], [{ name: 'd1', fields: [['id', 'INTEGER'], ['amount', 'DECIMAL']] }]);
+      const graph = await getGraph(t(), p(job('j1'), { depth: 0, include: 'facets,latestRuns' }));
+      const jobRes = (await t().get(`/api/v1/namespaces/airflow/jobs/j1`)).body;
+      const jobData = graph.find((n) => n.id === job('j1'))!.data;
+      expect(jobData.facets).to.deep.equal(jobRes.facets);
+      expect(jobData.context).to.deep.equal(jobRes.context);
+      expect(jobData.latestRuns).to.deep.equal(jobRes.latestRuns);
+      expect(jobData.latestRun).to.deep.equal(jobRes.latestRun);
+      const dsRes = (await t().get(`/api/v1/namespaces/${encodeURIComponent(NS)}/datasets/d1`)).body;
+      const dsData = graph.find((n) => n.id === ds('d1'))!.data;
+      expect(dsData.facets).to.deep.equal(dsRes.facets);
+      expect(dsData.facets.schema).to.be.an('object');
+      expect(dsData.columnLineage).to.deep.equal(dsRes.columnLineage);
+      const bad = await t().get(p(job('j1'), { include: 'everything' }));
+      expect(bad.status).to.equal(400);
+      expect(bad.body.message).to.contain('include');
     });
   });
 
