@@ -12,6 +12,7 @@ import { Db } from './store/db.js';
 import { applySchema } from './store/schema.js';
 import { planIngestStatements } from './store/ingest.js';
 import { createApp } from './app.js';
+import { migrateEdgeHistory } from './store/migrations.js';
 
 export interface RunningService {
   server: http.Server;
@@ -24,6 +25,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   try {
     const db = new Db(runtime.driver, runtime.database, config.queryTimeoutMs);
     const statements = await applySchema(db);
+    // Before listening: a database written by an older version gets its lineage edges' histories.
+    await migrateEdgeHistory(db, logger);
     const { koa, services } = createApp({
       db,
       logger,

@@ -1,0 +1,100 @@
+/**
+ * Data migrations run at start, before the service listens. Each is idempotent (it derives what it
+ * writes from data the graph keeps anyway), batched (one transaction per batch, so a large graph
+ * never needs one huge transaction), and recorded as a (:Migration {name}) node once done, so a
+ * restart after an interruption simply runs it again.
+ */
+import { cypher } from './cypher.js';
+import { int, toNative, type Db } from './db.js';
+import { planEdges, type EdgeObservation } from '../domain/edge-plan.js';
+import type { Logger } from '../logger.js';
+
+export const EDGE_HISTORY_MIGRATION = 'lineage-edge-history';
+
+type Ref = [string, string];
+interface RunHistory {
+  id: string;
+  state: string | null;
+  first: number;
+  last: number;
+  inputs: Ref[];
+  outputs: [string, string, number | null][];
+}
+interface JobHistory {
+  namespace: string;
+  name: string;
+  runs: RunHistory[];
+  declared: DeclaredVersion[];
+}
+interface DeclaredVersion {
+  first: number;
+  last: number;
+  inputs: Ref[];
+  outputs: Ref[];
+}
+
+/**
+ * What a job's runs and JobEvents observed, from the run-level graph. The first mention of an input
+ * by a run was not kept before edges had histories: the run's first event stands for it.
+ */
+export function storedObservations(job: { namespace: string; name: string }, runs: RunHistory[], declared: DeclaredVersion[]): EdgeObservation[] {
+  const jobRef = { namespace: job.namespace, name: job.name };
+  const out: EdgeObservation[] = [];
+  for (const r of runs) {
+    const last = Math.max(r.first, r.last);
+    for (const [namespace, name] of r.inputs) out.push({ job: jobRef, input: true, dataset: { namespace, name }, span: { from: r.first, to: last }, runId: r.id });
+    for (const [namespace, name, at] of r.outputs) {
+      const from = at ?? r.first;
+      out.push({ job: jobRef, input: false, dataset: { namespace, name }, span: { from, to: Math.max(from, last) }, runId: r.id });
+    }
+  }
+  for (const v of declared) {
+    for (const at of new Set([v.first, v.last])) {
+      for (const [namespace, name] of v.inputs) out.push({ job: jobRef, input: true, dataset: { namespace, name }, span: { from: at, to: at }, runId: null });
+      for (const [namespace, name] of v.outputs) out.push({ job: jobRef, input: false, dataset: { namespace, name }, span: { from: at, to: at }, runId: null });
+    }
+  }
+  return out;
+}
+
+/**
+ * Gives every dataset-level lineage edge its history (cypher/README.md, "Lineage edges"), derived
+ * from the runs and JobEvent versions already stored: a database written before edges accumulated
+ * kept only each job's current version's edges. Returns the number of jobs migrated (0 when done before).
+ */
+export async function migrateEdgeHistory(db: Db, logger?: Logger, batchSize = 200): Promise<number> {
+  const applied = await db.read({ op: 'migration' }, (tx) => tx.run(cypher('migrations/applied'), { name: EDGE_HISTORY_MIGRATION }));
+  if (applied.records[0].get('applied')) return 0;
+  const started = performance.now();
+  let after: { namespace: string; name: string } | null = null;
+  let jobs = 0;
+  for (;;) {
+    const cursor: { namespace: string; name: string } | null = after;
+    const batch: JobHistory[] = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx): Promise<JobHistory[]> => {
+      const res = await tx.run(cypher('migrations/edge-history-runs'), {
+        afterNamespace: cursor?.namespace ?? null,
+        afterName: cursor?.name ?? null,
+        limit: int(batchSize),
+      });
+      const rows: JobHistory[] = res.records.map((r) => ({
+        namespace: r.get('namespace') as string,
+        name: r.get('name') as string,
+        runs: toNative(r.get('runs')) as RunHistory[],
+        declared: toNative(r.get('declared')) as DeclaredVersion[],
+      }));
+      if (!rows.length) return rows;
+      const observations = rows.flatMap((j) => storedObservations(j, j.runs, j.declared));
+      const states = new Map(rows.flatMap((j) => j.runs.map((r) => [r.id, r.state ?? 'NEW'] as [string, string])));
+      await tx.run(cypher('migrations/edge-history-clear'), { jobs: rows.map((j) => ({ namespace: j.namespace, name: j.name })) });
+      await tx.run(cypher('ingest/lineage-edges'), { edges: planEdges(new Map(), observations, states) });
+      return rows;
+    });
+    if (!batch.length) break;
+    jobs += batch.length;
+    after = { namespace: batch[batch.length - 1].namespace, name: batch[batch.length - 1].name };
+    if (jobs % (batchSize * 10) === 0) logger?.info({ jobs }, 'migrating lineage edges: giving each its history');
+  }
+  await db.write({ op: 'migration' }, (tx) => tx.run(cypher('migrations/record'), { name: EDGE_HISTORY_MIGRATION, now: new Date().toISOString() }));
+  if (jobs > 0) logger?.info({ jobs, ms: Math.round(performance.now() - started) }, 'lineage edges migrated: each has its history');
+  return jobs;
+}
