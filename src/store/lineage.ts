@@ -410,10 +410,11 @@ export class LineageRepository {
    * Column-level lineage from a dataset (all its columns), a column, or a job (the columns of the
    * datasets it writes); null when the id names nothing (or an unknown version of it).
    */
-  async columnLineage(id: ParsedNodeId, depth: number, withDownstream: boolean): Promise<LineageGraph | null> {
+  async columnLineage(id: ParsedNodeId, depth: number, withDownstream: boolean, asOf: Date | null = null): Promise<LineageGraph | null> {
     let startIds: string[];
     let versionFields: Set<string> | null = null;
-    // A `#version` answer is the column lineage in force when that version was created.
+    // A `#version` answer is the column lineage in force when that version was created; an `asOf`
+    // answer (without #version) the column lineage in force at that time.
     let at: string | null = null;
     let datasetVersionOverride: { namespace: string; dataset: string; version: string } | null = null;
     if (id.kind === 'datasetField') {
@@ -424,15 +425,17 @@ export class LineageRepository {
         if (!start || !start.fieldNames || !start.fieldNames.has(f.field)) return null;
         datasetVersionOverride = { namespace: f.namespace, dataset: f.dataset, version: id.version };
         at = start.at;
+      } else if (asOf) {
+        at = asOf.toISOString();
       }
       startIds = [f.eid];
     } else {
-      const entity = await this.resolve(id.kind, id.candidates);
+      const entity = await this.resolve(id.kind, id.candidates, asOf && !id.version ? neo4j.types.DateTime.fromStandardDate(asOf) : undefined);
       if (!entity) return null;
       const start = await this.columnStart(entity, id.kind, id.version);
       if (!start) return null;
       startIds = start.fieldIds;
-      at = start.at;
+      at = start.at ?? asOf?.toISOString() ?? null;
       if (id.kind === 'dataset' && id.version) {
         versionFields = start.fieldNames;
         datasetVersionOverride = { namespace: entity.namespace, dataset: entity.name, version: id.version };

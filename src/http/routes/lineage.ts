@@ -100,7 +100,11 @@ export function lineageRouter({ lineage }: Services): Router {
     const id = nodeIdParam(ctx.query);
     const depth = depthParam(ctx.query);
     const withDownstream = boolParam(ctx.query, 'withDownstream', false);
-    const graph = await lineage.columnLineage(id, depth, withDownstream);
+    const asOf = asOfParam(ctx.query);
+    // Accepted for symmetry with /lineage and validated; a column mapping stays in force until a newer
+    // declaration replaces it, so the window does not narrow column lineage (docs/lineage.md).
+    windowParam(ctx.query);
+    const graph = await lineage.columnLineage(id, depth, withDownstream, asOf);
     if (!graph) throw notFoundFor(id);
     ctx.body = graph;
   });

@@ -35,6 +35,19 @@ describe('GET /api/v1/column-lineage: declarations over time', () => {
     });
     // Downstream from the dropped input: nothing now, the old edge at v1's time.
     await expectGraph(t(), p(f('orders', 'tax'), { withDownstream: true }), { nodes: [f('orders', 'tax')], edges: [] });
+    // asOf answers with the declarations in force then: between v1 and v2, v1's.
+    const v1At = (await rows(t().db, 'MATCH (v:DatasetVersion {id: $v1}) RETURN toString(v.createdAt) AS at', { v1 }))[0].at as string;
+    const between = new Date(Date.parse(v1At) + 30_000).toISOString();
+    await expectGraph(t(), p(`dataset:${NS}:totals`, { asOf: between }), {
+      nodes: [f('totals', 'total'), f('orders', 'amount'), f('orders', 'tax')],
+      edges: [e(f('orders', 'amount'), f('totals', 'total')), e(f('orders', 'tax'), f('totals', 'total'))],
+    });
+    await expectGraph(t(), p(f('orders', 'tax'), { withDownstream: true, asOf: between, window: 'P1D' }), {
+      nodes: [f('orders', 'tax'), f('totals', 'total')],
+      edges: [e(f('orders', 'tax'), f('totals', 'total'))],
+    });
+    expect((await t().get(p(`dataset:${NS}:totals`, { asOf: 'soon' }))).status).to.equal(400);
+    expect((await t().get(p(`dataset:${NS}:totals`, { window: 'forever' }))).status).to.equal(400);
   });
 
   it('#version walks upstream datasets as they were then, and answers each column with the version current then', async () => {
