@@ -4,10 +4,12 @@
 // Returns: kind ('Job'|'Dataset'), namespace, name, hops (job hops on the shortest path), ordered by hops.
 // How: the first MATCH collects the distinct reachable nodes with the pruning BFS (no path
 // enumeration); SHORTEST 1 then measures each one. Raise {1,40} for deeper graphs (2 per job hop).
+// Edges: those seen in the last 30 days or among their job's latest known I/O (the service's default
+// view, docs/lineage.md "Time"); change P30D for another window, or drop the WHERE for all history.
 MATCH (d:Dataset {namespace: $namespace, name: $name})
-MATCH (d)(()-[:INPUT_TO|PRODUCES]->(x) WHERE NOT coalesce(x.isDeleted, false)){1,40}(n)
+MATCH (d)(()-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]->(x) WHERE NOT coalesce(x.isDeleted, false)){1,40}(n)
 WITH DISTINCT d, n
-MATCH p = SHORTEST 1 (d)(()-[:INPUT_TO|PRODUCES]->()){1,40}(n)
+MATCH p = SHORTEST 1 (d)(()-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]->()){1,40}(n)
 WITH n, (length(p) + 1) / 2 AS hops
 WHERE hops <= $maxHops
 RETURN labels(n)[0] AS kind, n.namespace AS namespace, n.name AS name, hops

@@ -3,6 +3,8 @@
 // Params: $since (ISO-8601 datetime string, or null for "24 hours ago")
 // Returns: namespace, name (the dataset), changedAt (latest change), versions (ids of the changed
 //   versions), consumers (["<job namespace>:<job name>"]), newest change first.
+// Edges: those seen in the last 30 days or among their job's latest known I/O (the service's default
+// view, docs/lineage.md "Time"); change P30D for another window, or drop the WHERE for all history.
 WITH coalesce(datetime($since), datetime() - duration('P1D')) AS since
 MATCH (v:DatasetVersion) WHERE v.createdAt >= since
 MATCH (v)-[:VERSION_OF]->(d:Dataset)
@@ -14,6 +16,6 @@ WITH d, v, reduce(best = null, o IN all |
 WHERE v.fields IS NOT NULL AND prev.fields IS NOT NULL AND v.fields <> prev.fields
 WITH d, max(v.createdAt) AS changedAt, collect(v.id) AS versions
 RETURN d.namespace AS namespace, d.name AS name, changedAt, versions,
-       COLLECT { MATCH (d)-[:INPUT_TO]->(c:Job) WHERE NOT coalesce(c.isDeleted, false)
+       COLLECT { MATCH (d)-[e:INPUT_TO WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]->(c:Job) WHERE NOT coalesce(c.isDeleted, false)
                  RETURN c.namespace + ':' + c.name AS consumer ORDER BY consumer } AS consumers
 ORDER BY changedAt DESC, namespace, name
