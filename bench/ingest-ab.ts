@@ -5,6 +5,9 @@
  * speed drifts by 2x within minutes, separate bench runs cannot tell a 10% change from the drift;
  * alternating rounds in one run can, and every pair's ratio is reported, not just the medians.
  *
+ * Each side posts its own copy of the traffic (job and dataset namespaces suffixed -a and -b), so the
+ * sides never write the same jobs or datasets: two versions of the graph model can share the Neo4j.
+ *
  * Each pair runs on two freshly started service processes (started in alternating order, each warmed
  * by one short round): two identically configured processes can differ by 10-15% in CPU per event
  * for as long as they live (an A/A run with long-lived processes favoured one side in 4 of 5 pairs,
@@ -76,11 +79,16 @@ async function main() {
       }
     }
     await restart(['A', 'B']);
-    const gen = new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10 });
+    // Each side writes its own jobs and datasets (namespaces suffixed -a / -b), so two versions of the
+    // code never write the same part of the graph: a change of the graph model stays comparable.
+    const gens: Record<Side, TrafficGenerator> = {
+      A: new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10, namespaceSuffix: '-a' }),
+      B: new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10, namespaceSuffix: '-b' }),
+    };
 
     async function round(side: Side, events: number) {
       const svcs = services[side]!;
-      const bodies = gen.events(Math.ceil(events / 2)).map((e) => JSON.stringify(e));
+      const bodies = gens[side].events(Math.ceil(events / 2)).map((e) => JSON.stringify(e));
       const rss = () => svcs.reduce((sum, svc) => sum + svc.rssMiB(), 0);
       return { side, ...(await drive(svcs.map((svc) => svc.url), bodies, CONCURRENCY, rss, { service: svcs.map((svc) => svc.child.pid!), neo4j: neo4j.jvmPid! })) };
     }

@@ -36,6 +36,8 @@ export interface TrafficOptions {
   pipelines: number;
   jobsPerPipeline: number;
   seed?: number;
+  /** Appended to the job and dataset namespaces: generators with different suffixes share no job or dataset. */
+  namespaceSuffix?: string;
 }
 
 export class TrafficGenerator {
@@ -64,7 +66,7 @@ export class TrafficGenerator {
       type: TYPES[Math.floor(this.rand() * TYPES.length)],
       description: this.rand() < 0.5 ? `Column ${i} of ${name}, documented by the owning team for downstream consumers.` : '',
     }));
-    return { namespace: 'postgres://warehouse.internal:5432', name: `analytics.${name}`, fields };
+    return { namespace: `postgres://warehouse.internal:5432${this.opts.namespaceSuffix ?? ''}`, name: `analytics.${name}`, fields };
   }
 
   private ds(d: Dataset, withSchema: boolean) {
@@ -83,7 +85,7 @@ export class TrafficGenerator {
     const inputs = [this.ds(stages[k], true), ...(this.rand() < 0.3 ? [this.ds(shared, false)] : [])];
     const outputs = [this.ds(stages[k + 1], true)];
     const job = {
-      namespace: 'airflow-prod',
+      namespace: `airflow-prod${this.opts.namespaceSuffix ?? ''}`,
       name: `pipeline_${p}.task_${k}`,
       facets: {
         sql: facet({ query: `INSERT INTO ${stages[k + 1].name} SELECT ${stages[k].fields.map((f) => f.name).join(', ')} FROM ${stages[k].name}` }, 'SQLJobFacet'),
@@ -91,7 +93,7 @@ export class TrafficGenerator {
         jobType: facet({ processingType: 'BATCH', integration: 'AIRFLOW', jobType: 'TASK' }, 'JobTypeJobFacet'),
       },
     };
-    const parent = facet({ run: { runId: randomUUID() }, job: { namespace: 'airflow-prod', name: `pipeline_${p}` } }, 'ParentRunFacet');
+    const parent = facet({ run: { runId: randomUUID() }, job: { namespace: `airflow-prod${this.opts.namespaceSuffix ?? ''}`, name: `pipeline_${p}` } }, 'ParentRunFacet');
     const base = { producer: PRODUCER, schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent', job };
     const failed = this.rand() < 0.05;
     return [
