@@ -49,7 +49,12 @@ export interface EdgeHistory {
 
 /** `spans` (sorted, merged) with `add` merged in. */
 export function addSpan(spans: readonly Span[], add: Span): Span[] {
-  const all = [...spans, add].sort((a, b) => a.from - b.from || a.to - b.to);
+  return merged([...spans, add]);
+}
+
+/** Any spans, sorted and merged. */
+function merged(spans: Span[]): Span[] {
+  const all = spans.sort((a, b) => a.from - b.from || a.to - b.to);
   const out: Span[] = [];
   for (const s of all) {
     const last = out[out.length - 1];
@@ -85,8 +90,7 @@ export function observe(prev: EdgeHistory | null, span: Span, runId: string | nu
  * is held no further (its own end); a span ending a stretch is held until the next stretch starts.
  */
 export function withHeldUntil<T extends EdgeHistory>(edges: T[]): T[] {
-  let activity: Span[] = [];
-  for (const e of edges) for (const s of e.spans) activity = addSpan(activity, s);
+  const activity = merged(edges.flatMap((e) => e.spans));
   return edges.map((e) => ({
     ...e,
     heldUntil: e.spans.map((s) => {
