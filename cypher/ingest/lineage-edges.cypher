@@ -4,8 +4,9 @@
 // planner read every edge of the batch's jobs under their locks (jobs-state.cypher), so it knows which
 // edges exist: a new one is created without a MERGE's check of dense nodes.
 // Params: $edges: [{existed (boolean), input (true: INPUT_TO, false: PRODUCES), jobNamespace, jobName,
-//   namespace, name (the dataset), firstSeenAt, lastSeenAt (ISO), lastRunId, lastRunState, seenFrom,
-//   seenTo, heldUntil ([ISO]), current (boolean)}]
+//   namespace, name (the dataset), set (a map of the properties that change: firstSeenAt, lastSeenAt
+//   (DateTime), lastRunId, lastRunState, seenFrom, seenTo, heldUntil (DateTime lists), current; a new
+//   edge gets all of them)}]
 // Returns nothing.
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
 CYPHER replan=skip
@@ -29,11 +30,4 @@ CALL (row, d, j) {
   CREATE (j)-[e:PRODUCES]->(d)
   RETURN e
 }
-SET e.firstSeenAt = datetime(row.firstSeenAt),
-    e.lastSeenAt = datetime(row.lastSeenAt),
-    e.lastRunId = row.lastRunId,
-    e.lastRunState = row.lastRunState,
-    e.seenFrom = [x IN row.seenFrom | datetime(x)],
-    e.seenTo = [x IN row.seenTo | datetime(x)],
-    e.heldUntil = [x IN row.heldUntil | datetime(x)],
-    e.current = row.current
+SET e += row.set

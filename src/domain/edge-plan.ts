@@ -25,27 +25,53 @@ export interface EdgeObservation {
   runId: string | null;
 }
 
-/** A row of lineage-edges.cypher: times as ISO strings. */
+/** The stored properties of an edge (times in epoch ms). */
+export interface EdgeProps {
+  firstSeenAt: number;
+  lastSeenAt: number;
+  lastRunId: string | null;
+  lastRunState: string | null;
+  seenFrom: number[];
+  seenTo: number[];
+  heldUntil: number[];
+  current: boolean;
+}
+
+/** A row of lineage-edges.cypher: the edge, and those of its properties that change. */
 export interface EdgeWriteRow {
-  /** False: create the relationship. */
+  /** False: create the relationship (`set` then holds every property). */
   existed: boolean;
   input: boolean;
   jobNamespace: string;
   jobName: string;
   namespace: string;
   name: string;
-  firstSeenAt: string;
-  lastSeenAt: string;
-  lastRunId: string | null;
-  lastRunState: string | null;
-  seenFrom: string[];
-  seenTo: string[];
-  heldUntil: string[];
-  current: boolean;
+  set: Partial<EdgeProps>;
+}
+
+/** The properties of `next` that differ from `prev` (all of them without a `prev`). */
+function changedProps(prev: EdgeProps | null, next: EdgeProps): Partial<EdgeProps> {
+  if (!prev) return next;
+  const same = (a: unknown, b: unknown) => (Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((x, i) => x === b[i]) : a === b);
+  const out: Partial<EdgeProps> = {};
+  for (const key of Object.keys(next) as (keyof EdgeProps)[]) if (!same(prev[key], next[key])) (out as Record<string, unknown>)[key] = next[key];
+  return out;
+}
+
+function propsOf(e: EdgeHistory): EdgeProps {
+  return {
+    firstSeenAt: e.firstSeenAt,
+    lastSeenAt: e.lastSeenAt,
+    lastRunId: e.lastRunId,
+    lastRunState: e.lastRunState,
+    seenFrom: e.spans.map((s) => s.from),
+    seenTo: e.spans.map((s) => s.to),
+    heldUntil: e.heldUntil.map((h) => Math.min(h, FOREVER)),
+    current: isCurrent(e),
+  };
 }
 
 const refKey = (r: DatasetRef) => JSON.stringify([r.namespace, r.name]);
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * What one run event observed: the datasets it names from its time until the run's last event, and,
@@ -134,14 +160,7 @@ export function planEdges(stored: Map<string, StoredEdge[]>, observations: EdgeO
         jobName: job.name,
         namespace: e.namespace,
         name: e.name,
-        firstSeenAt: iso(e.firstSeenAt),
-        lastSeenAt: iso(e.lastSeenAt),
-        lastRunId: e.lastRunId,
-        lastRunState: e.lastRunState,
-        seenFrom: e.spans.map((s) => iso(s.from)),
-        seenTo: e.spans.map((s) => iso(s.to)),
-        heldUntil: e.heldUntil.map((h) => iso(Math.min(h, FOREVER))),
-        current: isCurrent(e),
+        set: changedProps(old ? propsOf(old) : null, propsOf(e)),
       });
     }
   }

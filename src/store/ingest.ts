@@ -7,7 +7,8 @@ import { composite, compositeParams, cypher } from './cypher.js';
 import { LastStatement, toNative, type TxRunner } from './db.js';
 import { AliasMap } from '../domain/ingest-plan.js';
 import { datasetKey, jobKey, mentionedJobs, mentionedRefs, planBatch, type Incoming, type PreparedRun } from '../domain/batch-plan.js';
-import type { StoredEdge } from '../domain/edge-plan.js';
+import neo4j from 'neo4j-driver';
+import type { EdgeWriteRow, StoredEdge } from '../domain/edge-plan.js';
 import type { DatasetRef } from '../domain/openlineage/types.js';
 import type { TerminalState } from '../domain/run-state.js';
 
@@ -86,6 +87,22 @@ function preparedRuns(rows: RunRow[]): Map<string, PreparedRun> {
     });
   }
   return prepared;
+}
+
+const dateTime = (ms: number) => neo4j.types.DateTime.fromStandardDate(new Date(ms));
+
+/**
+ * lineage-edges.cypher's rows: times as driver DateTimes, so Neo4j stores them without parsing text
+ * (and each row sends only the properties that change).
+ */
+export function edgeWriteParams(rows: EdgeWriteRow[]) {
+  return rows.map(({ set, ...row }) => {
+    const props: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(set)) {
+      props[key] = typeof value === 'number' ? dateTime(value) : Array.isArray(value) ? value.map((v) => dateTime(v as number)) : value;
+    }
+    return { ...row, set: props };
+  });
 }
 
 interface JobRow {
@@ -174,7 +191,7 @@ const WRITE_STAGES: { name: string; param: string; rows: (plan: Plan) => unknown
   { name: 'ingest/run-outputs', param: 'outputs', rows: (p) => p.outputs },
   { name: 'ingest/column-lineage', param: 'edges', rows: (p) => p.edges },
   { name: 'ingest/job-versions', param: 'versions', rows: (p) => p.versions },
-  { name: 'ingest/lineage-edges', param: 'edges', rows: (p) => p.lineageEdges },
+  { name: 'ingest/lineage-edges', param: 'edges', rows: (p) => edgeWriteParams(p.lineageEdges) },
   { name: 'ingest/run-complete', param: 'runIds', rows: (p) => p.completedRunIds },
   { name: 'ingest/dataset-event-versions', param: 'datasets', rows: (p) => p.datasetEvents },
   { name: 'events/store', param: 'events', rows: (p) => p.events },

@@ -8,6 +8,7 @@ import { cypher } from './cypher.js';
 import { int, toNative, type Db } from './db.js';
 import { planEdges, type EdgeObservation } from '../domain/edge-plan.js';
 import type { Logger } from '../logger.js';
+import { edgeWriteParams } from './ingest.js';
 
 export const EDGE_HISTORY_MIGRATION = 'lineage-edge-history';
 
@@ -86,7 +87,7 @@ export async function migrateEdgeHistory(db: Db, logger?: Logger, batchSize = 20
       const observations = rows.flatMap((j) => storedObservations(j, j.runs, j.declared));
       const states = new Map(rows.flatMap((j) => j.runs.map((r) => [r.id, r.state ?? 'NEW'] as [string, string])));
       await tx.run(cypher('migrations/edge-history-clear'), { jobs: rows.map((j) => ({ namespace: j.namespace, name: j.name })) });
-      await tx.run(cypher('ingest/lineage-edges'), { edges: planEdges(new Map(), observations, states) });
+      await tx.run(cypher('ingest/lineage-edges'), { edges: edgeWriteParams(planEdges(new Map(), observations, states)) });
       return rows;
     });
     if (!batch.length) break;
