@@ -1,7 +1,7 @@
 // Versions of one live dataset, newest first, one page, with the total.
 // Params: $namespace, $name, $offset, $limit. A symlink alias name lists its primary's versions.
 // Returns no row when the dataset does not exist, else one row {totalCount, dataset: dataset projection,
-//   versions: [{version: v {.*}, run: run projection of the run that wrote it, or null}]}
+//   versions: [{version: v {.*, readFacets: [facet properties and facetStamps of each READ of it carrying facets]}, run: run projection of the run that wrote it, or null}]}
 // (run projection: r {.*, reads: [version ref], wrote: [version ref]}).
 MATCH (x:Dataset {namespace: $namespace, name: $name})
 OPTIONAL MATCH (x)-[:ALIAS_OF]->(p:Dataset)
@@ -15,8 +15,8 @@ CALL (d) {
   MATCH (v:DatasetVersion)-[:VERSION_OF]->(d)
   WITH v ORDER BY v.createdAt DESC, v.id SKIP $offset LIMIT $limit
   RETURN collect({
-    version: v {.*},
-    run: [(r:Run)-[:WROTE]->(v) | r {.*, reads: [(r)-[:READ]->(rv) | rv {.id, .namespace, .name, facets: [k IN keys(rv) WHERE k STARTS WITH 'facet.' | [k, rv[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id, .namespace, .name, facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]}][0]
+    version: v {.*, readFacets: [(v)<-[rd:READ]-() WHERE rd.facetStamps IS NOT NULL | rd {.*}]},
+    run: [(r:Run)-[:WROTE]->(v) | r {.*, reads: [(r)-[rd:READ]->(rv) | rv {.id, .namespace, .name, facets: [k IN keys(rd) WHERE k STARTS WITH 'facet.' | [k, rd[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id, .namespace, .name, facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]}][0]
   }) AS versions
 }
 RETURN totalCount,

@@ -8,7 +8,7 @@ CALL () {
 }
 CALL () {
   MATCH (e:LineageEvent) WHERE e.eventTime >= datetime($after) AND e.eventTime <= datetime($before)
-  WITH e ORDER BY e.eventTime DESC SKIP $offset LIMIT $limit
+  WITH e ORDER BY e.eventTime DESC, e.id DESC SKIP $offset LIMIT $limit
   RETURN collect(e.payload) AS events
 }
 RETURN totalCount, events

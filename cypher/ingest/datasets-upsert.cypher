@@ -1,11 +1,16 @@
-// Creates or updates the datasets an event mentions (and their namespaces, sources, fields and
-// symlink aliases). Timestamps only move forward, so replays and out-of-order events converge.
+// Creates or updates the datasets a batch mentions (and their namespaces, sources, fields and
+// symlink aliases). Every value is a fold over the events (docs/ingest.md): times are the earliest and
+// latest mention, facets and the values promoted from them come from the planner, which kept per
+// facet the report latest by event time (src/domain/facet-stamps.ts) and sends only what changed.
 // Params: $datasets: [{
-//   namespace, name, firstSeen, lastSeen (ISO: earliest and latest eventTime mentioning it), facetProps (map 'facet.<name>' → JSON string, or null to delete),
-//   description, lifecycleState, datasetType, source ({name, uri} or null),
-//   fields (JSON string or null), fieldNames ([string]), fieldTypes ([{name, type, description}]),
-//   symlinks ([{namespace, name}]), facetDigests ([string] or null: the new digest list when facets changed;
-//   facets and fields left out of the row are unchanged, see datasets-state.cypher) }]
+//   namespace, name, firstSeen, lastSeen (ISO: earliest and latest eventTime mentioning it),
+//   facetProps (map 'facet.<name>' → JSON, or null to remove: only facets whose content changed),
+//   derived (map of the promoted values that changed: fields (JSON), description, type, lastLifecycleState; null removes),
+//   fieldTypes ([{name, type, description}]: the columns of a schema that changed, or null),
+//   otherFieldNames ([string]: columns of other schemas reported with new content),
+//   source ({name, uri, type} or null), sourceChanged (boolean: the dataSource facet changed; source null removes the link),
+//   sources ([{name, uri, type, at (ISO)}]: every source reported, with its earliest report),
+//   symlinks ([{namespace, name}]), facetStamps ([string], or null when unchanged) }]
 // Returns nothing.
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
 CYPHER replan=skip
@@ -17,43 +22,61 @@ OPTIONAL MATCH (known:Dataset {namespace: ds.namespace, name: ds.name})
 WITH ds, t, t1, known IS NOT NULL AS existed
 MERGE (ns:Namespace {name: ds.namespace})
   ON CREATE SET ns.createdAt = t, ns.updatedAt = t, ns.ownerName = 'anonymous', ns.description = null, ns.isHidden = false
-// Namespaces are shared by many writers: write them only when something changes (un-hiding).
-FOREACH (_ IN CASE WHEN ns.isHidden THEN [1] ELSE [] END | SET ns.isHidden = false, ns.updatedAt = t)
+// Namespaces are shared by many writers: written only when something changes (an earlier first
+// mention, un-hiding). updatedAt follows createdAt until the namespace is edited (PUT).
+FOREACH (_ IN CASE WHEN t < ns.createdAt THEN [1] ELSE [] END |
+  SET ns.updatedAt = CASE WHEN ns.updatedAt = ns.createdAt THEN t ELSE ns.updatedAt END, ns.createdAt = t)
+FOREACH (_ IN CASE WHEN ns.isHidden THEN [1] ELSE [] END | SET ns.isHidden = false)
 MERGE (d:Dataset {namespace: ds.namespace, name: ds.name})
   ON CREATE SET d.createdAt = t, d.updatedAt = t1, d.physicalName = ds.name, d.type = 'DB_TABLE',
                 d.searchName = toLower(ds.name), d.isDeleted = false
-// Field nodes are rewritten only when the schema changed: most runs report the same schema again.
-WITH ds, t, t1, ns, d, existed, ds.fields IS NOT NULL AND ds.fields <> coalesce(d.fields, '') AS schemaChanged
 SET d += ds.facetProps,
+    d += ds.derived,
     d.isDeleted = false,
     d.createdAt = CASE WHEN t < d.createdAt THEN t ELSE d.createdAt END,
     d.updatedAt = CASE WHEN t1 > d.updatedAt THEN t1 ELSE d.updatedAt END,
-    d.description = coalesce(ds.description, d.description),
-    d.type = coalesce(ds.datasetType, d.type),
-    d.fields = coalesce(ds.fields, d.fields),
-    d.lastLifecycleState = coalesce(ds.lifecycleState, d.lastLifecycleState),
-    d.facetDigests = coalesce(ds.facetDigests, d.facetDigests)
+    d.facetStamps = coalesce(ds.facetStamps, d.facetStamps),
+    // Bookkeeping of an earlier version (digests without times): replaced by facetStamps.
+    d.facetDigests = null
 FOREACH (_ IN CASE WHEN existed THEN [] ELSE [1] END | MERGE (ns)-[:HAS_DATASET]->(d))
-WITH t, ds, d, schemaChanged
-CALL (t, ds, d) {
-  WITH t, ds, d WHERE ds.source IS NOT NULL
-  MERGE (s:Source {name: ds.source.name})
-    ON CREATE SET s.createdAt = t, s.updatedAt = t, s.type = ds.source.type, s.connectionUrl = ds.source.uri, s.description = null
-  FOREACH (_ IN CASE WHEN ds.source.uri IS NOT NULL AND s.connectionUrl IS NULL THEN [1] ELSE [] END |
-    SET s.connectionUrl = ds.source.uri, s.updatedAt = t)
-  // sourceName mirrors FROM_SOURCE, so the link is rewritten only when the source changes.
-  WITH d, s WHERE d.sourceName IS NULL OR d.sourceName <> s.name
-  SET d.sourceName = s.name
-  WITH d, s
-  OPTIONAL MATCH (d)-[old:FROM_SOURCE]->(other:Source) WHERE other <> s
+WITH t, ds, d
+CALL (ds) {
+  // A source is dated, and its URL taken, from its earliest report; written only when that moves.
+  UNWIND ds.sources AS src
+  WITH src, datetime(src.at) AS at
+  MERGE (s:Source {name: src.name})
+    ON CREATE SET s.createdAt = at, s.updatedAt = at, s.type = src.type, s.connectionUrl = src.uri, s.description = null
+  FOREACH (_ IN CASE WHEN at < s.createdAt THEN [1] ELSE [] END |
+    SET s.createdAt = at, s.updatedAt = at, s.type = src.type, s.connectionUrl = coalesce(src.uri, s.connectionUrl))
+}
+CALL (ds, d) {
+  // sourceName mirrors FROM_SOURCE: the link changes with the dataSource facet.
+  WITH ds, d WHERE ds.sourceChanged
+  OPTIONAL MATCH (d)-[old:FROM_SOURCE]->(other:Source) WHERE ds.source IS NULL OR other.name <> ds.source.name
   DELETE old
+  WITH DISTINCT ds, d
+  SET d.sourceName = ds.source.name
+  WITH ds, d WHERE ds.source IS NOT NULL
+  MATCH (s:Source {name: ds.source.name})
   MERGE (d)-[:FROM_SOURCE]->(s)
 }
-CALL (ds, d, schemaChanged) {
-  WITH ds, d WHERE schemaChanged
-  UNWIND ds.fieldTypes AS f
-  MERGE (df:DatasetField {namespace: ds.namespace, dataset: ds.name, name: f.name})
-  SET df.type = f.type, df.description = f.description
+CALL (ds, d) {
+  // The dataset's schema types its columns; a column it no longer has keeps its node (tags, column
+  // lineage) without a type. Field nodes are written only when a schema with new content arrives.
+  WITH ds, d WHERE ds.fieldTypes IS NOT NULL
+  CALL (ds, d) {
+    UNWIND ds.fieldTypes AS f
+    MERGE (df:DatasetField {namespace: ds.namespace, dataset: ds.name, name: f.name})
+    SET df.type = f.type, df.description = f.description
+    MERGE (d)-[:HAS_FIELD]->(df)
+  }
+  WITH ds, d, [f IN ds.fieldTypes | f.name] AS names
+  MATCH (d)-[:HAS_FIELD]->(df:DatasetField) WHERE NOT df.name IN names AND (df.type IS NOT NULL OR df.description IS NOT NULL)
+  SET df.type = null, df.description = null
+}
+CALL (ds, d) {
+  UNWIND ds.otherFieldNames AS n
+  MERGE (df:DatasetField {namespace: ds.namespace, dataset: ds.name, name: n})
   MERGE (d)-[:HAS_FIELD]->(df)
 }
 CALL (t, ds, d) {
@@ -61,10 +84,13 @@ CALL (t, ds, d) {
   WITH t, d, link WHERE NOT (link.namespace = d.namespace AND link.name = d.name)
   MERGE (ans:Namespace {name: link.namespace})
     ON CREATE SET ans.createdAt = t, ans.updatedAt = t, ans.ownerName = 'anonymous', ans.description = null, ans.isHidden = false
+  FOREACH (_ IN CASE WHEN t < ans.createdAt THEN [1] ELSE [] END |
+    SET ans.updatedAt = CASE WHEN ans.updatedAt = ans.createdAt THEN t ELSE ans.updatedAt END, ans.createdAt = t)
   MERGE (a:Dataset {namespace: link.namespace, name: link.name})
     ON CREATE SET a.createdAt = t, a.updatedAt = t, a.physicalName = link.name, a.type = 'DB_TABLE',
                   a.searchName = toLower(link.name), a.isDeleted = false
-  SET a.isAlias = true
+  SET a.isAlias = true,
+      a.createdAt = CASE WHEN t < a.createdAt THEN t ELSE a.createdAt END
   MERGE (ans)-[:HAS_DATASET]->(a)
   MERGE (a)-[:ALIAS_OF]->(d)
   // The alias's lineage edges now belong to the primary dataset, with their histories: an edge the

@@ -1,15 +1,17 @@
 // Records the dataset versions runs write: one version per (dataset, run), created on first sight
-// and enriched by later events of the same run. It becomes the dataset's current version only when
-// the run completes (run-complete.cypher).
-// Params: $outputs: [{runId, eventTime (ISO), namespace, name, versionId, versionFacetProps, fields (JSON or null), lifecycleState}],
-//   one row per (runId, dataset)
+// and enriched by later events of the same run (facets latest by event time, from the planner). It
+// is committed, and may become the dataset's current version, only when the run completes
+// (versions-commit.cypher).
+// Params: $outputs: [{runId, namespace, name, versionId, createdAt (ISO: the run's earliest event naming it),
+//   facetProps (map, facets whose content changed), derived (map: fields (JSON), lifecycleState that changed),
+//   facetStamps ([string] or null)}], one row per (runId, dataset)
 // Returns nothing.
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
 CYPHER replan=skip
 UNWIND $outputs AS out
 MATCH (r:Run {id: out.runId})
 MATCH (d:Dataset {namespace: out.namespace, name: out.name})
-WITH r, d, out, datetime(out.eventTime) AS t
+WITH r, d, out, datetime(out.createdAt) AS t
 // A version that exists already has its dataset and run links (its id derives from them, and they
 // are made with it). One that does not is created by this row: the batch has one row per (run,
 // dataset), and other transactions wait for the run's lock (runs-prepare). So its links are
@@ -18,10 +20,10 @@ OPTIONAL MATCH (known:DatasetVersion {id: out.versionId})
 WITH r, d, out, t, known IS NOT NULL AS existed
 MERGE (v:DatasetVersion {id: out.versionId})
   ON CREATE SET v.namespace = d.namespace, v.name = d.name, v.createdAt = t, v.runId = r.id
-SET v += out.versionFacetProps,
+SET v += out.facetProps,
+    v += out.derived,
     v.createdAt = CASE WHEN t < v.createdAt THEN t ELSE v.createdAt END,
-    v.fields = coalesce(out.fields, v.fields, d.fields),
-    v.lifecycleState = coalesce(out.lifecycleState, v.lifecycleState)
+    v.facetStamps = coalesce(out.facetStamps, v.facetStamps)
 FOREACH (_ IN CASE WHEN existed THEN [] ELSE [1] END |
   CREATE (v)-[:VERSION_OF]->(d)
   CREATE (r)-[:WROTE]->(v))

@@ -1,9 +1,11 @@
-// Writes runs' state, times and facets (already folded over their events by the run state machine
-// in src/domain/run-state.ts), ties each to its job and parent run, and moves the job's LATEST_RUN.
+// Writes runs' state, times and facets (folded over their events by the planner: the state by the
+// run state machine in src/domain/run-state.ts, facets latest by event time), ties each to its job
+// and parent run, and moves the job's LATEST_RUN (the run with the greatest sortTime, then id).
 // Params: $runs: [{id, job: {namespace, name}, firstSeen, lastSeen (ISO), state, startedAt, endedAt, terminalState,
-//   nominalStartTime, nominalEndTime (ISO or null), facetProps, jobFacetProps (maps of JSON strings or null),
-//   parent ({runId, externalRunId, job: {namespace, name}} or null), latestCandidate (boolean: the newest
-//   run of its job in this batch)}]
+//   facetProps (map of JSON strings or null: facets whose content changed), nominalChanged (boolean),
+//   nominalStartTime, nominalEndTime (ISO or null), parentChanged (boolean), parentRunId (or null),
+//   facetStamps ([string] or null), latestCandidate (boolean: the newest run of its job in this batch),
+//   sortTimeDecreased (boolean: its sortTime moved earlier)}]. Parent runs exist (parent-runs.cypher).
 // Returns nothing.
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
 CYPHER replan=skip
@@ -13,37 +15,38 @@ MATCH (j:Job {namespace: run.job.namespace, name: run.job.name})
 MATCH (r:Run {id: run.id})
 // jobNamespace and jobName mirror RUN_OF (set below with it): a linked run needs no check of its job's
 // many RUN_OF relationships, and one without jobName has no RUN_OF yet (r is locked: runs-prepare).
+// One linked to another job was only named as a parent (the planner refuses a run whose own events
+// name another job): its own events move it.
 WITH run, t, t1, j, r, coalesce(r.jobNamespace = j.namespace AND r.jobName = j.name, false) AS linked, r.jobName IS NULL AS unlinked
 SET r += run.facetProps,
-    r += run.jobFacetProps,
     r.state = run.state,
     r.terminalState = run.terminalState,
     r.startedAt = CASE WHEN run.startedAt IS NULL THEN null ELSE datetime(run.startedAt) END,
     r.endedAt = CASE WHEN run.endedAt IS NULL THEN null ELSE datetime(run.endedAt) END,
     r.createdAt = CASE WHEN t < r.createdAt THEN t ELSE r.createdAt END,
-    r.updatedAt = CASE WHEN r.updatedAt IS NULL OR t1 > r.updatedAt THEN t1 ELSE r.updatedAt END,
     r.lastEventAt = CASE WHEN r.lastEventAt IS NULL OR t1 > r.lastEventAt THEN t1 ELSE r.lastEventAt END,
-    r.nominalStartTime = CASE WHEN run.nominalStartTime IS NULL THEN r.nominalStartTime ELSE datetime(run.nominalStartTime) END,
-    r.nominalEndTime = CASE WHEN run.nominalEndTime IS NULL THEN r.nominalEndTime ELSE datetime(run.nominalEndTime) END,
+    r.nominalStartTime = CASE WHEN run.nominalChanged THEN datetime(run.nominalStartTime) ELSE r.nominalStartTime END,
+    r.nominalEndTime = CASE WHEN run.nominalChanged THEN datetime(run.nominalEndTime) ELSE r.nominalEndTime END,
+    r.facetStamps = coalesce(run.facetStamps, r.facetStamps),
     r.jobNamespace = j.namespace,
     r.jobName = j.name
-SET r.sortTime = coalesce(r.startedAt, r.endedAt, r.createdAt)
+SET r.sortTime = coalesce(r.startedAt, r.endedAt, r.createdAt), r.updatedAt = r.lastEventAt
 FOREACH (_ IN CASE WHEN unlinked THEN [1] ELSE [] END | CREATE (r)-[:RUN_OF]->(j))
-FOREACH (_ IN CASE WHEN linked OR unlinked THEN [] ELSE [1] END | MERGE (r)-[:RUN_OF]->(j))
-WITH t, run, j, r
-CALL (t, run, r) {
-  WITH t, run, r WHERE run.parent IS NOT NULL
-  MERGE (p:Run {id: run.parent.runId})
-    ON CREATE SET p.externalId = run.parent.externalRunId, p.createdAt = t, p.updatedAt = t, p.state = 'NEW', p.sortTime = t
-  MERGE (r)-[:CHILD_OF]->(p)
-  WITH run, p
-  WHERE NOT coalesce(p.jobNamespace = run.parent.job.namespace AND p.jobName = run.parent.job.name, false)
-  MATCH (pj:Job {namespace: run.parent.job.namespace, name: run.parent.job.name})
-  // Without jobName p has no RUN_OF: MERGE above created it in this transaction, or another one
-  // creating it held its key until it committed with the link.
-  FOREACH (_ IN CASE WHEN p.jobName IS NULL THEN [1] ELSE [] END | CREATE (p)-[:RUN_OF]->(pj))
-  FOREACH (_ IN CASE WHEN p.jobName IS NULL THEN [] ELSE [1] END | MERGE (p)-[:RUN_OF]->(pj))
-  SET p.jobNamespace = pj.namespace, p.jobName = pj.name
+WITH run, j, r, linked, unlinked
+CALL (j, r, linked, unlinked) {
+  WITH j, r WHERE NOT linked AND NOT unlinked
+  OPTIONAL MATCH (r)-[old:RUN_OF]->(other:Job) WHERE other <> j
+  DELETE old
+  WITH DISTINCT j, r
+  MERGE (r)-[:RUN_OF]->(j)
+}
+CALL (run, r) {
+  WITH run, r WHERE run.parentChanged
+  OPTIONAL MATCH (r)-[old:CHILD_OF]->(:Run)
+  DELETE old
+  WITH DISTINCT run, r WHERE run.parentRunId IS NOT NULL
+  MATCH (p:Run {id: run.parentRunId})
+  CREATE (r)-[:CHILD_OF]->(p)
 }
 CALL (run, j, r) {
   WITH run, j, r WHERE run.latestCandidate
@@ -51,7 +54,19 @@ CALL (run, j, r) {
   WITH j, r, l, cur
   WHERE cur IS NULL OR (cur <> r AND (cur.sortTime < r.sortTime OR (cur.sortTime = r.sortTime AND cur.id < r.id)))
   DELETE l
-  MERGE (j)-[:LATEST_RUN]->(r)
+  // j is locked (jobs-upsert) and has no LATEST_RUN left: CREATE spares MERGE's check of a dense node.
+  CREATE (j)-[:LATEST_RUN]->(r)
+}
+CALL (run, j, r) {
+  // The latest run moved earlier: the latest is chosen again among the runs with events of their own.
+  WITH run, j, r WHERE run.sortTimeDecreased AND EXISTS { (j)-[:LATEST_RUN]->(r) }
+  // All four properties of the index run_job_sort_order, ordered as it is: few entries read.
+  MATCH (x:Run) WHERE x.jobNamespace = j.namespace AND x.jobName = j.name AND x.sortTime IS NOT NULL AND x.id IS NOT NULL AND x.lastEventAt IS NOT NULL
+  WITH j, r, x ORDER BY x.jobNamespace DESC, x.jobName DESC, x.sortTime DESC, x.id DESC LIMIT 1
+  WITH j, r, x WHERE x <> r
+  MATCH (j)-[l:LATEST_RUN]->(r)
+  DELETE l
+  CREATE (j)-[:LATEST_RUN]->(x)
 }
 // Denormalized so `lastRunStates` filters are an index lookup instead of a walk over every job.
 WITH j

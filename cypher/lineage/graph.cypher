@@ -45,8 +45,9 @@ CALL (n) {
   OPTIONAL MATCH (n)-[:LATEST_RUN]->(l:Run)
   OPTIONAL CALL (n, l) {
     WITH n, l WHERE l.sortTime > $asOf
-    MATCH (r:Run) WHERE r.jobNamespace = n.namespace AND r.jobName = n.name AND r.sortTime <= $asOf
-    RETURN r ORDER BY r.sortTime DESC LIMIT 1
+    MATCH (r:Run) WHERE r.jobNamespace = n.namespace AND r.jobName = n.name AND r.sortTime <= $asOf AND r.id IS NOT NULL
+      AND r.lastEventAt IS NOT NULL
+    RETURN r ORDER BY r.jobNamespace DESC, r.jobName DESC, r.sortTime DESC, r.id DESC LIMIT 1
   }
   RETURN CASE WHEN l.sortTime <= $asOf THEN l ELSE r END AS run
 }
@@ -54,10 +55,21 @@ CALL (n) {
   OPTIONAL MATCH (n)-[:CURRENT_VERSION]->(c:DatasetVersion)
   OPTIONAL CALL (n, c) {
     WITH n, c WHERE $pointInTime AND coalesce(c.committedAt, c.createdAt) > $asOf
-    MATCH (v:DatasetVersion) WHERE v.namespace = n.namespace AND v.name = n.name AND v.committedAt <= $asOf
-    RETURN v ORDER BY v.committedAt DESC LIMIT 1
+    OPTIONAL CALL (n) {
+      MATCH (v:DatasetVersion) WHERE v.namespace = n.namespace AND v.name = n.name AND v.committedAt <= $asOf AND v.id IS NOT NULL
+        AND v.placeholder IS NULL
+      RETURN v ORDER BY v.namespace DESC, v.name DESC, v.committedAt DESC, v.id DESC LIMIT 1
+    }
+    // Nothing committed by then: the placeholder its readers saw, if it was read by then.
+    OPTIONAL CALL (n, v) {
+      WITH n, v WHERE v IS NULL
+      MATCH (p:DatasetVersion) WHERE p.namespace = n.namespace AND p.name = n.name AND p.committedAt <= $asOf AND p.id IS NOT NULL
+        AND p.placeholder
+      RETURN p LIMIT 1
+    }
+    RETURN coalesce(v, p) AS past
   }
-  RETURN CASE WHEN NOT $pointInTime THEN null WHEN coalesce(c.committedAt, c.createdAt) <= $asOf THEN c ELSE v END AS version
+  RETURN CASE WHEN NOT $pointInTime THEN null WHEN coalesce(c.committedAt, c.createdAt) <= $asOf THEN c ELSE past END AS version
 }
 WITH n, run, version,
   CASE WHEN $facets THEN properties(n) ELSE n {.namespace, .name, .type, .simpleName, .parentJobName, .createdAt, .updatedAt,
@@ -79,6 +91,6 @@ RETURN n:Job AS isJob,
     latestRun: CASE WHEN run IS NULL THEN null ELSE runBase {.*, createdAt: toString(run.createdAt), updatedAt: toString(run.updatedAt),
       startedAt: toString(run.startedAt), endedAt: toString(run.endedAt), sortTime: null, lastEventAt: null,
       nominalStartTime: toString(run.nominalStartTime), nominalEndTime: toString(run.nominalEndTime),
-      reads: CASE WHEN $runDetails THEN [(run)-[:READ]->(v) | v {.*, fields: null, createdAt: null, committedAt: null}] ELSE [] END,
+      reads: CASE WHEN $runDetails THEN [(run)-[rd:READ]->(v) | v {.id, .namespace, .name, facets: [k IN keys(rd) WHERE k STARTS WITH 'facet.' | [k, rd[k]]]}] ELSE [] END,
       wrote: CASE WHEN $runDetails THEN [(run)-[:WROTE]->(v) | v {.*, fields: null, createdAt: null, committedAt: null}] ELSE [] END} END
   } AS node

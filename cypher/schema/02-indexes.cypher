@@ -7,9 +7,13 @@ CREATE INDEX dataset_is_deleted IF NOT EXISTS FOR (d:Dataset) ON (d.isDeleted);
 CREATE INDEX dataset_is_alias IF NOT EXISTS FOR (d:Dataset) ON (d.isAlias);
 CREATE INDEX job_is_deleted IF NOT EXISTS FOR (j:Job) ON (j.isDeleted);
 CREATE INDEX run_started_at IF NOT EXISTS FOR (r:Run) ON (r.startedAt);
-// Point-in-time lineage (asOf): a job's latest run as of a time, a dataset's current version as of a time.
-CREATE INDEX run_job_sort_time IF NOT EXISTS FOR (r:Run) ON (r.jobNamespace, r.jobName, r.sortTime);
-CREATE INDEX dataset_version_committed_at IF NOT EXISTS FOR (v:DatasetVersion) ON (v.namespace, v.name, v.committedAt);
+// A job's latest run and a dataset's version committed last, at or before a time (point-in-time
+// lineage, the version a run read, LATEST_RUN and CURRENT_VERSION chosen again). The id is in the key
+// so that `ORDER BY` all four properties descending `LIMIT 1` reads one entry, ties broken by id.
+CREATE INDEX run_job_sort_order IF NOT EXISTS FOR (r:Run) ON (r.jobNamespace, r.jobName, r.sortTime, r.id);
+CREATE INDEX dataset_version_commit_order IF NOT EXISTS FOR (v:DatasetVersion) ON (v.namespace, v.name, v.committedAt, v.id);
+// A job's version used last (its CURRENT_VERSION, chosen again when versions lose time or go away).
+CREATE INDEX job_version_use_order IF NOT EXISTS FOR (v:JobVersion) ON (v.namespace, v.name, v.updatedAt, v.id);
 CREATE INDEX run_state IF NOT EXISTS FOR (r:Run) ON (r.state);
 CREATE INDEX dataset_version_created_at IF NOT EXISTS FOR (v:DatasetVersion) ON (v.createdAt);
 CREATE INDEX lineage_event_time IF NOT EXISTS FOR (e:LineageEvent) ON (e.eventTime);

@@ -12,7 +12,7 @@ export const JOB_FACET_PREFIX = 'jobFacet.';
 // writes, a job and its run): the JSON of each facet object is kept while the object lives.
 const facetJson = new WeakMap<object, string>();
 
-function jsonOf(facet: unknown): string {
+export function jsonOf(facet: unknown): string {
   if (facet === null || typeof facet !== 'object') return JSON.stringify(facet);
   let json = facetJson.get(facet);
   if (json === undefined) {

@@ -5,8 +5,7 @@
  */
 import { composite, compositeParams, cypher } from './cypher.js';
 import { LastStatement, toNative, type TxRunner } from './db.js';
-import { AliasMap } from '../domain/ingest-plan.js';
-import { datasetKey, jobKey, mentionedJobs, mentionedRefs, planBatch, type Incoming, type PreparedRun } from '../domain/batch-plan.js';
+import { AliasMap, datasetKey, jobKey, mentionedJobs, mentionedRefs, mentionedRuns, NEW_RUN, planBatch, type Incoming, type StoredRun } from '../domain/batch-plan.js';
 import neo4j from 'neo4j-driver';
 import type { EdgeWriteRow, StoredEdge } from '../domain/edge-plan.js';
 import type { DatasetRef } from '../domain/openlineage/types.js';
@@ -39,54 +38,51 @@ async function run(tx: TxRunner, name: string, params: Record<string, unknown>) 
 
 const iso = (v: unknown) => (v == null ? null : new Date(v as string).toISOString());
 
-/** Runs-prepare's rows: each run of the batch once, with its earliest event time, sorted by id (lock order). */
-function runsToPrepare(items: Incoming[]) {
-  const runs = new Map<string, { id: string; externalId: string; eventTime: string }>();
-  for (const { event } of items) {
-    if (event.kind !== 'run') continue;
-    const r = event.run!;
-    const prev = runs.get(r.id);
-    if (!prev || Date.parse(event.eventTime) < Date.parse(prev.eventTime)) runs.set(r.id, { id: r.id, externalId: r.externalId, eventTime: event.eventTime });
-  }
-  return [...runs.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
 /** Datasets-state's rows, sorted: that statement takes the datasets' write locks, and a fixed order keeps deadlocks rare. */
 function datasetsToRead(items: Incoming[]): DatasetRef[] {
-  return mentionedRefs(items).sort((a, b) => (datasetKey(a) < datasetKey(b) ? -1 : datasetKey(a) > datasetKey(b) ? 1 : 0));
+  return mentionedRefs(items);
 }
 
-interface RunRow {
+interface RunRecord {
   id: string;
+  createdAt: string | null;
   startedAt: string | null;
   endedAt: string | null;
   terminalState: TerminalState | null;
+  lastEventAt: string | null;
   jobNamespace: string | null;
   jobName: string | null;
-  inputs: DatasetRef[];
-  outputs: DatasetRef[];
-  lastEventAt: string | null;
+  jobVersion: string | null;
+  stamps: string[] | null;
+  code: StoredRun['code'];
+  reads: { namespace: string; name: string; at: string | null; stamps: string[] | null }[];
+  writes: { namespace: string; name: string; createdAt: string | null; stamps: string[] | null }[];
 }
 
-interface DatasetRow {
+interface DatasetRecord {
   from: DatasetRef;
   to: DatasetRef;
-  digests: string[];
+  stamps: string[];
 }
 
-function preparedRuns(rows: RunRow[]): Map<string, PreparedRun> {
-  const prepared = new Map<string, PreparedRun>();
+function storedRuns(rows: RunRecord[]): Map<string, StoredRun> {
+  const runs = new Map<string, StoredRun>();
   for (const r of rows) {
-    prepared.set(r.id, {
+    runs.set(r.id, {
+      ...NEW_RUN,
       times: { startedAt: iso(r.startedAt), endedAt: iso(r.endedAt), terminalState: r.terminalState ?? null },
+      createdAt: iso(r.createdAt),
+      lastEventAt: iso(r.lastEventAt),
       jobNamespace: r.jobNamespace,
       jobName: r.jobName,
-      inputs: r.inputs,
-      outputs: r.outputs,
-      lastEventAt: iso(r.lastEventAt),
+      jobVersion: r.jobVersion ?? null,
+      stamps: r.stamps ?? null,
+      code: r.code,
+      reads: r.reads.map((x) => ({ ...x, at: iso(x.at) })),
+      writes: r.writes.map((x) => ({ ...x, createdAt: iso(x.createdAt) })),
     });
   }
-  return prepared;
+  return runs;
 }
 
 const dateTime = (ms: number) => neo4j.types.DateTime.fromStandardDate(new Date(ms));
@@ -105,14 +101,15 @@ export function edgeWriteParams(rows: EdgeWriteRow[]) {
   });
 }
 
-interface JobRow {
+interface JobRecord {
   namespace: string;
   name: string;
+  stamps: string[];
   edges: Record<string, unknown>[];
 }
 
 /** jobs-state's rows: every lineage edge of each job of the batch, by jobKey. */
-function storedEdges(rows: JobRow[]): Map<string, StoredEdge[]> {
+function storedEdges(rows: JobRecord[]): Map<string, StoredEdge[]> {
   const num = (v: unknown) => (v === null || v === undefined ? null : toNative(v) as number);
   const nums = (v: unknown) => ((v as unknown[] | null) ?? []).map((x) => toNative(x) as number);
   const out = new Map<string, StoredEdge[]>();
@@ -143,20 +140,20 @@ function storedEdges(rows: JobRow[]): Map<string, StoredEdge[]> {
   return out;
 }
 
-/** Which mentioned datasets are aliases (of which primary), and each primary's facet digests. */
-function datasetState(rows: DatasetRow[]): { aliases: AliasMap; digests: Map<string, string[]> } {
+/** Which mentioned datasets are aliases (of which primary), and each primary's facet stamps. */
+function datasetState(rows: DatasetRecord[]): { aliases: AliasMap; stamps: Map<string, string[]> } {
   const aliases: { from: DatasetRef; to: DatasetRef }[] = [];
-  const digests = new Map<string, string[]>();
-  for (const { from, to, digests: d } of rows) {
+  const stamps = new Map<string, string[]>();
+  for (const { from, to, stamps: s } of rows) {
     if (from.namespace !== to.namespace || from.name !== to.name) aliases.push({ from, to });
-    digests.set(datasetKey(to), d);
+    stamps.set(datasetKey(to), s);
   }
-  return { aliases: new AliasMap(aliases), digests };
+  return { aliases: new AliasMap(aliases), stamps };
 }
 
 /** The read stages of a batch, in the order they run: statement, its list parameter, its rows. */
 const READ_STAGES = [
-  { name: 'ingest/runs-prepare', param: 'runs', rows: runsToPrepare },
+  { name: 'ingest/runs-prepare', param: 'runs', rows: mentionedRuns },
   { name: 'ingest/datasets-state', param: 'datasets', rows: datasetsToRead },
   { name: 'ingest/jobs-state', param: 'jobs', rows: mentionedJobs },
 ] as const;
@@ -168,7 +165,7 @@ export function readBatchStatement(): string {
   return readBatch;
 }
 
-async function readBatchState(tx: TxRunner, items: Incoming[]): Promise<{ runs: RunRow[]; datasets: DatasetRow[]; jobs: JobRow[] }> {
+async function readBatchState(tx: TxRunner, items: Incoming[]): Promise<{ runs: RunRecord[]; datasets: DatasetRecord[]; jobs: JobRecord[] }> {
   const stages = READ_STAGES.map(({ name, param, rows }) => ({ name, params: { [param]: rows(items) } }));
   if (profiling) {
     const runs = (await run(tx, stages[0].name, stages[0].params)).records[0].get('runs');
@@ -185,15 +182,17 @@ type Plan = ReturnType<typeof planBatch>;
 /** The write stages of a batch, in the order they run: statement, its list parameter, its rows. */
 const WRITE_STAGES: { name: string; param: string; rows: (plan: Plan) => unknown[] }[] = [
   { name: 'ingest/datasets-upsert', param: 'datasets', rows: (p) => p.datasets },
+  { name: 'ingest/parent-jobs', param: 'parents', rows: (p) => p.parentJobs },
   { name: 'ingest/jobs-upsert', param: 'jobs', rows: (p) => p.jobs },
+  { name: 'ingest/parent-runs', param: 'parents', rows: (p) => p.parentRuns },
   { name: 'ingest/runs-upsert', param: 'runs', rows: (p) => p.runs },
-  { name: 'ingest/run-inputs', param: 'inputs', rows: (p) => p.inputs },
   { name: 'ingest/run-outputs', param: 'outputs', rows: (p) => p.outputs },
-  { name: 'ingest/column-lineage', param: 'edges', rows: (p) => p.edges },
+  { name: 'ingest/dataset-event-versions', param: 'datasets', rows: (p) => p.datasetEvents },
+  { name: 'ingest/versions-commit', param: 'commits', rows: (p) => p.commits },
+  { name: 'ingest/run-inputs', param: 'inputs', rows: (p) => p.inputs },
+  { name: 'ingest/column-lineage', param: 'edges', rows: (p) => p.columnEdges },
   { name: 'ingest/job-versions', param: 'versions', rows: (p) => p.versions },
   { name: 'ingest/lineage-edges', param: 'edges', rows: (p) => edgeWriteParams(p.lineageEdges) },
-  { name: 'ingest/run-complete', param: 'runIds', rows: (p) => p.completedRunIds },
-  { name: 'ingest/dataset-event-versions', param: 'datasets', rows: (p) => p.datasetEvents },
   { name: 'events/store', param: 'events', rows: (p) => p.events },
 ];
 
@@ -212,8 +211,14 @@ export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<Last
   let t = performance.now();
   const state = await readBatchState(tx, items);
   t = phase('prepare', t);
-  const { aliases, digests } = datasetState(state.datasets);
-  const plan = planBatch(items, preparedRuns(state.runs), aliases, digests, storedEdges(state.jobs));
+  const { aliases, stamps } = datasetState(state.datasets);
+  const plan = planBatch(items, {
+    runs: storedRuns(state.runs),
+    aliases,
+    datasetStamps: stamps,
+    jobStamps: new Map(state.jobs.map((j) => [jobKey(j), j.stamps])),
+    edges: storedEdges(state.jobs),
+  });
   t = phase('plan', t);
   // The write stages need no answers from each other, so they go to Neo4j as one statement (each
   // stage a subquery, run in this order): one round trip and one statement's fixed cost per batch.

@@ -4,7 +4,9 @@
  * of src/api/types.ts: ISO times with a trailing Z, null rather than missing, facets as objects.
  */
 import type { Dataset, DatasetField, DatasetVersion, EntityId, Job, JobVersion, Run, SearchResult, Source, Tag, VersionRef } from '../api/types.js';
-import { facetsFromProps } from '../domain/facets.js';
+import { FACET_PREFIX, facetsFromProps } from '../domain/facets.js';
+import { parseStamps, wins, type Stamp } from '../domain/facet-stamps.js';
+import { schemaFields } from '../domain/openlineage/normalize.js';
 import { toNative } from './db.js';
 import { iso } from './time.js';
 
@@ -106,10 +108,32 @@ export function toDataset(raw: unknown): Dataset {
   };
 }
 
-/** Dataset version projection: `{dataset: <dataset projection>, version: v {.*}, run: <run projection> | null}`. */
+/**
+ * A version's facets: its writer's (the version's own properties) and those its readers attached to
+ * the READs of it, per facet the one reported last (src/domain/facet-stamps.ts).
+ */
+function versionFacets(v: Props): Record<string, unknown> {
+  const holders = [v, ...((v.readFacets as Props[] | undefined) ?? [])];
+  const best = new Map<string, { stamp: Stamp | undefined; value: unknown }>();
+  for (const holder of holders) {
+    const stamps = parseStamps(holder.facetStamps as string[] | undefined);
+    for (const [key, value] of Object.entries(facetsFromProps(holder))) {
+      const stamp = stamps.get(FACET_PREFIX + key);
+      const cur = best.get(key);
+      if (!cur || (stamp && wins(stamp, cur.stamp))) best.set(key, { stamp, value });
+    }
+  }
+  return Object.fromEntries([...best.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, { value }]) => [k, value]));
+}
+
+/** Dataset version projection: `{dataset: <dataset projection>, version: v {.*, readFacets}, run: <run projection> | null}`. */
 export function toDatasetVersion(row: { dataset: unknown; version: unknown; run: unknown }): DatasetVersion {
   const d = toDataset(row.dataset);
   const v = toNative(row.version) as Props;
+  const facets = versionFacets(v);
+  // A version nobody reported a schema for as its writer (a placeholder for reads) shows the schema its readers reported.
+  const readSchema = (facets.schema as { fields?: unknown } | undefined)?.fields;
+  const fieldsJson = v.fields ?? (Array.isArray(readSchema) ? JSON.stringify(schemaFields(readSchema)) : null);
   return {
     id: d.id,
     type: d.type,
@@ -118,7 +142,7 @@ export function toDatasetVersion(row: { dataset: unknown; version: unknown; run:
     createdAt: iso(v.createdAt)!,
     namespace: d.namespace,
     sourceName: d.sourceName,
-    fields: fieldsWithTags(v.fields ?? null, (toNative(row.dataset) as Props).fieldTags),
+    fields: fieldsWithTags(fieldsJson, (toNative(row.dataset) as Props).fieldTags),
     tags: d.tags,
     lastLifecycleState: (v.lifecycleState as string | undefined) ?? null,
     lifecycleState: (v.lifecycleState as string | undefined) ?? null,
@@ -126,7 +150,7 @@ export function toDatasetVersion(row: { dataset: unknown; version: unknown; run:
     columnLineage: d.columnLineage,
     version: v.id as string,
     createdByRun: toRun(row.run),
-    facets: facetsFromProps(v),
+    facets,
   };
 }
 

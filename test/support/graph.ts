@@ -1,7 +1,7 @@
 /** Direct reads of the graph for assertions: the graph schema is a public interface, so tests check it. */
 import type { Db } from '../../src/store/db.js';
 import { toNative } from '../../src/store/db.js';
-import { digest, digestMap } from '../../src/domain/facet-digests.js';
+import { digest, parseStamps, DELETED } from '../../src/domain/facet-stamps.js';
 
 export async function rows(db: Db, query: string, params: Record<string, unknown> = {}): Promise<Record<string, any>[]> {
   const res = await db.read({ op: 'test' }, (tx) => tx.run(query, params));
@@ -38,16 +38,25 @@ export async function graphSnapshot(db: Db): Promise<string[]> {
 }
 
 /**
- * Entries of `facetDigests` lists that do not match their property's value (src/domain/facet-digests.ts):
- * a wrong entry would let a changed facet go unsent. Empty when the invariant holds.
+ * Entries of `facetStamps` lists that do not match their property's value (src/domain/facet-stamps.ts):
+ * a wrong entry would let a changed facet go unsent. Empty when the invariant holds. Checks nodes and
+ * relationships (READ keeps the run's input facets).
  */
 export async function staleFacetDigests(db: Db): Promise<string[]> {
-  const nodes = await rows(db, 'MATCH (n) WHERE n.facetDigests IS NOT NULL RETURN labels(n)[0] AS label, coalesce(n.id, n.namespace + "/" + n.name) AS key, properties(n) AS props');
+  const owners = await rows(
+    db,
+    `CALL () {
+       MATCH (n) WHERE n.facetStamps IS NOT NULL RETURN labels(n)[0] + ' ' + coalesce(n.id, n.namespace + "/" + n.name) AS key, properties(n) AS props
+       UNION ALL
+       MATCH (r:Run)-[rd:READ]->(v) WHERE rd.facetStamps IS NOT NULL RETURN 'READ ' + r.id + ' ' + v.id AS key, properties(rd) AS props
+     } RETURN key, props`,
+  );
   const stale: string[] = [];
-  for (const { label, key, props } of nodes) {
-    for (const [prop, d] of digestMap(props.facetDigests as string[])) {
+  for (const { key, props } of owners) {
+    for (const [prop, stamp] of parseStamps(props.facetStamps as string[])) {
+      if (!prop.includes('acet.')) continue;
       const value = props[prop];
-      if (typeof value !== 'string' || digest(value) !== d) stale.push(`${label} ${key}: ${prop}`);
+      if (stamp.digest === DELETED ? value !== undefined && value !== null : typeof value !== 'string' || digest(value) !== stamp.digest) stale.push(`${key}: ${prop}`);
     }
   }
   return stale;

@@ -171,9 +171,13 @@ describe('ingest: job and dataset versions', () => {
       );
       expect(JSON.parse(written[0].schema)).to.deep.equal(schemaFacet([['id', 'INT'], ['amount', 'DECIMAL']]));
       expect(JSON.parse(written[0].fields).map((f: { name: string }) => f.name)).to.deep.equal(['id', 'amount']);
-      const read = await rows(t().db, 'MATCH (:Run {id: $c})-[:READ]->(v) RETURN v.`facet.inputStatistics` AS s, v.runId AS writer', { c });
+      // Input facets stay with the run's READ, and show on the version read.
+      const read = await rows(t().db, 'MATCH (:Run {id: $c})-[rd:READ]->(v) RETURN rd.`facet.inputStatistics` AS s, v.runId AS writer, v.id AS version', { c });
       expect(JSON.parse(read[0].s).rowCount).to.equal(42);
       expect(read[0].writer).to.equal(w);
+      const version = await t().get(`/api/v1/namespaces/${encodeURIComponent('postgres://db.example.com:5432')}/datasets/orders/versions/${read[0].version}`);
+      expect(version.body.facets.inputStatistics.rowCount).to.equal(42);
+      expect(version.body.facets.schema.fields).to.have.length(2);
       expect(await value(t().db, "MATCH (d:Dataset {name: 'orders'}) RETURN d.fields")).to.equal(JSON.stringify([{ name: 'id', type: 'INT', description: null }]));
     });
   });

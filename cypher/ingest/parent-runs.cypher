@@ -1,0 +1,18 @@
+// Creates the runs a batch names as parents (the `parent` run facet) and dates each by its earliest
+// mention. A run known only as a parent belongs to the job named with it; a run that belongs to a
+// job already is never moved by a parent reference (its own events decide its job, runs-upsert).
+// Params: $parents: [{runId, externalRunId, job: {namespace, name}, at (ISO: the earliest event naming it),
+//   own (boolean: the batch holds events of this run itself)}], sorted by runId. The parent jobs exist (parent-jobs.cypher).
+// Returns nothing.
+// Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
+CYPHER replan=skip
+UNWIND $parents AS parent
+WITH parent, datetime(parent.at) AS t
+MERGE (p:Run {id: parent.runId})
+  ON CREATE SET p.externalId = parent.externalRunId, p.createdAt = t, p.updatedAt = t, p.state = 'NEW', p.sortTime = t
+FOREACH (_ IN CASE WHEN t < p.createdAt THEN [1] ELSE [] END |
+  SET p.createdAt = t, p.sortTime = coalesce(p.startedAt, p.endedAt, t), p.updatedAt = coalesce(p.lastEventAt, t))
+WITH parent, p WHERE NOT parent.own AND p.jobName IS NULL
+MATCH (pj:Job {namespace: parent.job.namespace, name: parent.job.name})
+CREATE (p)-[:RUN_OF]->(pj)
+SET p.jobNamespace = pj.namespace, p.jobName = pj.name
