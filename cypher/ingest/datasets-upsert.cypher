@@ -90,11 +90,14 @@ CALL (t, ds, d) {
     ON CREATE SET a.createdAt = t, a.updatedAt = t, a.physicalName = link.name, a.type = 'DB_TABLE',
                   a.searchName = toLower(link.name), a.isDeleted = false
   SET a.isAlias = true,
-      a.createdAt = CASE WHEN t < a.createdAt THEN t ELSE a.createdAt END
+      a.createdAt = CASE WHEN t < a.createdAt THEN t ELSE a.createdAt END,
+      a.updatedAt = CASE WHEN t > a.updatedAt THEN t ELSE a.updatedAt END
   MERGE (ans)-[:HAS_DATASET]->(a)
   MERGE (a)-[:ALIAS_OF]->(d)
   // The alias's lineage edges now belong to the primary dataset, with their histories: an edge the
   // primary has too gets both (spans appended; the job's next event merges them, see edge-history.ts).
+  // The rest of what was recorded under the name (versions, reads, job versions, facets) is rebuilt
+  // under the primary from the stored events after this statement (src/store/alias-repair.ts).
   WITH a, d
   CALL (a, d) {
     MATCH (a)-[e:INPUT_TO]->(j:Job)
@@ -125,11 +128,5 @@ CALL (t, ds, d) {
           f.current = f.current OR e.current
     }
     DELETE e
-  }
-  CALL (a, d) {
-    MATCH (v:JobVersion)-[e:HAS_INPUT]->(a) MERGE (v)-[:HAS_INPUT]->(d) DELETE e
-  }
-  CALL (a, d) {
-    MATCH (v:JobVersion)-[e:HAS_OUTPUT]->(a) MERGE (v)-[:HAS_OUTPUT]->(d) DELETE e
   }
 }

@@ -18,6 +18,11 @@ CREATE INDEX run_state IF NOT EXISTS FOR (r:Run) ON (r.state);
 CREATE INDEX dataset_version_created_at IF NOT EXISTS FOR (v:DatasetVersion) ON (v.createdAt);
 CREATE INDEX lineage_event_time IF NOT EXISTS FOR (e:LineageEvent) ON (e.eventTime);
 CREATE INDEX lineage_event_received IF NOT EXISTS FOR (e:LineageEvent) ON (e.receivedAt);
+// The stored events of a run, a job and a dataset: what is replayed when a name turns out to be a
+// symlink alias of another dataset (src/store/alias-repair.ts).
+CREATE INDEX lineage_event_run IF NOT EXISTS FOR (e:LineageEvent) ON (e.runId);
+CREATE INDEX lineage_event_job IF NOT EXISTS FOR (e:LineageEvent) ON (e.jobNamespace, e.jobName);
+CREATE INDEX lineage_event_dataset IF NOT EXISTS FOR (e:LineageEvent) ON (e.datasetNamespace, e.datasetName);
 // Case-insensitive substring search (`/api/v1/search`) uses text indexes on lower-cased names.
 CREATE TEXT INDEX dataset_search_name IF NOT EXISTS FOR (d:Dataset) ON (d.searchName);
 CREATE TEXT INDEX job_search_name IF NOT EXISTS FOR (j:Job) ON (j.searchName);

@@ -49,6 +49,16 @@ export class AliasMap {
     const to = this.map.get(refKey(d));
     return to ? { ...d, namespace: to.namespace, name: to.name } : d;
   }
+  has(d: DatasetRef): boolean {
+    return this.map.has(refKey(d));
+  }
+  /** This map with more aliases (those a batch declares), for the batch's own events. */
+  with(more: { from: DatasetRef; to: DatasetRef }[]): AliasMap {
+    const out = new AliasMap();
+    for (const [k, v] of this.map) out.map.set(k, v);
+    for (const a of more) if (!out.map.has(refKey(a.from))) out.map.set(refKey(a.from), this.resolve(a.to));
+    return out;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -263,12 +273,28 @@ export interface StoredEvent {
   runId: string | null;
   jobNamespace: string | null;
   jobName: string | null;
+  datasetNamespace: string | null;
+  datasetName: string | null;
   payload: string;
   receivedAt: string;
 }
 
+/** A name a batch mentions that resolves to another dataset (a symlink alias): dated by its mentions too. */
+export interface AliasNameRow {
+  namespace: string;
+  name: string;
+  firstSeen: string;
+  lastSeen: string;
+}
+
 export interface BatchPlan {
   datasets: DatasetRow[];
+  aliasNames: AliasNameRow[];
+  /**
+   * Names this batch makes symlink aliases that were not aliases before: whatever the graph recorded
+   * under such a name as a dataset of its own is rebuilt under its primary (store/alias-repair.ts).
+   */
+  newAliases: DatasetRef[];
   jobs: JobRow[];
   parentJobs: ParentJobRow[];
   runs: RunRow[];
@@ -437,6 +463,7 @@ export function mentionedRefs(items: Incoming[]): DatasetRef[] {
     for (const d of [...event.inputs, ...event.outputs, ...(event.dataset ? [event.dataset] : [])]) {
       add(d);
       for (const c of d.columnLineage) for (const i of c.inputFields) add(i);
+      for (const l of d.symlinks) add(l);
     }
   }
   return [...seen.values()].sort(byKey(refKey));
@@ -461,8 +488,36 @@ export function mentionedRuns(items: Incoming[]): { id: string; externalId: stri
   return [...runs.values()].sort(byKey((r) => r.id));
 }
 
+/** The symlink aliases a batch declares: each symlinks identifier of a dataset names that dataset. */
+function declaredAliases(items: Incoming[], known: AliasMap): { from: DatasetRef; to: DatasetRef }[] {
+  const out = new Map<string, { from: DatasetRef; to: DatasetRef }>();
+  for (const { event } of items) {
+    for (const d of [...event.inputs, ...event.outputs, ...(event.dataset ? [event.dataset] : [])]) {
+      const primary = known.resolve(d);
+      for (const l of d.symlinks) {
+        if ((l.namespace === primary.namespace && l.name === primary.name) || known.has(l)) continue;
+        out.set(refKey(l), { from: ref(l), to: ref(primary) });
+      }
+    }
+  }
+  return [...out.values()].sort(byKey((a) => refKey(a.from)));
+}
+
 export function planBatch(items: Incoming[], stored: StoredState): BatchPlan {
-  const { aliases } = stored;
+  // The batch's own symlink declarations resolve its other events too, whatever their order.
+  const declared_ = declaredAliases(items, stored.aliases);
+  const aliases = stored.aliases.with(declared_);
+  const aliasNames = new Map<string, AliasNameRow>();
+  /** Resolves a mentioned name to its primary, dating the alias name by the mention. */
+  const resolve = <T extends DatasetRef>(d: T, t: string): T => {
+    const to = aliases.resolve(d);
+    if (to.namespace !== d.namespace || to.name !== d.name) {
+      const k = refKey(d);
+      const prev = aliasNames.get(k);
+      aliasNames.set(k, { namespace: d.namespace, name: d.name, firstSeen: minIso(prev?.firstSeen ?? null, t), lastSeen: maxIso(prev?.lastSeen ?? null, t) });
+    }
+    return to;
+  };
   const datasets = new Map<string, DatasetAcc>();
   const jobs = new Map<string, JobAcc>();
   const runs = new Map<string, RunAcc>();
@@ -524,7 +579,7 @@ export function planBatch(items: Incoming[], stored: StoredState): BatchPlan {
     for (const out of outputs) {
       for (const entry of out.columnLineage) {
         for (const input of entry.inputFields) {
-          const inRef = aliases.resolve({ namespace: input.namespace, name: input.name });
+          const inRef = resolve({ namespace: input.namespace, name: input.name }, t);
           datasetAcc(inRef, t);
           const row: ColumnEdgeRow = {
             jobNamespace: job.namespace,
@@ -577,8 +632,8 @@ export function planBatch(items: Incoming[], stored: StoredState): BatchPlan {
       } else if (acc.job.namespace !== job.namespace || acc.job.name !== job.name) {
         throw new RunJobConflict(`Run '${run.externalId}' belongs to job '${acc.job.namespace}:${acc.job.name}', not '${job.namespace}:${job.name}'`);
       }
-      const inputs = event.inputs.map((d) => aliases.resolve(d));
-      const outputs = event.outputs.map((d) => aliases.resolve(d));
+      const inputs = event.inputs.map((d) => resolve(d, t));
+      const outputs = event.outputs.map((d) => resolve(d, t));
       const time = ms(t);
       observations.push(
         ...runEventObservations({
@@ -642,8 +697,8 @@ export function planBatch(items: Incoming[], stored: StoredState): BatchPlan {
       addColumnEdges(job, outputs, t);
     } else if (event.kind === 'job') {
       const job = ref(event.job!);
-      const ins = event.inputs.map((d) => aliases.resolve(d));
-      const outs = event.outputs.map((d) => aliases.resolve(d));
+      const ins = event.inputs.map((d) => resolve(d, t));
+      const outs = event.outputs.map((d) => resolve(d, t));
       jobEvent(event, t);
       for (const d of [...ins, ...outs]) mentionDataset(d, t);
       addColumnEdges(job, outs, t);
@@ -652,7 +707,7 @@ export function planBatch(items: Incoming[], stored: StoredState): BatchPlan {
       // One row per declaration: the stage keeps the earliest and the latest time of each version.
       declared.set(`${v.id} ${t}`, { ...v, job, runId: null, previous: null, time: t, retimed: false });
     } else {
-      const d = aliases.resolve(event.dataset!);
+      const d = resolve(event.dataset!, t);
       mentionDataset(d, t);
       const fingerprint = eventFingerprint(event.raw);
       const versionId = eventDatasetVersionId(d, fingerprint);
@@ -815,6 +870,8 @@ export function planBatch(items: Incoming[], stored: StoredState): BatchPlan {
   return {
     // Fixed lock orders keep deadlocks with other writers rare.
     datasets: datasetRows.sort(sortRefs),
+    aliasNames: [...aliasNames.values()].sort(sortRefs),
+    newAliases: declared_.map((a) => a.from),
     jobs: jobRows.sort(sortRefs),
     parentJobs: [...parentJobs.values()].sort(sortRefs),
     runs: runRows.sort(byKey((r) => r.id)),
@@ -863,6 +920,8 @@ function storedEvent(event: NormalizedEvent): Omit<StoredEvent, 'receivedAt'> {
     runId: event.run?.id ?? null,
     jobNamespace: event.job?.namespace ?? null,
     jobName: event.job?.name ?? null,
+    datasetNamespace: event.dataset?.namespace ?? null,
+    datasetName: event.dataset?.name ?? null,
     payload: canonicalEvent(event.raw).json,
   };
 }

@@ -29,10 +29,11 @@ export function facetProps(facets: Facets, deleted: string[] = [], prefix = FACE
   return props;
 }
 
-/** Reads the facets back out of a node's property map. */
+/** Reads the facets back out of a node's property map, by name (Neo4j keeps properties in no set order). */
 export function facetsFromProps(props: Record<string, unknown>, prefix = FACET_PREFIX): Record<string, unknown> {
   const facets: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(props)) {
+  for (const key of Object.keys(props).sort()) {
+    const value = props[key];
     if (key.startsWith(prefix) && typeof value === 'string') {
       try {
         facets[key.slice(prefix.length)] = JSON.parse(value);

@@ -5,6 +5,7 @@
  */
 import { composite, compositeParams, cypher } from './cypher.js';
 import { LastStatement, toNative, type TxRunner } from './db.js';
+import { takeApartAliasHistory } from './alias-repair.js';
 import { AliasMap, datasetKey, jobKey, mentionedJobs, mentionedRefs, mentionedRuns, NEW_RUN, planBatch, type Incoming, type StoredRun } from '../domain/batch-plan.js';
 import neo4j from 'neo4j-driver';
 import type { EdgeWriteRow, StoredEdge } from '../domain/edge-plan.js';
@@ -182,6 +183,7 @@ type Plan = ReturnType<typeof planBatch>;
 /** The write stages of a batch, in the order they run: statement, its list parameter, its rows. */
 const WRITE_STAGES: { name: string; param: string; rows: (plan: Plan) => unknown[] }[] = [
   { name: 'ingest/datasets-upsert', param: 'datasets', rows: (p) => p.datasets },
+  { name: 'ingest/alias-names', param: 'names', rows: (p) => p.aliasNames },
   { name: 'ingest/parent-jobs', param: 'parents', rows: (p) => p.parentJobs },
   { name: 'ingest/jobs-upsert', param: 'jobs', rows: (p) => p.jobs },
   { name: 'ingest/parent-runs', param: 'parents', rows: (p) => p.parentRuns },
@@ -226,12 +228,17 @@ export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<Last
   if (profiling) {
     // One statement per stage when profiling, so each stage's time is its own.
     for (const { name, param, rows } of stages) if (rows.length > 0) await run(tx, name, { [param]: rows });
-    return;
+  } else {
+    const write = tx.run(writeBatchStatement(), compositeParams(stages.map(({ param, rows }) => ({ [param]: rows }))));
+    if (!phases && plan.newAliases.length === 0) return new LastStatement(write);
+    await write;
+    phase('stages', t);
   }
-  const write = tx.run(writeBatchStatement(), compositeParams(stages.map(({ param, rows }) => ({ [param]: rows }))));
-  if (!phases) return new LastStatement(write);
-  await write;
-  phase('stages', t);
+  // Names that just became aliases, recorded before as datasets of their own: rebuilt from their events.
+  if (plan.newAliases.length > 0) {
+    const replay = await takeApartAliasHistory(tx, plan.newAliases);
+    if (replay.length > 0) return writeEvents(tx, replay);
+  }
 }
 
 /**
