@@ -7,18 +7,20 @@
 // fields (their column lineage moves to the primary's fields) go.
 // Params: $names: [{namespace, name}] (names that became aliases in this transaction)
 // Returns one row: events ([string]: the stored events to replay, as canonical JSON, distinct).
+// Its plan starts from unique-key and index seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
+CYPHER replan=skip
 UNWIND $names AS ref
 MATCH (a:Dataset {namespace: ref.namespace, name: ref.name})-[:ALIAS_OF]->(p:Dataset)
 CALL (a) {
   OPTIONAL MATCH (a)<-[:VERSION_OF]-(:DatasetVersion)<-[:READ|WROTE]-(r:Run)
-  WITH collect(DISTINCT r.id) AS runIds
-  OPTIONAL MATCH (e:LineageEvent) WHERE e.runId IN runIds
+  WITH DISTINCT r
+  OPTIONAL MATCH (e:LineageEvent {runId: r.id})
   RETURN collect(e.payload) AS runEvents
 }
 CALL (a) {
   OPTIONAL MATCH (a)<-[:HAS_INPUT|HAS_OUTPUT]-(v:JobVersion) WHERE v.declaredFrom IS NOT NULL
-  WITH collect(DISTINCT [v.namespace, v.name]) AS jobs
-  OPTIONAL MATCH (e:LineageEvent) WHERE [e.jobNamespace, e.jobName] IN jobs AND e.kind = 'job'
+  WITH DISTINCT v.namespace AS jobNamespace, v.name AS jobName
+  OPTIONAL MATCH (e:LineageEvent {jobNamespace: jobNamespace, jobName: jobName}) WHERE e.kind = 'job'
   RETURN collect(e.payload) AS jobEvents
 }
 CALL (a) {

@@ -91,12 +91,13 @@ CALL (ver, j, v) {
     UNION
     WITH ver, j, v, cur WHERE cur IS NULL OR ver.retimed OR ver.previous IS NOT NULL
     // All four properties of the index job_version_use_order, ordered as it is: one entry read.
-    MATCH (x:JobVersion) WHERE x.namespace = j.namespace AND x.name = j.name AND x.updatedAt IS NOT NULL AND x.id IS NOT NULL
+    MATCH (x:JobVersion) USING INDEX x:JobVersion(namespace, name, updatedAt, id) WHERE x.namespace = j.namespace AND x.name = j.name AND x.updatedAt IS NOT NULL AND x.id IS NOT NULL
     RETURN x AS best ORDER BY x.namespace DESC, x.name DESC, x.updatedAt DESC, x.id DESC LIMIT 1
   }
+  // Its time may have moved even when the pointer stays.
+  SET j.currentVersion = best.id, j.currentVersionAt = best.updatedAt, j.location = best.location, j.context = best.context
   WITH j, c, cur, best WHERE cur IS NULL OR cur <> best
   DELETE c
   // j is locked (jobs-upsert) and has no CURRENT_VERSION left: CREATE spares MERGE's check of a dense node.
   CREATE (j)-[:CURRENT_VERSION]->(best)
-  SET j.currentVersion = best.id, j.currentVersionAt = best.updatedAt, j.location = best.location, j.context = best.context
 }

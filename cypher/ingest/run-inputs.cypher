@@ -18,8 +18,8 @@ CALL (r, d, input, at, old, known) {
   WITH r, d, input, at, old, known WHERE input.resolve
   OPTIONAL CALL (r, d, at) {
     // All four properties of the index dataset_version_commit_order, ordered as it is: one entry read.
-    MATCH (x:DatasetVersion) WHERE x.namespace = d.namespace AND x.name = d.name AND x.committedAt <= at AND x.id IS NOT NULL
-      AND x.placeholder IS NULL AND (x.runId IS NULL OR x.runId <> r.id)
+    MATCH (x:DatasetVersion) USING INDEX x:DatasetVersion(namespace, name, committedAt, id) WHERE x.namespace = d.namespace AND x.name = d.name AND x.committedAt <= at AND x.id IS NOT NULL
+      AND x.placeholder IS NULL AND coalesce(x.runId, '') <> r.id
     RETURN x ORDER BY x.namespace DESC, x.name DESC, x.committedAt DESC, x.id DESC LIMIT 1
   }
   CALL (d, input, at, x) {
@@ -31,10 +31,11 @@ CALL (r, d, input, at, old, known) {
     MERGE (ph)-[:VERSION_OF]->(d)
     SET ph.createdAt = CASE WHEN at < ph.createdAt THEN at ELSE ph.createdAt END,
         ph.committedAt = CASE WHEN at < ph.committedAt THEN at ELSE ph.committedAt END
-    // The placeholder is current only while nothing was committed.
-    WITH d, ph WHERE NOT EXISTS { (d)-[:CURRENT_VERSION]->() }
-    CREATE (d)-[:CURRENT_VERSION]->(ph)
-    SET d.currentVersion = ph.id, d.lastModifiedAt = ph.committedAt
+    // The placeholder is current only while nothing was committed (its commit time may have moved).
+    WITH d, ph, COLLECT { MATCH (d)-[:CURRENT_VERSION]->(cur) RETURN cur }[0] AS cur
+    FOREACH (_ IN CASE WHEN cur IS NULL THEN [1] ELSE [] END | CREATE (d)-[:CURRENT_VERSION]->(ph))
+    SET d.currentVersion = coalesce(cur.id, ph.id),
+        d.lastModifiedAt = CASE WHEN cur IS NULL OR cur = ph THEN ph.committedAt ELSE d.lastModifiedAt END
   }
   WITH r, d, input, old, known, coalesce(x, COLLECT { MATCH (ph:DatasetVersion {id: input.initialVersionId}) RETURN ph }[0]) AS target
   CALL (r, old, target) {

@@ -26,7 +26,7 @@ CALL (c, v, d, old, new) {
   MATCH (r:Run)-[rd:READ]->(v) WHERE new IS NULL OR rd.at < new
   WITH c, v, d, old, collect([r, rd]) AS moving
   OPTIONAL CALL (v, d, old) {
-    MATCH (p:DatasetVersion) WHERE p.namespace = d.namespace AND p.name = d.name AND p.committedAt <= old AND p.id IS NOT NULL
+    MATCH (p:DatasetVersion) USING INDEX p:DatasetVersion(namespace, name, committedAt, id) WHERE p.namespace = d.namespace AND p.name = d.name AND p.committedAt <= old AND p.id IS NOT NULL
       AND p <> v AND p.placeholder IS NULL
     RETURN p ORDER BY p.namespace DESC, p.name DESC, p.committedAt DESC, p.id DESC LIMIT 1
   }
@@ -53,13 +53,13 @@ CALL (c, v, d, old, new) {
 CALL (c, v, d, new) {
   WITH c, v, d, new WHERE new IS NOT NULL
   OPTIONAL CALL (v, d, new) {
-    MATCH (p:DatasetVersion) WHERE p.namespace = d.namespace AND p.name = d.name AND p.committedAt <= new AND p.id IS NOT NULL
+    MATCH (p:DatasetVersion) USING INDEX p:DatasetVersion(namespace, name, committedAt, id) WHERE p.namespace = d.namespace AND p.name = d.name AND p.committedAt <= new AND p.id IS NOT NULL
       AND p.placeholder IS NULL AND CASE WHEN p.committedAt = new THEN p.id < v.id ELSE true END
     RETURN p ORDER BY p.namespace DESC, p.name DESC, p.committedAt DESC, p.id DESC LIMIT 1
   }
   OPTIONAL MATCH (ph:DatasetVersion {id: c.placeholderId})
   UNWIND [x IN [p, ph] WHERE x IS NOT NULL] AS before
-  MATCH (r:Run)-[rd:READ]->(before) WHERE rd.at >= new AND (v.runId IS NULL OR v.runId <> r.id)
+  MATCH (r:Run)-[rd:READ]->(before) WHERE rd.at >= new AND coalesce(v.runId, '') <> r.id
   CREATE (r)-[moved:READ]->(v)
   SET moved = properties(rd)
   DELETE rd
@@ -72,17 +72,17 @@ CALL (c) {
 // CURRENT_VERSION: the version committed last, else the placeholder.
 CALL (c, d) {
   OPTIONAL CALL (d) {
-    MATCH (x:DatasetVersion) WHERE x.namespace = d.namespace AND x.name = d.name AND x.committedAt IS NOT NULL AND x.id IS NOT NULL
+    MATCH (x:DatasetVersion) USING INDEX x:DatasetVersion(namespace, name, committedAt, id) WHERE x.namespace = d.namespace AND x.name = d.name AND x.committedAt IS NOT NULL AND x.id IS NOT NULL
       AND x.placeholder IS NULL
     RETURN x ORDER BY x.namespace DESC, x.name DESC, x.committedAt DESC, x.id DESC LIMIT 1
   }
   OPTIONAL MATCH (ph:DatasetVersion {id: c.placeholderId})
   WITH d, coalesce(x, ph) AS best
   OPTIONAL MATCH (d)-[cv:CURRENT_VERSION]->(cur:DatasetVersion)
+  // Its commit time may have moved even when the pointer stays.
+  SET d.currentVersion = best.id, d.lastModifiedAt = best.committedAt
   WITH d, best, cv, cur WHERE cur IS NULL OR best IS NULL OR cur <> best
   DELETE cv
-  WITH d, best
-  SET d.currentVersion = best.id, d.lastModifiedAt = best.committedAt
   WITH d, best WHERE best IS NOT NULL
   CREATE (d)-[:CURRENT_VERSION]->(best)
 }

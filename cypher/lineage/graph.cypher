@@ -45,7 +45,7 @@ CALL (n) {
   OPTIONAL MATCH (n)-[:LATEST_RUN]->(l:Run)
   OPTIONAL CALL (n, l) {
     WITH n, l WHERE l.sortTime > $asOf
-    MATCH (r:Run) WHERE r.jobNamespace = n.namespace AND r.jobName = n.name AND r.sortTime <= $asOf AND r.id IS NOT NULL
+    MATCH (r:Run) USING INDEX r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = n.namespace AND r.jobName = n.name AND r.sortTime <= $asOf AND r.id IS NOT NULL
       AND r.lastEventAt IS NOT NULL
     RETURN r ORDER BY r.jobNamespace DESC, r.jobName DESC, r.sortTime DESC, r.id DESC LIMIT 1
   }
@@ -56,14 +56,14 @@ CALL (n) {
   OPTIONAL CALL (n, c) {
     WITH n, c WHERE $pointInTime AND coalesce(c.committedAt, c.createdAt) > $asOf
     OPTIONAL CALL (n) {
-      MATCH (v:DatasetVersion) WHERE v.namespace = n.namespace AND v.name = n.name AND v.committedAt <= $asOf AND v.id IS NOT NULL
+      MATCH (v:DatasetVersion) USING INDEX v:DatasetVersion(namespace, name, committedAt, id) WHERE v.namespace = n.namespace AND v.name = n.name AND v.committedAt <= $asOf AND v.id IS NOT NULL
         AND v.placeholder IS NULL
       RETURN v ORDER BY v.namespace DESC, v.name DESC, v.committedAt DESC, v.id DESC LIMIT 1
     }
     // Nothing committed by then: the placeholder its readers saw, if it was read by then.
     OPTIONAL CALL (n, v) {
       WITH n, v WHERE v IS NULL
-      MATCH (p:DatasetVersion) WHERE p.namespace = n.namespace AND p.name = n.name AND p.committedAt <= $asOf AND p.id IS NOT NULL
+      MATCH (p:DatasetVersion) USING INDEX p:DatasetVersion(namespace, name, committedAt, id) WHERE p.namespace = n.namespace AND p.name = n.name AND p.committedAt <= $asOf AND p.id IS NOT NULL
         AND p.placeholder
       RETURN p LIMIT 1
     }
