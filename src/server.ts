@@ -12,7 +12,7 @@ import { Db } from './store/db.js';
 import { applySchema } from './store/schema.js';
 import { planIngestStatements } from './store/ingest.js';
 import { createApp } from './app.js';
-import { migrateEdgeHistory } from './store/migrations.js';
+import { migrateEdgeHistory, migrateFoldBookkeeping } from './store/migrations.js';
 
 export interface RunningService {
   server: http.Server;
@@ -27,6 +27,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     const statements = await applySchema(db);
     // Before listening: a database written by an older version gets its lineage edges' histories.
     await migrateEdgeHistory(db, logger);
+    await migrateFoldBookkeeping(db, logger);
     const { koa, services } = createApp({
       db,
       logger,

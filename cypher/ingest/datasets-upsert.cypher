@@ -10,7 +10,8 @@
 //   otherFieldNames ([string]: columns of other schemas reported with new content),
 //   source ({name, uri, type} or null), sourceChanged (boolean: the dataSource facet changed; source null removes the link),
 //   sources ([{name, uri, type, at (ISO)}]: every source reported, with its earliest report),
-//   symlinks ([{namespace, name}]), facetStamps ([string], or null when unchanged) }]
+//   symlinks ([{namespace, name, at (ISO: its earliest declaration)}]), facetStamps ([string], or null when unchanged) }]
+//   The namespaces exist (namespaces.cypher).
 // Returns nothing.
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
 CYPHER replan=skip
@@ -20,12 +21,8 @@ WITH ds, datetime(ds.firstSeen) AS t, datetime(ds.lastSeen) AS t1
 // namespace of thousands of datasets would cost more than this lookup.
 OPTIONAL MATCH (known:Dataset {namespace: ds.namespace, name: ds.name})
 WITH ds, t, t1, known IS NOT NULL AS existed
-MERGE (ns:Namespace {name: ds.namespace})
-  ON CREATE SET ns.createdAt = t, ns.updatedAt = t, ns.ownerName = 'anonymous', ns.description = null, ns.isHidden = false
-// Namespaces are shared by many writers: written only when something changes (an earlier first
-// mention, un-hiding). updatedAt follows createdAt until the namespace is edited (PUT).
-FOREACH (_ IN CASE WHEN t < ns.createdAt THEN [1] ELSE [] END |
-  SET ns.updatedAt = CASE WHEN ns.updatedAt = ns.createdAt THEN t ELSE ns.updatedAt END, ns.createdAt = t)
+// The namespace exists and is dated (namespaces.cypher); it is written only to un-hide it.
+MATCH (ns:Namespace {name: ds.namespace})
 FOREACH (_ IN CASE WHEN ns.isHidden THEN [1] ELSE [] END | SET ns.isHidden = false)
 MERGE (d:Dataset {namespace: ds.namespace, name: ds.name})
   ON CREATE SET d.createdAt = t, d.updatedAt = t1, d.physicalName = ds.name, d.type = 'DB_TABLE',
@@ -39,15 +36,19 @@ SET d += ds.facetProps,
     // Bookkeeping of an earlier version (digests without times): replaced by facetStamps.
     d.facetDigests = null
 FOREACH (_ IN CASE WHEN existed THEN [] ELSE [1] END | MERGE (ns)-[:HAS_DATASET]->(d))
-WITH t, ds, d
+WITH ds, d
 CALL (ds) {
   // A source is dated, and its URL taken, from its earliest report; written only when that moves.
+  // Sources are shared: an earlier report locks the source and reads it again (see namespaces.cypher).
   UNWIND ds.sources AS src
   WITH src, datetime(src.at) AS at
   MERGE (s:Source {name: src.name})
     ON CREATE SET s.createdAt = at, s.updatedAt = at, s.type = src.type, s.connectionUrl = src.uri, s.description = null
-  FOREACH (_ IN CASE WHEN at < s.createdAt THEN [1] ELSE [] END |
-    SET s.createdAt = at, s.updatedAt = at, s.type = src.type, s.connectionUrl = coalesce(src.uri, s.connectionUrl))
+  WITH src, at, s WHERE at < s.createdAt
+  SET s.name = s.name
+  WITH src, at
+  MATCH (locked:Source {name: src.name}) WHERE at < locked.createdAt
+  SET locked.createdAt = at, locked.updatedAt = at, locked.type = src.type, locked.connectionUrl = coalesce(src.uri, locked.connectionUrl)
 }
 CALL (ds, d) {
   // sourceName mirrors FROM_SOURCE: the link changes with the dataSource facet.
@@ -79,13 +80,10 @@ CALL (ds, d) {
   MERGE (df:DatasetField {namespace: ds.namespace, dataset: ds.name, name: n})
   MERGE (d)-[:HAS_FIELD]->(df)
 }
-CALL (t, ds, d) {
+CALL (ds, d) {
   UNWIND ds.symlinks AS link
-  WITH t, d, link WHERE NOT (link.namespace = d.namespace AND link.name = d.name)
-  MERGE (ans:Namespace {name: link.namespace})
-    ON CREATE SET ans.createdAt = t, ans.updatedAt = t, ans.ownerName = 'anonymous', ans.description = null, ans.isHidden = false
-  FOREACH (_ IN CASE WHEN t < ans.createdAt THEN [1] ELSE [] END |
-    SET ans.updatedAt = CASE WHEN ans.updatedAt = ans.createdAt THEN t ELSE ans.updatedAt END, ans.createdAt = t)
+  WITH d, link, datetime(link.at) AS t WHERE NOT (link.namespace = d.namespace AND link.name = d.name)
+  MATCH (ans:Namespace {name: link.namespace})
   MERGE (a:Dataset {namespace: link.namespace, name: link.name})
     ON CREATE SET a.createdAt = t, a.updatedAt = t, a.physicalName = link.name, a.type = 'DB_TABLE',
                   a.searchName = toLower(link.name), a.isDeleted = false

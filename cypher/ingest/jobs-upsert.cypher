@@ -17,10 +17,8 @@ WITH job, datetime(job.firstSeen) AS t, datetime(job.lastSeen) AS t1
 // a bare node (no createdAt) for a new job, to lock it in the read statement: that one is new.
 OPTIONAL MATCH (known:Job {namespace: job.namespace, name: job.name})
 WITH job, t, t1, known.createdAt IS NOT NULL AS existed
-MERGE (ns:Namespace {name: job.namespace})
-  ON CREATE SET ns.createdAt = t, ns.updatedAt = t, ns.ownerName = 'anonymous', ns.description = null, ns.isHidden = false
-FOREACH (_ IN CASE WHEN t < ns.createdAt THEN [1] ELSE [] END |
-  SET ns.updatedAt = CASE WHEN ns.updatedAt = ns.createdAt THEN t ELSE ns.updatedAt END, ns.createdAt = t)
+// The namespace exists and is dated (namespaces.cypher); it is written only to un-hide it.
+MATCH (ns:Namespace {name: job.namespace})
 FOREACH (_ IN CASE WHEN ns.isHidden THEN [1] ELSE [] END | SET ns.isHidden = false)
 MERGE (j:Job {namespace: job.namespace, name: job.name})
 FOREACH (_ IN CASE WHEN existed THEN [] ELSE [1] END |

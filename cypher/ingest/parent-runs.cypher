@@ -10,8 +10,15 @@ UNWIND $parents AS parent
 WITH parent, datetime(parent.at) AS t
 MERGE (p:Run {id: parent.runId})
   ON CREATE SET p.externalId = parent.externalRunId, p.createdAt = t, p.updatedAt = t, p.state = 'NEW', p.sortTime = t
-FOREACH (_ IN CASE WHEN t < p.createdAt THEN [1] ELSE [] END |
-  SET p.createdAt = t, p.sortTime = coalesce(p.startedAt, p.endedAt, t), p.updatedAt = coalesce(p.lastEventAt, t))
+// A parent run not of this batch is not locked: an earlier mention locks it and reads it again (see namespaces.cypher).
+WITH parent, t, p
+CALL (parent, t, p) {
+  WITH parent, t, p WHERE t < p.createdAt
+  SET p.id = p.id
+  WITH parent, t
+  MATCH (locked:Run {id: parent.runId}) WHERE t < locked.createdAt
+  SET locked.createdAt = t, locked.sortTime = coalesce(locked.startedAt, locked.endedAt, t), locked.updatedAt = coalesce(locked.lastEventAt, t)
+}
 WITH parent, p WHERE NOT parent.own AND p.jobName IS NULL
 MATCH (pj:Job {namespace: parent.job.namespace, name: parent.job.name})
 CREATE (p)-[:RUN_OF]->(pj)

@@ -127,7 +127,8 @@ export interface DatasetRow {
   sourceChanged: boolean;
   /** Every source reported, with the earliest report time (ISO): sources are created, and dated, by their first report. */
   sources: { name: string; uri: string | null; type: string; at: string }[];
-  symlinks: DatasetRef[];
+  /** Symlink aliases it declares, each with its earliest declaration (ISO). */
+  symlinks: (DatasetRef & { at: string })[];
   /** The new facetStamps list, or null when unchanged. */
   facetStamps: string[] | null;
 }
@@ -279,6 +280,12 @@ export interface StoredEvent {
   receivedAt: string;
 }
 
+/** A namespace a batch names, with the earliest event naming it. */
+export interface NamespaceRow {
+  name: string;
+  at: string;
+}
+
 /** A name a batch mentions that resolves to another dataset (a symlink alias): dated by its mentions too. */
 export interface AliasNameRow {
   namespace: string;
@@ -288,6 +295,7 @@ export interface AliasNameRow {
 }
 
 export interface BatchPlan {
+  namespaces: NamespaceRow[];
   datasets: DatasetRow[];
   aliasNames: AliasNameRow[];
   /**
@@ -320,7 +328,7 @@ interface DatasetAcc {
   /** Schema reports by content digest → column names (for field nodes of every schema ever reported). */
   schemas: Map<string, string[]>;
   sources: Map<string, { name: string; uri: string | null; type: string; at: string }>;
-  symlinks: Map<string, DatasetRef>;
+  symlinks: Map<string, DatasetRef & { at: string }>;
 }
 
 interface JobAcc {
@@ -553,7 +561,11 @@ export function planBatch(items: Incoming[], stored: StoredState): BatchPlan {
       const prev = acc.sources.get(source.name);
       if (!prev || ms(t) < ms(prev.at)) acc.sources.set(source.name, { ...source, uri: source.uri ?? prev?.uri ?? null, at: t });
     }
-    for (const s of d.symlinks) if (!(s.namespace === d.namespace && s.name === d.name)) acc.symlinks.set(refKey(s), ref(s));
+    for (const l of d.symlinks) {
+      if (l.namespace === d.namespace && l.name === d.name) continue;
+      const prev = acc.symlinks.get(refKey(l));
+      acc.symlinks.set(refKey(l), { ...ref(l), at: minIso(prev?.at ?? null, t) });
+    }
   };
 
   const jobAcc = (j: DatasetRef): JobAcc => {
@@ -865,10 +877,21 @@ export function planBatch(items: Incoming[], stored: StoredState): BatchPlan {
     };
   });
 
+  const namespaces = new Map<string, string>();
+  const dateNamespace = (name: string, at: string) => namespaces.set(name, minIso(namespaces.get(name) ?? null, at));
+  for (const d of datasetRows) {
+    dateNamespace(d.namespace, d.firstSeen);
+    for (const l of d.symlinks) dateNamespace(l.namespace, l.at);
+  }
+  for (const a of aliasNames.values()) dateNamespace(a.namespace, a.firstSeen);
+  for (const j of jobRows) dateNamespace(j.namespace, j.firstSeen);
+  for (const p of parentJobs.values()) dateNamespace(p.namespace, p.at);
+
   const runStates = new Map(runRows.map((r) => [r.id, r.state]));
   const sortRefs = byKey<DatasetRef>(refKey);
   return {
     // Fixed lock orders keep deadlocks with other writers rare.
+    namespaces: [...namespaces.entries()].map(([name, at]) => ({ name, at })).sort(byKey((n) => n.name)),
     datasets: datasetRows.sort(sortRefs),
     aliasNames: [...aliasNames.values()].sort(sortRefs),
     newAliases: declared_.map((a) => a.from),

@@ -182,6 +182,7 @@ type Plan = ReturnType<typeof planBatch>;
 
 /** The write stages of a batch, in the order they run: statement, its list parameter, its rows. */
 const WRITE_STAGES: { name: string; param: string; rows: (plan: Plan) => unknown[] }[] = [
+  { name: 'ingest/namespaces', param: 'namespaces', rows: (p) => p.namespaces },
   { name: 'ingest/datasets-upsert', param: 'datasets', rows: (p) => p.datasets },
   { name: 'ingest/alias-names', param: 'names', rows: (p) => p.aliasNames },
   { name: 'ingest/parent-jobs', param: 'parents', rows: (p) => p.parentJobs },

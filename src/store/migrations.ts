@@ -99,3 +99,30 @@ export async function migrateEdgeHistory(db: Db, logger?: Logger, batchSize = 20
   if (jobs > 0) logger?.info({ jobs, ms: Math.round(performance.now() - started) }, 'lineage edges migrated: each has its history');
   return jobs;
 }
+
+export const FOLD_BOOKKEEPING_MIGRATION = 'fold-bookkeeping';
+
+/**
+ * Gives data written before ingestion folded values over the set of events the bookkeeping that
+ * fold reads (cypher/migrations/fold-bookkeeping.cypher), run by run. Jobs with no run keep no
+ * lastEventAt until their next event (their updatedAt then restarts from it). Returns the number of
+ * runs visited (0 when done before).
+ */
+export async function migrateFoldBookkeeping(db: Db, logger?: Logger, batchSize = 2000): Promise<number> {
+  const applied = await db.read({ op: 'migration' }, (tx) => tx.run(cypher('migrations/applied'), { name: FOLD_BOOKKEEPING_MIGRATION }));
+  if (applied.records[0].get('applied')) return 0;
+  let after = '';
+  let runs = 0;
+  for (;;) {
+    const last: string | null = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx) => {
+      const res = await tx.run(cypher('migrations/fold-bookkeeping'), { after, limit: int(batchSize) });
+      return res.records[0].get('last') as string | null;
+    });
+    if (last === null) break;
+    runs += batchSize;
+    after = last;
+    if (runs % (batchSize * 10) === 0) logger?.info({ runs }, 'migrating ingest bookkeeping');
+  }
+  await db.write({ op: 'migration' }, (tx) => tx.run(cypher('migrations/record'), { name: FOLD_BOOKKEEPING_MIGRATION, now: new Date().toISOString() }));
+  return runs;
+}

@@ -59,8 +59,8 @@ describe('ingest query plans', () => {
   it('the write stages composed as one statement keep the cached plan and plan without scans', async () => {
     const text = writeBatchStatement();
     // Every write stage is in it, in order, its parameters renamed apart as keys of the one map parameter.
-    expect([...text.matchAll(/^CALL \(\) \{$/gm)]).to.have.length(14);
-    expect(text).to.include('$batch.s0_datasets').and.to.include('$batch.s7_datasets').and.to.include('$batch.s13_events');
+    expect([...text.matchAll(/^CALL \(\) \{$/gm)]).to.have.length(15);
+    expect(text).to.include('$batch.s1_datasets').and.to.include('$batch.s8_datasets').and.to.include('$batch.s14_events');
     expect(text.match(/CYPHER replan=skip/g)).to.have.length(1);
     await expectSeekOnlyPlan(text, { batch: {} });
   });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { useTestApp, type TestApp } from '../helper.js';
 import { runEvent, completedRun } from '../support/events.js';
-import { EDGE_HISTORY_MIGRATION, migrateEdgeHistory } from '../../src/store/migrations.js';
+import { EDGE_HISTORY_MIGRATION, migrateEdgeHistory, migrateFoldBookkeeping } from '../../src/store/migrations.js';
 import { ds, e, expectGraph, job, lineagePath as p } from '../http/lineage/support.js';
 
 async function post(t: TestApp, events: Record<string, unknown>[]) {
@@ -70,5 +70,44 @@ describe('migration: lineage edges get their history', () => {
   it('on an empty database only records itself', async () => {
     expect(await migrateEdgeHistory(t().db)).to.equal(0);
     expect(await migrateEdgeHistory(t().db)).to.equal(0);
+  });
+});
+
+describe('migration: ingest bookkeeping of the fold', () => {
+  const t = useTestApp();
+
+  it('restores READ.at, Job.lastEventAt and declared version times removed as an older version would lack them, once', async () => {
+    await post(t(), completedRun({ job: 'loader', inputs: ['src'], outputs: ['dst'] }));
+    await post(t(), [
+      {
+        eventTime: '2024-06-01T12:00:00Z',
+        producer: 'p',
+        schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/JobEvent',
+        job: { namespace: 'dbt', name: 'm' },
+        inputs: [{ namespace: 'pg', name: 'dst' }],
+        outputs: [{ namespace: 'pg', name: 'mart' }],
+      },
+    ]);
+    const snapshot = async () =>
+      (
+        await t().db.read({ op: 'test' }, (tx) =>
+          tx.run(`CALL () { MATCH (r:Run)-[rd:READ]->() RETURN 'read ' + coalesce(toString(rd.at), '-') AS v
+                   UNION ALL MATCH (j:Job)-[:RUN_OF|VERSION_OF]-() RETURN DISTINCT 'job ' + j.name + ' ' + coalesce(toString(j.lastEventAt), '-') AS v
+                   UNION ALL MATCH (v:JobVersion) RETURN 'version ' + v.name + ' ' + coalesce(toString(v.declaredFrom), '-') + ' ' + coalesce(toString(v.declaredTo), '-') AS v }
+                  RETURN v ORDER BY v`),
+        )
+      ).records.map((r) => r.get('v') as string);
+    const before = await snapshot();
+    await t().db.write({ op: 'test' }, async (tx) => {
+      await tx.run('MATCH ()-[rd:READ]->() REMOVE rd.at');
+      await tx.run('MATCH (j:Job) REMOVE j.lastEventAt');
+      await tx.run('MATCH (v:JobVersion) REMOVE v.declaredFrom, v.declaredTo');
+      await tx.run('MATCH (m:Migration) DELETE m');
+    });
+    // The JobEvent's job has no run to find it through: only jobs with runs get lastEventAt back.
+    expect(await migrateFoldBookkeeping(t().db, undefined, 1)).to.be.greaterThan(0);
+    const after = await snapshot();
+    expect(after.filter((v) => !v.startsWith('job m') && !v.startsWith('version m'))).to.deep.equal(before.filter((v) => !v.startsWith('job m') && !v.startsWith('version m')));
+    expect(await migrateFoldBookkeeping(t().db), 'a second start does nothing').to.equal(0);
   });
 });
