@@ -142,13 +142,27 @@ export function GraphCanvas({ model, focus, selected, path, onTap, onDoubleTap, 
         motionBlur: false,
       });
       cyRef.current = cy;
+      // Double taps are told apart here: Cytoscape's dbltap also fires for two quick taps on two
+      // different nodes (select one, shift-click another), which must not re-centre.
+      let lastTap = { id: '', at: 0 };
       cy.on('tap', (evt) => {
         const target = evt.target;
         const additive = Boolean((evt.originalEvent as MouseEvent | undefined)?.shiftKey);
-        if (target === cy) handlers.current.onTap(null, false);
-        else if (target.isNode()) handlers.current.onTap(target.id(), additive);
+        if (target === cy) {
+          lastTap = { id: '', at: 0 };
+          handlers.current.onTap(null, false);
+        } else if (target.isNode()) {
+          const id = target.id();
+          const now = performance.now();
+          if (!additive && lastTap.id === id && now - lastTap.at < 400 && handlers.current.onDoubleTap) {
+            lastTap = { id: '', at: 0 };
+            handlers.current.onDoubleTap(id);
+            return;
+          }
+          lastTap = { id, at: now };
+          handlers.current.onTap(id, additive);
+        }
       });
-      cy.on('dbltap', 'node', (evt) => handlers.current.onDoubleTap?.(evt.target.id()));
       if (focus && cy.getElementById(focus).nonempty() && model.nodes.length > 60) {
         // Big graphs open around the node that was asked for, at a readable zoom.
         cy.zoom(Math.max(cy.zoom(), 0.6));
