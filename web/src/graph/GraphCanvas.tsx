@@ -38,7 +38,15 @@ declare global {
 }
 
 const MAX_LABEL = 34;
-const CHAR_WIDTH = 6.6;
+const FONT_SIZE = 12;
+
+/** Label widths measured with the canvas's own font, so boxes fit their text and columns stay narrow. */
+function labelWidths(labels: string[]): number[] {
+  const ctx = document.createElement('canvas').getContext('2d');
+  const font = `${FONT_SIZE}px ${css('--font') || 'sans-serif'}`;
+  if (ctx) ctx.font = font;
+  return labels.map((l) => Math.max(60, Math.ceil(ctx ? ctx.measureText(l).width : l.length * 7) + 20));
+}
 
 function clip(s: string): string {
   return s.length > MAX_LABEL ? `${s.slice(0, 15)}…${s.slice(-(MAX_LABEL - 16))}` : s;
@@ -58,7 +66,7 @@ function stylesheet(large: boolean): StylesheetJson {
         width: 'data(w)',
         height: 30,
         label: 'data(text)',
-        'font-size': 11,
+        'font-size': FONT_SIZE,
         'font-family': css('--font') || 'sans-serif',
         color: text,
         'text-valign': 'center',
@@ -115,8 +123,8 @@ export function GraphCanvas({ model, focus, selected, path, onTap, onDoubleTap, 
       if (cancelled || !host.current) return;
       const large = model.nodes.length > 400;
       const index = new Map(model.nodes.map((n, i) => [n.id, i]));
-      const widths = model.nodes.map((n) => Math.max(70, Math.min(clip(n.label).length, MAX_LABEL) * CHAR_WIDTH + 24));
-      const layout = layeredLayout({ widths, edges: model.edges.map((e) => [index.get(e.source)!, index.get(e.target)!]) });
+      const widths = labelWidths(model.nodes.map((n) => clip(n.label)));
+      const layout = layeredLayout({ widths, edges: model.edges.map((e) => [index.get(e.source)!, index.get(e.target)!]) }, { layerGap: 48, nodeGap: 12 });
       const elements: ElementDefinition[] = model.nodes.map((n, i) => ({
         group: 'nodes',
         data: { id: n.id, kind: n.kind, state: n.state ?? 'NONE', text: clip(n.label), w: widths[i] },
