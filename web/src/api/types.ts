@@ -2,9 +2,9 @@
  * The API's shapes, shared with the server (src/api/types.ts), plus the narrower views the UI reads
  * from the lineage endpoints' free-form `data`.
  */
-import type { DatasetField, EntityId, LineageGraph, Run } from '../../../src/api/types';
+import type { DatasetField, EntityId, LineageGraph, Run } from '../../../src/api/types.js';
 
-export type * from '../../../src/api/types';
+export type * from '../../../src/api/types.js';
 
 /** `data` of a JOB node of GET /lineage (docs/lineage.md). */
 export interface LineageJobData {

@@ -3,7 +3,7 @@
  * states, edges with their staleness, paths between two nodes and downstream hop counts. Pure (no
  * DOM), unit-tested in Node.
  */
-import type { ColumnFieldData, LineageDatasetData, LineageGraph, LineageJobData, LineageNode } from '../api/types';
+import type { ColumnFieldData, LineageDatasetData, LineageGraph, LineageJobData, LineageNode } from '../api/types.js';
 
 export type NodeKind = 'job' | 'dataset' | 'field';
 export type Staleness = 'fresh' | 'recent' | 'stale' | 'unknown';
