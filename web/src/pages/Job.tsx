@@ -13,29 +13,31 @@ export function RunChart({ runs }: { runs: Run[] }) {
   if (shown.length === 0) return null;
   const max = Math.max(1, ...shown.map((r) => r.durationMs ?? 0));
   const w = 640;
-  const h = 120;
+  const top = 18; // room for the scale's label above the bars
+  const h = 110;
   const bar = Math.max(3, Math.min(24, (w - 40) / shown.length - 2));
   return (
     <figure class="run-chart">
-      <svg viewBox={`0 0 ${w} ${h + 20}`} role="img" aria-label={`Durations of the last ${shown.length} runs`} data-testid="run-chart">
-        <line x1="30" y1={h} x2={w} y2={h} class="axis" />
-        <text x="0" y="12" class="tick">
-          {formatDuration(max)}
+      <svg viewBox={`0 0 ${w} ${top + h + 20}`} role="img" aria-label={`Durations of the last ${shown.length} runs`} data-testid="run-chart">
+        <line x1="30" y1={top + h} x2={w} y2={top + h} class="axis" />
+        <line x1="30" y1={top} x2="30" y2={top + h} class="axis" />
+        <text x="34" y="12" class="tick">
+          longest: {formatDuration(max)}
         </text>
         {shown.map((r, i) => {
-          const bh = r.durationMs ? Math.max(2, (r.durationMs / max) * (h - 10)) : 2;
+          const bh = r.durationMs ? Math.max(2, (r.durationMs / max) * h) : 2;
           return (
-            <rect x={34 + i * (bar + 2)} y={h - bh} width={bar} height={bh} class={`bar state-${r.state.toLowerCase()}`} data-run={r.id}>
+            <rect x={34 + i * (bar + 2)} y={top + h - bh} width={bar} height={bh} class={`bar state-${r.state.toLowerCase()}`} data-run={r.id}>
               <title>
                 {r.state} · {formatTime(r.startedAt)} · {formatDuration(r.durationMs)}
               </title>
             </rect>
           );
         })}
-        <text x="34" y={h + 16} class="tick">
+        <text x="34" y={top + h + 16} class="tick">
           oldest
         </text>
-        <text x={w - 40} y={h + 16} class="tick">
+        <text x={w - 40} y={top + h + 16} class="tick">
           latest
         </text>
       </svg>
