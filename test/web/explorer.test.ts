@@ -367,6 +367,21 @@ describe('web UI in Chromium', function () {
     await shot('column-lineage');
   });
 
+  it('follows the system’s dark theme', async () => {
+    const dark = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+    try {
+      const p = await dark.newPage();
+      await p.goto(`${t.baseUrl}${lineagePath(dsNode('mart.daily_revenue'))}`);
+      await p.waitForSelector('[data-testid=graph][data-state=ready]');
+      const [body, text] = await p.evaluate(`[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]`) as [string, string];
+      expect(body).to.equal('rgb(13, 17, 23)');
+      expect(text).to.equal('rgb(230, 237, 243)');
+      await p.screenshot({ path: path.join(shots, 'lineage-dark.png') });
+    } finally {
+      await dark.close();
+    }
+  });
+
   it('opens deep links directly, and back/forward restore the graph state', async () => {
     await open(datasetPath('staging.orders', 'versions'));
     await page.waitForSelector('[data-testid=versions] tbody tr');
