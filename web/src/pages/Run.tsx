@@ -80,7 +80,12 @@ export function RunPage({ id }: { id: string }) {
               <a href={paths.run(parent.run.runId)}>
                 <code>{shortId(parent.run.runId)}</code>
               </a>
-              {parent.job?.name ? ` of ${parent.job.name}` : ''}
+              {parent.job?.name && parent.job.namespace ? (
+                <>
+                  {' '}
+                  of <a href={paths.job(parent.job.namespace, parent.job.name)}>{parent.job.name}</a>
+                </>
+              ) : null}
             </>
           ) : (
             'none'
