@@ -15,6 +15,7 @@
  *   apiMs    the GET /api/v1/lineage request alone (resource timing), inside readyMs;
  *   clickMs  then a click on a node → its details panel shown (the graph is interactive).
  * Baseline in the same run: the first page (`/`, namespaces listed). Results: bench/results/ui.json.
+ * The unmeasured warm-up round saves a screenshot of each graph in test-output/bench/.
  * Env: BENCH_UI_RUNS (default 5 per case).
  */
 import fs from 'node:fs';
@@ -31,7 +32,7 @@ import { createLogger } from '../src/logger.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
-import { buildWebUi, launchChromium } from '../test/support/browser.js';
+import { buildWebUi, launchChromium, outputDir } from '../test/support/browser.js';
 
 const RUNS = Number(process.env.BENCH_UI_RUNS ?? 5);
 const PRODUCER = 'https://example.com/bench-ui';
@@ -148,7 +149,7 @@ async function measureHome(browser: Browser, base: string) {
   return { readyMs, transferredBytes: bytes };
 }
 
-async function measureGraph(browser: Browser, base: string, start: string) {
+async function measureGraph(browser: Browser, base: string, start: string, screenshot?: string) {
   // bypassCSP: the page's policy forbids eval, which Playwright's string predicates use.
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
   const page = await context.newPage();
@@ -166,6 +167,7 @@ async function measureGraph(browser: Browser, base: string, start: string) {
     await page.waitForSelector(`[data-testid=node-details][data-node-id="${target.id.replace(/"/g, '\\"')}"]`, { timeout: 30_000 });
     clickMs = performance.now() - t0;
   }
+  if (screenshot) await page.screenshot({ path: screenshot });
   const bytes = await transferred(page);
   await context.close();
   if (errors.length) throw new Error(`errors in the page: ${errors.join('; ')}`);
@@ -206,7 +208,8 @@ async function main() {
     browser = await launchChromium();
     // One unmeasured round warms the service (query plans) and Chromium's own start-up.
     await measureHome(browser, base);
-    for (const shape of SHAPES) await measureGraph(browser, base, starts[shape.name]);
+    // ... and leaves a screenshot of each graph (node selected) in test-output/bench/.
+    for (const shape of SHAPES) await measureGraph(browser, base, starts[shape.name], path.join(outputDir('bench'), `ui-${shape.name}.png`));
 
     const home: Awaited<ReturnType<typeof measureHome>>[] = [];
     const graphs: Record<string, Awaited<ReturnType<typeof measureGraph>>[]> = Object.fromEntries(SHAPES.map((s) => [s.name, []]));
