@@ -24,6 +24,7 @@ import { searchRouter } from './http/routes/search.js';
 import { eventsRouter } from './http/routes/events.js';
 import { statsRouter } from './http/routes/stats.js';
 import { lineageRouter, lineageBetaRouter } from './http/routes/lineage.js';
+import { loadWebUi, webUiMiddleware } from './http/web-ui.js';
 import type { CommitterOptions } from './ingest/committer.js';
 import type { Duration } from './domain/duration.js';
 
@@ -36,6 +37,11 @@ export interface AppOptions {
   /** The lineage window when a request names none (LINEAGE_WINDOW; default P30D). */
   lineageWindow?: Duration;
   metrics?: Metrics;
+  /**
+   * The built web UI to serve at `/` (server.ts: `dist/web`). Unset: no UI, and every non-API path
+   * is a JSON 404, as before; set but not built: non-API pages answer a 404 that says to build it.
+   */
+  webRoot?: string;
 }
 
 export interface App {
@@ -88,5 +94,10 @@ export function createApp(opts: AppOptions): App {
   root.use(beta.routes(), beta.allowedMethods());
   koa.use(root.routes());
   koa.use(root.allowedMethods());
+  if (opts.webRoot !== undefined) {
+    const ui = loadWebUi(opts.webRoot);
+    if (!ui) opts.logger.warn({ webRoot: opts.webRoot }, 'the web UI is not built: run npm run build to serve it at /');
+    koa.use(webUiMiddleware(ui));
+  }
   return { koa, services };
 }

@@ -13,6 +13,7 @@ import { applySchema } from './store/schema.js';
 import { planIngestStatements } from './store/ingest.js';
 import { createApp } from './app.js';
 import { migrateEdgeHistory, migrateFoldBookkeeping } from './store/migrations.js';
+import { projectRoot } from './paths.js';
 
 export interface RunningService {
   server: http.Server;
@@ -41,6 +42,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         minBatch: config.ingestMinBatch,
       },
       lineageWindow: config.lineageWindow,
+      webRoot: path.join(projectRoot, 'dist', 'web'),
     });
     await services.namespaces.ensureDefault();
     logger.info({ statements, neo4j: runtime.uri, database: runtime.database }, 'graph schema applied');

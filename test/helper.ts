@@ -65,6 +65,8 @@ export interface BuildOptions {
   queryTimeoutMs?: number;
   db?: Db;
   ingest?: Partial<CommitterOptions>;
+  /** Serve the built web UI from this folder (test/web/support.ts builds it once per run). */
+  webRoot?: string;
 }
 
 export async function build(opts: BuildOptions = {}): Promise<TestApp> {
@@ -73,7 +75,7 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
     await applySchema(db);
     schemaApplied = true;
   }
-  const app = createApp({ db, logger: createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'), bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024, ingest: opts.ingest });
+  const app = createApp({ db, logger: createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'), bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024, ingest: opts.ingest, webRoot: opts.webRoot });
   const server = http.createServer(app.koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -162,3 +162,37 @@ export interface SearchResults { totalCount: number; results: SearchResult[] }
 /** The stored raw OpenLineage events, as received. */
 export interface LineageEventList { events: Record<string, unknown>[]; totalCount: number }
 export interface RunFacets { runId: string; facets: Facets }
+
+// ---- lineage (GET /api/v1/lineage, /column-lineage, /runlineage/upstream; docs/lineage.md) ----
+
+export interface LineageEdge {
+  origin: string;
+  destination: string;
+  /** Dataset-level edges: when the edge was first and last observed (up to asOf), and by which run. */
+  firstSeenAt?: string | null;
+  lastSeenAt?: string | null;
+  lastRunId?: string | null;
+  lastRunState?: string | null;
+}
+
+export interface LineageNode {
+  id: string;
+  type: 'JOB' | 'DATASET' | 'DATASET_FIELD';
+  data: Record<string, unknown>;
+  inEdges: LineageEdge[];
+  outEdges: LineageEdge[];
+}
+
+export interface LineageGraph {
+  graph: LineageNode[];
+  /** True when the result hit the node cap (`maxNodes`, default DEFAULT_MAX_NODES): the nearest nodes are kept. */
+  truncated: boolean;
+}
+
+export interface RunLineage {
+  runs: {
+    job: { namespace: string | null; name: string | null; version: string | null };
+    run: { id: string; start: string | null; end: string | null; status: string | null };
+    inputs: { namespace: string; name: string; version: string; producedByRunId: string | null }[];
+  }[];
+}

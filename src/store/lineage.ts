@@ -13,23 +13,16 @@ import { minus, parseDuration, type Duration } from '../domain/duration.js';
 import { FOREVER } from '../domain/edge-history.js';
 import { iso } from './time.js';
 import { toDataset, toJob } from './mappers.js';
-import type { Dataset, Job } from '../api/types.js';
+import type { Dataset, Job, LineageEdge, LineageGraph, LineageNode, RunLineage } from '../api/types.js';
 import { datasetNodeId, fieldNodeId, jobNodeId, type EntityRef, type FieldRef, type ParsedNodeId } from '../domain/node-id.js';
 import { columnLineage as columnLineageEntries } from '../domain/openlineage/normalize.js';
 import type { ColumnLineageInput } from '../domain/openlineage/types.js';
 
+// The response shapes live with the other API types (shared with the web UI).
+export type { LineageEdge, LineageGraph, LineageNode, RunLineage };
+
 export type Direction = 'both' | 'upstream' | 'downstream';
 export const DIRECTIONS: readonly Direction[] = ['both', 'upstream', 'downstream'];
-
-export interface LineageEdge {
-  origin: string;
-  destination: string;
-  /** Dataset-level edges: when the edge was first and last observed (up to asOf), and by which run. */
-  firstSeenAt?: string | null;
-  lastSeenAt?: string | null;
-  lastRunId?: string | null;
-  lastRunState?: string | null;
-}
 
 /**
  * Which edges and nodes a dataset-level answer holds (docs/lineage.md, "Time"): the graph at `asOf`
@@ -46,28 +39,6 @@ export const DEFAULT_WINDOW: Duration = parseDuration('P30D')!;
 // held (heldUntil = FOREVER) is held then.
 const END_OF_TIME = neo4j.types.DateTime.fromStandardDate(new Date(FOREVER - 1));
 const START_OF_TIME = neo4j.types.DateTime.fromStandardDate(new Date(Date.UTC(1, 0, 1)));
-
-export interface LineageNode {
-  id: string;
-  type: 'JOB' | 'DATASET' | 'DATASET_FIELD';
-  data: Record<string, unknown>;
-  inEdges: LineageEdge[];
-  outEdges: LineageEdge[];
-}
-
-export interface LineageGraph {
-  graph: LineageNode[];
-  /** True when the result hit the node cap (`maxNodes`, default DEFAULT_MAX_NODES): the nearest nodes are kept. */
-  truncated: boolean;
-}
-
-export interface RunLineage {
-  runs: {
-    job: { namespace: string | null; name: string | null; version: string | null };
-    run: { id: string; start: string | null; end: string | null; status: string | null };
-    inputs: { namespace: string; name: string; version: string; producedByRunId: string | null }[];
-  }[];
-}
 
 export interface LineageOptions {
   /** Transaction timeout of lineage queries (ms; default: the Db's, QUERY_TIMEOUT_MS); past it the request answers 504. */

@@ -1,0 +1,403 @@
+/**
+ * The web UI end to end: the real service (built as in test/helper.ts, serving a fresh build of web/)
+ * on the test Neo4j, a known event stream ingested through POST /api/v1/lineage, and Debian's
+ * Chromium driven by playwright-core. Each test asserts what the page shows; screenshots of the main
+ * pages go to test-output/screenshots/ (git-ignored).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { build, wipe, type TestApp } from '../helper.js';
+import { buildWebUi, chromiumPath, launchChromium, outputDir } from '../support/browser.js';
+import { DS_NS, JOB_NS, shopStream, type Stream } from './stream.js';
+
+const enc = encodeURIComponent;
+const datasetPath = (name: string, tab?: string) => `/datasets/${enc(DS_NS)}/${enc(name)}${tab ? `?tab=${tab}` : ''}`;
+const jobPath = (name: string, tab?: string) => `/jobs/${enc(JOB_NS)}/${enc(name)}${tab ? `?tab=${tab}` : ''}`;
+const dsNode = (name: string) => `dataset:${DS_NS}:${name}`;
+const jobNode = (name: string) => `job:${JOB_NS}:${name}`;
+const lineagePath = (node: string, extra = '') => `/lineage?node=${enc(node)}${extra}`;
+
+// Callbacks run in the page: the test program has no DOM types, so they reach the page's globals
+// through this shape.
+interface PageGlobals {
+  document: { querySelector(s: string): { getAttribute(n: string): string | null; textContent: string | null } | null };
+  lineageGraph?: { clientPoint(id: string): { x: number; y: number } | null; cy: { $(s: string): { map<T>(f: (el: { id(): string }) => T): T[] } } };
+}
+
+describe('web UI in Chromium', function () {
+  this.timeout(120_000);
+  let t: TestApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let stream: Stream;
+  let errors: string[] = [];
+  const shots = outputDir('screenshots');
+
+  before(async function () {
+    if (!chromiumPath()) {
+      console.log('    SKIPPED: no Chromium on this machine (apt-get install chromium, or set CHROMIUM_PATH); .ci/run installs it');
+      this.skip();
+    }
+    const webRoot = await buildWebUi();
+    t = await build({ webRoot });
+    await wipe(t.db);
+    await t.app.services.namespaces.ensureDefault();
+    stream = shopStream();
+    for (const event of stream.events) {
+      const res = await t.post('/api/v1/lineage', event);
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    }
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  });
+
+  after(async () => {
+    await context?.close();
+    await browser?.close();
+    await t?.close();
+  });
+
+  beforeEach(async () => {
+    errors = [];
+    page = await context.newPage();
+    page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
+    });
+  });
+
+  afterEach(async () => {
+    await page.close();
+    expect(errors, 'errors in the page').to.deep.equal([]);
+  });
+
+  const open = (p: string) => page.goto(t.baseUrl + p, { waitUntil: 'domcontentloaded' });
+  const texts = (selector: string) => page.locator(selector).allTextContents();
+  const shot = (name: string) => page.screenshot({ path: path.join(shots, `${name}.png`) });
+
+  async function graphReady(): Promise<{ nodes: number; edges: number; labels: string[] }> {
+    await page.waitForSelector('[data-testid=graph][data-state=ready]', { timeout: 30_000 });
+    const graph = page.getByTestId('graph');
+    const labels = (await texts('[data-testid=node-list] button')).map((s) => s.trim()).sort();
+    return { nodes: Number(await graph.getAttribute('data-node-count')), edges: Number(await graph.getAttribute('data-edge-count')), labels };
+  }
+
+  /** Waits until the graph on screen was drawn for a different answer than `before` (a new canvas). */
+  async function nextGraph(before: number) {
+    await page.waitForFunction((n) => {
+      const el = (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=graph]');
+      return el?.getAttribute('data-state') === 'ready' && Number(el.getAttribute('data-node-count')) !== n;
+    }, before);
+    return graphReady();
+  }
+
+  async function clickNode(id: string, shift = false) {
+    const point = await page.evaluate((nodeId) => (globalThis as unknown as PageGlobals).lineageGraph?.clientPoint(nodeId) ?? null, id);
+    expect(point, `node ${id} is drawn`).to.not.equal(null);
+    if (shift) await page.keyboard.down('Shift');
+    await page.mouse.click(point!.x, point!.y);
+    if (shift) await page.keyboard.up('Shift');
+  }
+
+  it('browses namespaces and lists a namespace’s jobs with their latest run states', async () => {
+    await open('/');
+    await page.waitForSelector('[data-testid=namespaces] tbody tr');
+    const namespaces = await texts('[data-testid=namespaces] tbody tr td:first-child');
+    expect(namespaces).to.include.members(['default', JOB_NS, DS_NS]);
+    await shot('home');
+    await page.getByRole('link', { name: JOB_NS, exact: true }).click();
+    await page.waitForSelector('[data-testid=jobs] tbody tr');
+    const states = await page.$$eval('[data-testid=jobs] tbody tr', (rows) => rows.map((r) => [r.getAttribute('data-job'), r.querySelector('[data-state]')?.getAttribute('data-state')]));
+    expect(Object.fromEntries(states)).to.deep.equal({
+      'ingest.customers': 'FAILED',
+      'ingest.orders': 'COMPLETED',
+      'legacy.export': 'COMPLETED',
+      'report.revenue_dashboard': 'RUNNING',
+      shop_dag: 'NONE',
+      'transform.daily_revenue': 'COMPLETED',
+    });
+    expect(await page.getByTestId('page-info').textContent()).to.include('6 in all');
+    // Sorting by name descending reverses the rows, and the choice is in the URL.
+    await page.click('[data-sort=name]');
+    await page.waitForURL(/sort=name%3Adesc/);
+    expect(await page.$$eval('[data-testid=jobs] tbody tr', (rows) => rows.map((r) => r.getAttribute('data-job')))).to.deep.equal([
+      'transform.daily_revenue',
+      'shop_dag',
+      'report.revenue_dashboard',
+      'legacy.export',
+      'ingest.orders',
+      'ingest.customers',
+    ]);
+    await shot('namespace-jobs');
+    await page.getByRole('link', { name: 'Datasets', exact: true }).click();
+    await page.goto(`${t.baseUrl}/namespaces/${enc(DS_NS)}?tab=datasets`);
+    await page.waitForSelector('[data-testid=datasets] tbody tr');
+    expect((await page.$$eval('[data-testid=datasets] tbody tr', (rows) => rows.map((r) => r.getAttribute('data-dataset')))).sort()).to.deep.equal([
+      'bi.revenue_dashboard',
+      'legacy.orders_export',
+      'mart.daily_revenue',
+      'raw.customers',
+      'raw.orders',
+      'staging.customers',
+      'staging.orders',
+    ]);
+  });
+
+  it('finds a dataset with the search box (keyboard) and shows its schema, producers and consumers', async () => {
+    await open('/');
+    const input = page.getByTestId('search-input');
+    await input.fill('revenue');
+    await page.waitForSelector('[data-testid=search-results] [role=option]');
+    const found = await page.$$eval('[data-testid=search-results] [role=option]', (items) => items.map((i) => i.getAttribute('data-node-id')));
+    expect(found.sort()).to.deep.equal([dsNode('bi.revenue_dashboard'), dsNode('mart.daily_revenue'), jobNode('report.revenue_dashboard'), jobNode('transform.daily_revenue')].sort());
+    expect(await page.locator('[data-testid=search-results] .ns').first().textContent()).to.match(/shop|postgres/);
+    await shot('search');
+    // Arrow down to the mart dataset, Enter opens it.
+    const target = found.indexOf(dsNode('mart.daily_revenue'));
+    for (let i = 0; i < target; i++) await input.press('ArrowDown');
+    await input.press('Enter');
+    await page.waitForURL(`**${datasetPath('mart.daily_revenue')}`);
+    await page.waitForSelector('[data-testid=schema] tbody tr');
+    expect(await page.getByTestId('title').textContent()).to.equal('mart.daily_revenue');
+    expect(await page.$$eval('[data-testid=schema] tbody tr', (rows) => rows.map((r) => [r.getAttribute('data-field'), r.children[1].textContent]))).to.deep.equal([
+      ['day', 'DATE'],
+      ['revenue', 'DECIMAL'],
+    ]);
+    await page.waitForSelector('[data-testid=producers] li');
+    expect(await page.$$eval('[data-testid=producers] li', (l) => l.map((e) => e.getAttribute('data-job')))).to.deep.equal(['transform.daily_revenue']);
+    expect(await page.$$eval('[data-testid=consumers] li', (l) => l.map((e) => e.getAttribute('data-job')))).to.deep.equal(['report.revenue_dashboard']);
+    await shot('dataset');
+  });
+
+  it('shows a dataset’s versions: who wrote each, and the schema change between them', async () => {
+    await open(datasetPath('staging.orders', 'versions'));
+    await page.waitForSelector('[data-testid=versions] tbody tr');
+    const rows = await page.$$eval('[data-testid=versions] tbody tr', (trs) =>
+      trs.map((r) => ({ version: r.getAttribute('data-version'), text: r.textContent ?? '', changes: r.querySelector('[data-testid=schema-changes]')?.textContent ?? '' })),
+    );
+    // Two runs wrote it; the oldest version is the one legacy.export read before anything wrote it.
+    expect(rows).to.have.length(3);
+    const current = await t.get(`/api/v1/namespaces/${enc(DS_NS)}/datasets/staging.orders`);
+    expect(rows[0].version).to.equal(current.body.currentVersion);
+    expect(rows[0].text).to.include('current').and.include('ingest.orders').and.include('COMPLETED');
+    expect(rows[0].changes).to.include('+').and.include('discount');
+    expect(rows[1].changes).to.equal('none');
+    expect(rows[2].text).to.include('no run');
+    expect(rows[2].changes).to.include('2 fields');
+    // Each version links to the run that wrote it.
+    const runLinks = await page.$$eval('[data-testid=versions] a[href^="/runs/"]', (as) => as.map((a) => a.getAttribute('href')));
+    expect(runLinks).to.deep.equal([`/runs/${stream.runs.ingestOrders2}`, `/runs/${stream.runs.ingestOrders1}`]);
+    await shot('dataset-versions');
+  });
+
+  it('adds and removes a dataset tag', async () => {
+    await open(datasetPath('raw.orders'));
+    const input = page.getByLabel('Add a tag (Dataset tags)');
+    await input.fill('pii');
+    await input.press('Enter');
+    await page.waitForSelector('.tag[data-tag=pii]');
+    expect((await t.get(`/api/v1/namespaces/${enc(DS_NS)}/datasets/raw.orders`)).body.tags).to.deep.equal(['pii']);
+    await page.getByRole('button', { name: 'Remove tag pii' }).click();
+    await page.waitForSelector('.tag[data-tag=pii]', { state: 'detached' });
+    expect((await t.get(`/api/v1/namespaces/${enc(DS_NS)}/datasets/raw.orders`)).body.tags).to.deep.equal([]);
+  });
+
+  it('shows a job: latest run, run history with its chart, versions with SQL, parent', async () => {
+    await open(jobPath('ingest.orders'));
+    await page.waitForSelector('[data-testid=runs] tbody tr');
+    expect(await page.getByTestId('title').textContent()).to.equal('ingest.orders');
+    const runs = await page.$$eval('[data-testid=runs] tbody tr', (trs) => trs.map((r) => [r.getAttribute('data-run'), r.getAttribute('data-state')]));
+    expect(runs).to.deep.equal([
+      [stream.runs.ingestOrders2, 'COMPLETED'],
+      [stream.runs.ingestOrders1, 'COMPLETED'],
+    ]);
+    expect(await page.locator('[data-testid=run-chart] rect').count()).to.equal(2);
+    expect(await page.getByTestId('latest-run').textContent()).to.include(stream.runs.ingestOrders2.slice(0, 8)).and.include('7 min');
+    await shot('job');
+
+    await open(jobPath('transform.daily_revenue', 'versions'));
+    await page.waitForSelector('[data-testid=job-versions] .version');
+    const version = page.locator('[data-testid=job-versions] .version').first();
+    expect(await version.textContent()).to.include('staging.orders').and.include('staging.customers').and.include('mart.daily_revenue').and.include('current');
+    expect(await version.locator('pre.sql').textContent()).to.match(/^SELECT order_day/);
+    await open(jobPath('transform.daily_revenue', 'family'));
+    await page.waitForSelector('[data-testid=family] a');
+    expect(await page.locator('[data-testid=family] a').first().getAttribute('href')).to.equal(jobPath('shop_dag'));
+    await open(jobPath('shop_dag', 'family'));
+    await page.waitForSelector('[data-testid=family] li');
+    expect(await page.locator('[data-testid=family] li').allTextContents()).to.have.length(1);
+    expect(await page.locator('[data-testid=family] li a').textContent()).to.equal('transform.daily_revenue');
+  });
+
+  it('shows a run: state, exact versions read and written, parent run and upstream runs', async () => {
+    await open(`/runs/${stream.runs.transform}`);
+    await page.waitForSelector('[data-testid=run-page]');
+    expect(await page.getByTestId('title').textContent()).to.equal(stream.runs.transform);
+    expect(await page.locator('h1 [data-state]').getAttribute('data-state')).to.equal('COMPLETED');
+    const run = (await t.get(`/api/v1/jobs/runs/${stream.runs.transform}`)).body;
+    const inputs = await page.$$eval('[data-testid=input-versions] li', (l) => l.map((e) => [e.getAttribute('data-dataset'), e.getAttribute('data-version')]));
+    expect(inputs).to.deep.equal(run.inputVersions.map((v: { name: string; version: string }) => [v.name, v.version]));
+    const ordersRead = inputs.find(([name]) => name === 'staging.orders')!;
+    const ordersNow = (await t.get(`/api/v1/namespaces/${enc(DS_NS)}/datasets/staging.orders`)).body.currentVersion;
+    expect(ordersRead[1]).to.equal(ordersNow);
+    expect(await page.$$eval('[data-testid=output-versions] li', (l) => l.map((e) => e.getAttribute('data-dataset')))).to.deep.equal(['mart.daily_revenue']);
+    expect(await page.getByTestId('parent-run').textContent()).to.include(stream.runs.dag.slice(0, 8)).and.include('shop_dag');
+    const upstream = await page.$$eval('[data-testid=upstream-runs] tbody tr', (l) => l.map((e) => e.getAttribute('data-run')));
+    // The writer of the staging.orders version it read; the staging.customers version it read is the
+    // initial one (the failed ingest.customers run never made its version current).
+    expect(upstream).to.deep.equal([stream.runs.ingestOrders2]);
+    await shot('run');
+  });
+
+  it('draws the lineage graph and follows depth and direction changes', async () => {
+    await open(lineagePath(dsNode('mart.daily_revenue')));
+    let g = await graphReady();
+    expect(g.nodes).to.equal(12);
+    expect(g.labels).to.deep.equal([
+      'bi.revenue_dashboard',
+      'ingest.customers',
+      'ingest.orders',
+      'legacy.export',
+      'legacy.orders_export',
+      'mart.daily_revenue',
+      'raw.customers',
+      'raw.orders',
+      'report.revenue_dashboard',
+      'staging.customers',
+      'staging.orders',
+      'transform.daily_revenue',
+    ]);
+    expect(g.edges).to.equal(11);
+    const jobStates = await page.$$eval('[data-testid=node-list] button[data-kind=job]', (bs) => Object.fromEntries(bs.map((b) => [b.textContent!.trim(), b.getAttribute('data-state')])));
+    expect(jobStates).to.deep.equal({
+      'ingest.customers': 'FAILED',
+      'ingest.orders': 'COMPLETED',
+      'legacy.export': 'COMPLETED',
+      'report.revenue_dashboard': 'RUNNING',
+      'transform.daily_revenue': 'COMPLETED',
+    });
+    expect(await page.getByTestId('graph-summary').textContent()).to.include('12 nodes (5 jobs, 7 datasets), 11 edges');
+    await shot('lineage');
+
+    // Upstream only: no siblings, nothing downstream.
+    await page.getByText('Upstream', { exact: true }).click();
+    await page.waitForURL(/direction=upstream/);
+    g = await nextGraph(12);
+    expect(g.labels).to.deep.equal(['ingest.customers', 'ingest.orders', 'mart.daily_revenue', 'raw.customers', 'raw.orders', 'staging.customers', 'staging.orders', 'transform.daily_revenue']);
+
+    // Downstream of raw.orders at depth 1, then 2 (the slider, by keyboard).
+    await open(lineagePath(dsNode('raw.orders'), '&direction=downstream&depth=1'));
+    g = await graphReady();
+    expect(g.labels).to.deep.equal(['ingest.orders', 'legacy.export', 'legacy.orders_export', 'mart.daily_revenue', 'raw.orders', 'staging.orders', 'transform.daily_revenue']);
+    const slider = page.getByTestId('depth');
+    await slider.focus();
+    await slider.press('ArrowRight');
+    await page.waitForURL(/depth=2/);
+    g = await nextGraph(7);
+    expect(g.nodes).to.equal(9);
+    expect(g.labels).to.include.members(['report.revenue_dashboard', 'bi.revenue_dashboard']);
+    expect(await page.getByTestId('depth-value').textContent()).to.equal('2');
+    await shot('lineage-downstream');
+  });
+
+  it('time travel: the graph as of four days ago', async () => {
+    await open(lineagePath(dsNode('raw.orders'), `&direction=downstream&depth=5&asOf=${enc(stream.fourDaysAgo)}&window=all`));
+    const g = await graphReady();
+    expect(g.labels).to.deep.equal(['ingest.orders', 'legacy.export', 'legacy.orders_export', 'raw.orders', 'staging.orders']);
+    expect(await page.getByTestId('as-of').inputValue()).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+    expect(await page.getByTestId('graph-summary').textContent()).to.include('as of');
+  });
+
+  it('selects a node, highlights the path to a second one, and re-centres', async () => {
+    await open(lineagePath(dsNode('mart.daily_revenue')));
+    await graphReady();
+    await clickNode(dsNode('raw.orders'));
+    await page.waitForSelector(`[data-testid=node-details][data-node-id="${dsNode('raw.orders')}"]`);
+    expect(page.url()).to.include(`selected=${enc(dsNode('raw.orders'))}`);
+    await clickNode(dsNode('bi.revenue_dashboard'), true);
+    await page.waitForSelector('[data-testid=path-info] li');
+    expect(await texts('[data-testid=path-info] li')).to.deep.equal(['raw.orders', 'ingest.orders', 'staging.orders', 'transform.daily_revenue', 'mart.daily_revenue', 'report.revenue_dashboard', 'bi.revenue_dashboard']);
+    const highlighted = await page.evaluate(() => (globalThis as unknown as PageGlobals).lineageGraph!.cy.$('.path').map((el) => el.id()));
+    expect(highlighted).to.have.length(13); // 7 nodes, 6 edges
+    await shot('lineage-path');
+    // The node list selects too (keyboard path), and its details offer a re-centre link.
+    await page.locator(`[data-testid=node-list] button[data-node-id="${jobNode('ingest.customers')}"]`).click();
+    await page.waitForSelector(`[data-testid=node-details][data-node-id="${jobNode('ingest.customers')}"]`);
+    expect(await page.getByTestId('node-details').textContent()).to.include('FAILED');
+    await page.getByTestId('recenter').click();
+    await page.waitForURL((u) => u.searchParams.get('node') === jobNode('ingest.customers'));
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=lineage-start]')?.textContent === 'ingest.customers');
+    await graphReady();
+  });
+
+  it('lists the downstream impact and downloads it as CSV', async () => {
+    await open(`/impact?node=${enc(dsNode('staging.orders'))}`);
+    await page.waitForSelector('[data-testid=impact] tbody tr');
+    const rows = await page.$$eval('[data-testid=impact] tbody tr', (l) => l.map((r) => [r.getAttribute('data-node-id'), r.children[0].textContent]));
+    expect(rows).to.deep.equal([
+      [jobNode('legacy.export'), '1'],
+      [jobNode('transform.daily_revenue'), '1'],
+      [dsNode('legacy.orders_export'), '1'],
+      [dsNode('mart.daily_revenue'), '1'],
+      [jobNode('report.revenue_dashboard'), '2'],
+      [dsNode('bi.revenue_dashboard'), '2'],
+    ]);
+    expect(await page.getByTestId('impact-summary').textContent()).to.include('6 downstream: 3 jobs (0 failing), 3 datasets');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('csv').click()]);
+    const csv = fs.readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+    expect(csv[0]).to.equal('type,namespace,name,distance,job_hops,latest_run_state,via,last_seen_at');
+    expect(csv).to.have.length(7);
+    expect(csv[5]).to.match(/^job,shop,report\.revenue_dashboard,3,2,RUNNING,/);
+    await shot('impact');
+  });
+
+  it('shows column lineage of a dataset as a graph and a table of mappings', async () => {
+    await open(`/column-lineage?node=${enc(dsNode('mart.daily_revenue'))}`);
+    const g = await graphReady();
+    expect(g.nodes).to.equal(5); // day, revenue ← id, amount, discount
+    const mappings = await page.$$eval('[data-testid=column-mappings] tbody tr', (l) => l.map((r) => `${r.children[1].textContent} → ${r.children[0].textContent} (${r.children[3].textContent})`));
+    expect(mappings.sort()).to.deep.equal([
+      'staging.orders.amount → mart.daily_revenue.revenue (DIRECT)',
+      'staging.orders.discount → mart.daily_revenue.revenue (DIRECT)',
+      'staging.orders.id → mart.daily_revenue.day (DIRECT)',
+    ]);
+    await shot('column-lineage');
+  });
+
+  it('follows the system’s dark theme', async () => {
+    const dark = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+    try {
+      const p = await dark.newPage();
+      await p.goto(`${t.baseUrl}${lineagePath(dsNode('mart.daily_revenue'))}`);
+      await p.waitForSelector('[data-testid=graph][data-state=ready]');
+      const [body, text] = await p.evaluate(`[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]`) as [string, string];
+      expect(body).to.equal('rgb(13, 17, 23)');
+      expect(text).to.equal('rgb(230, 237, 243)');
+      await p.screenshot({ path: path.join(shots, 'lineage-dark.png') });
+    } finally {
+      await dark.close();
+    }
+  });
+
+  it('opens deep links directly, and back/forward restore the graph state', async () => {
+    await open(datasetPath('staging.orders', 'versions'));
+    await page.waitForSelector('[data-testid=versions] tbody tr');
+    expect(await page.locator('.tabs a.active').getAttribute('data-tab')).to.equal('versions');
+    await open(lineagePath(dsNode('staging.orders'), '&direction=downstream&depth=1'));
+    let g = await graphReady();
+    expect(g.nodes).to.equal(7);
+    await page.getByText('Both', { exact: true }).click();
+    await page.waitForURL((u) => !u.searchParams.has('direction'));
+    g = await nextGraph(7);
+    expect(g.nodes).to.equal(12);
+    await page.goBack();
+    await page.waitForURL(/direction=downstream/);
+    g = await nextGraph(12);
+    expect(g.nodes).to.equal(7);
+    await open('/no/such/page');
+    expect(await page.locator('h1').textContent()).to.equal('Not found');
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * Every request the UI makes goes through here: one place to add headers (an API key, when the
+ * service gets optional auth: set it in `authHeaders`), to turn error bodies `{code, error, message}`
+ * into ApiError, and to cancel superseded requests. Only the public API under /api/v1 is used.
+ */
+import type {
+  ColumnLineageGraph,
+  Dataset,
+  DatasetList,
+  DatasetVersionList,
+  Job,
+  JobList,
+  JobVersionList,
+  LineageGraph,
+  NamespaceList,
+  Run,
+  RunFacets,
+  RunLineage,
+  RunList,
+  SearchResults,
+} from './types';
+
+const BASE = '/api/v1';
+
+/** Headers sent with every request (the place for `Authorization: Bearer <key>` later). */
+export function authHeaders(): Record<string, string> {
+  return {};
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly kind: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export function query(params: Record<string, QueryValue>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+const seg = encodeURIComponent;
+
+async function request<T>(method: string, path: string, signal?: AbortSignal): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(BASE + path, { method, headers: { accept: 'application/json', ...authHeaders() }, signal });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError(0, 'network', `The service did not answer (${(err as Error).message})`);
+  }
+  const text = await res.text();
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON */
+  }
+  if (!res.ok) {
+    const b = (body ?? {}) as { error?: string; message?: string };
+    throw new ApiError(res.status, b.error ?? 'error', b.message ?? `${res.status} ${res.statusText}`);
+  }
+  return body as T;
+}
+
+const get = <T>(path: string, signal?: AbortSignal) => request<T>('GET', path, signal);
+
+export interface PageQuery {
+  limit?: number;
+  offset?: number;
+}
+
+export type Direction = 'both' | 'upstream' | 'downstream';
+
+export interface LineageQuery {
+  nodeId: string;
+  depth?: number;
+  direction?: Direction;
+  /** ISO 8601 time: the graph as of then. */
+  asOf?: string;
+  /** ISO 8601 duration (P30D) or `all`. */
+  window?: string;
+}
+
+export const api = {
+  namespaces: (p: PageQuery = {}, signal?: AbortSignal) => get<NamespaceList>(`/namespaces${query({ ...p })}`, signal),
+  datasets: (ns: string, p: PageQuery = {}, signal?: AbortSignal) => get<DatasetList>(`/namespaces/${seg(ns)}/datasets${query({ ...p })}`, signal),
+  dataset: (ns: string, name: string, signal?: AbortSignal) => get<Dataset>(`/namespaces/${seg(ns)}/datasets/${seg(name)}`, signal),
+  datasetVersions: (ns: string, name: string, p: PageQuery = {}, signal?: AbortSignal) =>
+    get<DatasetVersionList>(`/namespaces/${seg(ns)}/datasets/${seg(name)}/versions${query({ ...p })}`, signal),
+  tagDataset: (ns: string, name: string, tag: string) => request<Dataset>('POST', `/namespaces/${seg(ns)}/datasets/${seg(name)}/tags/${seg(tag)}`),
+  untagDataset: (ns: string, name: string, tag: string) => request<Dataset>('DELETE', `/namespaces/${seg(ns)}/datasets/${seg(name)}/tags/${seg(tag)}`),
+  tagField: (ns: string, name: string, field: string, tag: string) =>
+    request<Dataset>('POST', `/namespaces/${seg(ns)}/datasets/${seg(name)}/fields/${seg(field)}/tags/${seg(tag)}`),
+  untagField: (ns: string, name: string, field: string, tag: string) =>
+    request<Dataset>('DELETE', `/namespaces/${seg(ns)}/datasets/${seg(name)}/fields/${seg(field)}/tags/${seg(tag)}`),
+  jobs: (ns: string, p: PageQuery = {}, signal?: AbortSignal) => get<JobList>(`/namespaces/${seg(ns)}/jobs${query({ ...p })}`, signal),
+  job: (ns: string, name: string, signal?: AbortSignal) => get<Job>(`/namespaces/${seg(ns)}/jobs/${seg(name)}`, signal),
+  jobVersions: (ns: string, name: string, p: PageQuery = {}, signal?: AbortSignal) =>
+    get<JobVersionList>(`/namespaces/${seg(ns)}/jobs/${seg(name)}/versions${query({ ...p })}`, signal),
+  jobRuns: (ns: string, name: string, p: PageQuery = {}, signal?: AbortSignal) => get<RunList>(`/namespaces/${seg(ns)}/jobs/${seg(name)}/runs${query({ ...p })}`, signal),
+  tagJob: (ns: string, name: string, tag: string) => request<Job>('POST', `/namespaces/${seg(ns)}/jobs/${seg(name)}/tags/${seg(tag)}`),
+  untagJob: (ns: string, name: string, tag: string) => request<Job>('DELETE', `/namespaces/${seg(ns)}/jobs/${seg(name)}/tags/${seg(tag)}`),
+  run: (id: string, signal?: AbortSignal) => get<Run>(`/jobs/runs/${seg(id)}`, signal),
+  runFacets: (id: string, type: 'run' | 'job', signal?: AbortSignal) => get<RunFacets>(`/jobs/runs/${seg(id)}/facets${query({ type })}`, signal),
+  runLineageUpstream: (runId: string, depth: number, signal?: AbortSignal) => get<RunLineage>(`/runlineage/upstream${query({ runId, depth })}`, signal),
+  search: (q: string, opts: { limit?: number; filter?: 'dataset' | 'job'; namespace?: string } = {}, signal?: AbortSignal) =>
+    get<SearchResults>(`/search${query({ q, ...opts })}`, signal),
+  lineage: (q: LineageQuery, signal?: AbortSignal) => get<LineageGraph>(`/lineage${query({ ...q })}`, signal),
+  columnLineage: (q: { nodeId: string; depth?: number; withDownstream?: boolean }, signal?: AbortSignal) =>
+    get<ColumnLineageGraph>(`/column-lineage${query({ ...q })}`, signal),
+};

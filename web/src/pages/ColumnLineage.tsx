@@ -1,0 +1,76 @@
+/** Column lineage of a dataset or one of its columns: a graph of columns and the mappings as a table. */
+import { useMemo } from 'preact/hooks';
+import { api } from '../api/client';
+import type { ColumnFieldData } from '../api/types';
+import { ErrorBox, Loading, useAsync } from '../components/common';
+import { GraphCanvas, loadCytoscape } from '../graph/GraphCanvas';
+import { toModel } from '../graph/model';
+import { navigate, paths, type Location } from '../router';
+
+export function ColumnLineagePage({ loc }: { loc: Location }) {
+  void loadCytoscape();
+  const node = loc.params.get('node') ?? '';
+  const rawDepth = Number(loc.params.get('depth') ?? 20);
+  const depth = Number.isInteger(rawDepth) && rawDepth >= 1 && rawDepth <= 20 ? rawDepth : 20;
+  const downstream = loc.params.get('downstream') === 'true';
+  const answer = useAsync((signal) => (node ? api.columnLineage({ nodeId: node, depth, withDownstream: downstream }, signal) : Promise.resolve(null)), [node, depth, downstream]);
+  const model = useMemo(() => (answer.data ? toModel(answer.data) : null), [answer.data]);
+  const rows = (answer.data?.graph ?? []).map((n) => n.data as unknown as ColumnFieldData).filter((d) => d.inputFields.length > 0);
+  return (
+    <main class="page lineage-page" data-testid="column-lineage-page">
+      <h1>
+        Column lineage of <span data-testid="column-start">{node.replace(/^(dataset|datasetField|job):/, '')}</span>
+      </h1>
+      <form class="controls" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Depth <output>{depth}</output>
+          <input type="range" min={1} max={20} value={depth} onChange={(e) => navigate(paths.columnLineage(node, { depth: Number((e.target as HTMLInputElement).value), downstream }))} aria-label="Depth in column hops" />
+        </label>
+        <label>
+          <input type="checkbox" checked={downstream} onChange={(e) => navigate(paths.columnLineage(node, { depth, downstream: (e.target as HTMLInputElement).checked }))} data-testid="with-downstream" />
+          Also downstream
+        </label>
+      </form>
+      {answer.error ? <ErrorBox error={answer.error} /> : null}
+      {answer.loading && !answer.data && <Loading what="column lineage" />}
+      {model && (
+        <>
+          <p class="summary" data-testid="graph-summary">
+            {model.nodes.length} columns, {model.edges.length} mappings
+          </p>
+          {model.nodes.length > 0 && (
+            <div class="lineage-body single">
+              <GraphCanvas model={model} focus={null} selected={null} path={null} label="Column lineage" onTap={() => undefined} />
+            </div>
+          )}
+          <table class="list" data-testid="column-mappings">
+            <thead>
+              <tr>
+                <th scope="col">Column</th>
+                <th scope="col">From</th>
+                <th scope="col">Job</th>
+                <th scope="col">Transformation</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.flatMap((d) =>
+                d.inputFields.map((i) => (
+                  <tr data-column={`${d.dataset}.${d.field}`}>
+                    <td>
+                      <a href={paths.dataset(d.namespace, d.dataset)}>{d.dataset}</a>.<code>{d.field}</code>
+                    </td>
+                    <td>
+                      <a href={paths.dataset(i.namespace, i.dataset)}>{i.dataset}</a>.<code>{i.field}</code>
+                    </td>
+                    <td>{i.jobName && i.jobNamespace ? <a href={paths.job(i.jobNamespace, i.jobName)}>{i.jobName}</a> : '—'}</td>
+                    <td>{[i.transformationType, i.transformationDescription].filter(Boolean).join(': ') || '—'}</td>
+                  </tr>
+                )),
+              )}
+            </tbody>
+          </table>
+        </>
+      )}
+    </main>
+  );
+}

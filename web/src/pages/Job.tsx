@@ -1,0 +1,250 @@
+/** A job: latest run, run history (with a duration chart), versions, facets, parent and child jobs. */
+import { useState } from 'preact/hooks';
+import { api } from '../api/client';
+import type { Job, Run } from '../api/types';
+import { ErrorBox, Facets, KindBadge, Loading, StateBadge, Tabs, useAsync } from '../components/common';
+import { formatDuration, formatTime, shortId } from '../format';
+import { nodeIds, paths, type Location } from '../router';
+import { TagEditor } from './Dataset';
+
+/** Durations of the runs, oldest left, as bars coloured by state (an SVG, readable without colour via titles). */
+export function RunChart({ runs }: { runs: Run[] }) {
+  const shown = [...runs].reverse();
+  if (shown.length === 0) return null;
+  const max = Math.max(1, ...shown.map((r) => r.durationMs ?? 0));
+  const w = 640;
+  const top = 18; // room for the scale's label above the bars
+  const h = 110;
+  const bar = Math.max(3, Math.min(24, (w - 40) / shown.length - 2));
+  return (
+    <figure class="run-chart">
+      <svg viewBox={`0 0 ${w} ${top + h + 20}`} role="img" aria-label={`Durations of the last ${shown.length} runs`} data-testid="run-chart">
+        <line x1="30" y1={top + h} x2={w} y2={top + h} class="axis" />
+        <line x1="30" y1={top} x2="30" y2={top + h} class="axis" />
+        <text x="34" y="12" class="tick">
+          longest: {formatDuration(max)}
+        </text>
+        {shown.map((r, i) => {
+          const bh = r.durationMs ? Math.max(2, (r.durationMs / max) * h) : 2;
+          return (
+            <rect x={34 + i * (bar + 2)} y={top + h - bh} width={bar} height={bh} class={`bar state-${r.state.toLowerCase()}`} data-run={r.id}>
+              <title>
+                {r.state} · {formatTime(r.startedAt)} · {formatDuration(r.durationMs)}
+              </title>
+            </rect>
+          );
+        })}
+        <text x="34" y={top + h + 16} class="tick">
+          oldest
+        </text>
+        <text x={w - 40} y={top + h + 16} class="tick">
+          latest
+        </text>
+      </svg>
+    </figure>
+  );
+}
+
+function Runs({ job }: { job: Job }) {
+  const runs = useAsync((signal) => api.jobRuns(job.namespace, job.name, { limit: 100 }, signal), [job.namespace, job.name]);
+  if (runs.error) return <ErrorBox error={runs.error} />;
+  if (!runs.data) return <Loading what="runs" />;
+  return (
+    <>
+      <RunChart runs={runs.data.runs} />
+      <p class="muted">
+        {runs.data.totalCount} run{runs.data.totalCount === 1 ? '' : 's'}, latest first
+      </p>
+      <table class="list" data-testid="runs">
+        <thead>
+          <tr>
+            <th scope="col">Run</th>
+            <th scope="col">State</th>
+            <th scope="col">Started</th>
+            <th scope="col">Ended</th>
+            <th scope="col">Duration</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.data.runs.map((r) => (
+            <tr data-run={r.id} data-state={r.state}>
+              <td>
+                <a href={paths.run(r.id)}>
+                  <code>{shortId(r.id)}</code>
+                </a>
+              </td>
+              <td>
+                <StateBadge state={r.state} />
+              </td>
+              <td>{formatTime(r.startedAt)}</td>
+              <td>{formatTime(r.endedAt)}</td>
+              <td>{formatDuration(r.durationMs)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+function Versions({ job }: { job: Job }) {
+  const versions = useAsync((signal) => api.jobVersions(job.namespace, job.name, { limit: 50 }, signal), [job.namespace, job.name]);
+  if (versions.error) return <ErrorBox error={versions.error} />;
+  if (!versions.data) return <Loading what="versions" />;
+  if (versions.data.versions.length === 0) return <p class="muted">No version yet (a version is made when a run ends).</p>;
+  return (
+    <div data-testid="job-versions">
+      {versions.data.versions.map((v) => {
+        const sql = (v.context as { sql?: string }).sql;
+        return (
+          <article class="card version" data-version={v.version}>
+            <h3>
+              <code title={v.version}>{shortId(v.version)}</code> {v.version === job.currentVersion && <span class="badge current">current</span>}{' '}
+              <span class="muted small">{formatTime(v.createdAt)}</span>
+            </h3>
+            <div class="two-col">
+              <div>
+                <h4>Inputs</h4>
+                <ul class="plain">
+                  {v.inputs.length === 0 && <li class="muted">none</li>}
+                  {v.inputs.map((d) => (
+                    <li>
+                      <a href={paths.dataset(d.namespace, d.name)}>{d.name}</a>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+              <div>
+                <h4>Outputs</h4>
+                <ul class="plain">
+                  {v.outputs.length === 0 && <li class="muted">none</li>}
+                  {v.outputs.map((d) => (
+                    <li>
+                      <a href={paths.dataset(d.namespace, d.name)}>{d.name}</a>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            </div>
+            {v.location && (
+              <p>
+                Source: <a href={v.location} rel="noreferrer noopener" target="_blank">{v.location}</a>
+              </p>
+            )}
+            {sql && <pre class="sql">{sql}</pre>}
+          </article>
+        );
+      })}
+    </div>
+  );
+}
+
+function Family({ job }: { job: Job }) {
+  const parentFacet = (job.latestRun?.facets as { parent?: { job?: { namespace?: string; name?: string } } } | undefined)?.parent?.job;
+  const parentNs = parentFacet?.name === job.parentJobName && parentFacet?.namespace ? parentFacet.namespace : job.namespace;
+  // No endpoint lists a job's children: they are the jobs of the namespace naming it as parent.
+  const children = useAsync((signal) => api.jobs(job.namespace, { limit: 1000 }, signal), [job.namespace]);
+  const kids = children.data?.jobs.filter((j) => j.parentJobName === job.name) ?? [];
+  return (
+    <div class="two-col" data-testid="family">
+      <div>
+        <h3>Parent</h3>
+        {job.parentJobName ? <a href={paths.job(parentNs, job.parentJobName)}>{job.parentJobName}</a> : <p class="muted">none</p>}
+      </div>
+      <div>
+        <h3>Children</h3>
+        {children.error ? <ErrorBox error={children.error} /> : null}
+        {!children.data && !children.error && <Loading />}
+        {children.data && (kids.length === 0 ? <p class="muted">none</p> : (
+          <ul class="plain">
+            {kids.map((k) => (
+              <li>
+                <a href={paths.job(k.namespace, k.name)}>{k.name}</a> <StateBadge state={k.latestRun?.state} />
+              </li>
+            ))}
+          </ul>
+        ))}
+        {children.data && children.data.totalCount > children.data.jobs.length && <p class="muted small">Looked at the first {children.data.jobs.length} jobs of the namespace.</p>}
+      </div>
+    </div>
+  );
+}
+
+export function JobPage({ ns, name, loc }: { ns: string; name: string; loc: Location }) {
+  const tab = loc.params.get('tab') ?? 'runs';
+  const job = useAsync((signal) => api.job(ns, name, signal), [ns, name]);
+  const [updated, setUpdated] = useState<Job | null>(null);
+  const j = updated && updated.name === name && updated.namespace === ns ? updated : job.data;
+  if (job.error) return (
+    <main class="page">
+      <ErrorBox error={job.error} />
+    </main>
+  );
+  if (!j) return (
+    <main class="page">
+      <Loading what="job" />
+    </main>
+  );
+  const id = nodeIds.job(j.namespace, j.name);
+  const run = j.latestRun;
+  return (
+    <main class="page" data-testid="job-page">
+      <p class="crumbs">
+        <a href={paths.home()}>Namespaces</a> / <a href={paths.namespace(j.namespace)}>{j.namespace}</a> /
+      </p>
+      <h1>
+        <KindBadge kind="job" /> <span data-testid="title">{j.name}</span> <StateBadge state={run?.state} />
+      </h1>
+      {j.description && <p>{j.description}</p>}
+      <dl class="facts">
+        <dt>Type</dt>
+        <dd>{j.type}</dd>
+        <dt>Latest run</dt>
+        <dd data-testid="latest-run">
+          {run ? (
+            <>
+              <a href={paths.run(run.id)}>
+                <code>{shortId(run.id)}</code>
+              </a>{' '}
+              {formatTime(run.startedAt)} → {formatTime(run.endedAt)} ({formatDuration(run.durationMs)})
+            </>
+          ) : (
+            'none'
+          )}
+        </dd>
+        <dt>Current version</dt>
+        <dd>
+          <code title={j.currentVersion ?? ''}>{shortId(j.currentVersion)}</code>
+        </dd>
+        <dt>Source</dt>
+        <dd>{j.location ? <a href={j.location} target="_blank" rel="noreferrer noopener">{j.location}</a> : '—'}</dd>
+        <dt>Tags</dt>
+        <dd>
+          <TagEditor tags={j.tags} label="Job tags" add={(t) => api.tagJob(j.namespace, j.name, t)} remove={(t) => api.untagJob(j.namespace, j.name, t)} onChange={setUpdated} />
+        </dd>
+      </dl>
+      <div class="actions">
+        <a class="button" href={paths.lineage({ node: id })} data-testid="open-lineage">
+          Lineage graph
+        </a>
+        <a class="button" href={paths.impact(id)}>
+          Impact (downstream)
+        </a>
+      </div>
+      <Tabs
+        tabs={[
+          ['runs', 'Runs'],
+          ['versions', 'Versions'],
+          ['facets', 'Facets'],
+          ['family', 'Parent and children'],
+        ]}
+        current={tab}
+        href={(t) => paths.job(j.namespace, j.name, t)}
+      />
+      {tab === 'runs' && <Runs job={j} />}
+      {tab === 'versions' && <Versions job={j} />}
+      {tab === 'facets' && <Facets facets={j.facets} />}
+      {tab === 'family' && <Family job={j} />}
+    </main>
+  );
+}
