@@ -15,6 +15,7 @@ import neo4j, { type Record as Neo4jRecord } from 'neo4j-driver';
 import { int, type Db, type Params } from './db.js';
 import { columnInput, edgeExtras, maxRelsFor, viewParams, withMaxRels, type ColumnInput, type EdgeExtras, type LineageRepository } from './lineage.js';
 import type { Duration } from '../domain/duration.js';
+import { iso } from './time.js';
 import { datasetNodeId, fieldNodeId, jobNodeId, type ParsedNodeId } from '../domain/node-id.js';
 import { diffSchemas, isEmptyDiff, ownersOf, pathTo, schemaFields, summarize, ViaPicker, type ImpactDirection, type ImpactSummary, type RunState, type SchemaDiff } from '../domain/impact.js';
 
@@ -245,7 +246,7 @@ export class ImpactRepository {
             tags: (rec.get('tags') as string[] | null) ?? [],
             owners: ownersOf(rec.get('owner')),
             latestRunState: isJob ? ((rec.get('state') as string | null) ?? null) : null,
-            latestRunEndedAt: isJob ? ((rec.get('endedAt') as string | null) ?? null) : null,
+            latestRunEndedAt: isJob ? iso(rec.get('endedAt')) : null,
           };
           if (distance === 0) {
             total = num(rec.get('total'));

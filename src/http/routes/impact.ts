@@ -7,7 +7,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ParsedUrlQuery } from 'node:querystring';
 import type { Services } from '../context.js';
-import { badRequest } from '../errors.js';
+import { badRequest, HttpError } from '../errors.js';
+import { toHttpError } from '../middleware/errors.js';
 import { enumParam, intParam, stringParam } from '../pagination.js';
 import { respondCsv, wantsCsv } from '../csv.js';
 import { asOfParam, DEFAULT_DEPTH, MAX_DEPTH, nodeIdParam, notFoundFor, windowParam } from './lineage.js';
@@ -74,8 +75,26 @@ function entityId(query: ParsedUrlQuery, name: string): Extract<ParsedNodeId, { 
   return id;
 }
 
+/** A traversal past QUERY_TIMEOUT_MS answers 504 with what to narrow. */
+function timeoutAdvice(err: unknown): unknown {
+  const http = toHttpError(err);
+  if (http?.status !== 504) return err;
+  return new HttpError(
+    504,
+    'timeout',
+    'The impact traversal took longer than the query timeout (QUERY_TIMEOUT_MS); ask for less: a smaller depth, a smaller limit, a shorter window, or a point in time (asOf)',
+  );
+}
+
 export function impactRouter({ impact }: Services): Router {
   const router = new Router();
+  router.use(async (_ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      throw timeoutAdvice(err);
+    }
+  });
 
   router.get('/impact', async (ctx: Context) => {
     const id = nodeIdParam(ctx.query);
