@@ -27,7 +27,8 @@ describe('GET /api/v1/impact: blast radius', () => {
   const t = useTestApp();
 
   describe('a chain: src -(extract)-> raw -(clean)-> orders -(agg)-> totals', () => {
-    beforeEach(async () => {
+    beforeEach(async function () {
+    this.timeout(120_000); // the first ingest of a run plans the ingest statements (seconds on a busy 2-core VM)
       await runJob(t(), 'extract', ['src'], ['raw']);
       await runJob(t(), 'clean', ['raw'], ['orders']);
       await runJob(t(), 'agg', ['orders'], ['totals']);
@@ -107,7 +108,8 @@ describe('GET /api/v1/impact: blast radius', () => {
   });
 
   describe('a diamond: a -(j1)-> b, a -(j2)-> c, b + c -(j3)-> d', () => {
-    beforeEach(async () => {
+    beforeEach(async function () {
+    this.timeout(120_000); // the first ingest of a run plans the ingest statements (seconds on a busy 2-core VM)
       await runJob(t(), 'j1', ['a'], ['b']);
       await runJob(t(), 'j2', ['a'], ['c']);
       await runJob(t(), 'j3', ['b', 'c'], ['d']);
@@ -137,7 +139,8 @@ describe('GET /api/v1/impact: blast radius', () => {
   });
 
   describe('a fan-out hub: raw -(load)-> hub, read by r1..r5 writing o1..o5', () => {
-    beforeEach(async () => {
+    beforeEach(async function () {
+    this.timeout(120_000); // the first ingest of a run plans the ingest statements (seconds on a busy 2-core VM)
       await runJob(t(), 'load', ['raw'], ['hub']);
       for (let i = 1; i <= 5; i++) await runJob(t(), `r${i}`, ['hub'], [`o${i}`]);
     });
@@ -257,7 +260,7 @@ describe('GET /api/v1/impact: blast radius', () => {
       expect(before.asOf).to.equal(at(10));
       // Nodes that did not exist yet are unknown then.
       expect((await t().get(radius(ds('r1'), { asOf: at(5) }))).status).to.equal(404);
-      for (const params of [{}, { window: 'all' }, { asOf: at(10), window: 'P1D' }, { asOf: at(12), window: 'P2D' }, { asOf: at(13), window: 'all' }]) {
+      for (const params of [{}, { window: 'all' }, { asOf: at(10), window: 'P1D' }, { asOf: at(12), window: 'P2D' }, { asOf: at(13), window: 'all' }] as Record<string, string>[]) {
         await expectSameNodesAsLineage(t(), ds('src'), { ...params, direction: 'downstream' });
         await expectSameNodesAsLineage(t(), ds('r1'), { ...params, direction: 'upstream' });
       }

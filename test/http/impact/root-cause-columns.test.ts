@@ -9,7 +9,8 @@ describe('GET /api/v1/impact: root cause', () => {
   const t = useTestApp();
 
   // src -(extract: FAILED)-> stage -(load: FAILED)-> orders -(report)-> dash, and side (RUNNING) also writes orders.
-  beforeEach(async () => {
+  beforeEach(async function () {
+    this.timeout(120_000); // the first ingest of a run plans the ingest statements (seconds on a busy 2-core VM)
     await runJob(t(), 'extract', ['src'], ['stage']);
     await runJob(t(), 'extract', ['src'], ['stage'], { eventType: 'FAIL' });
     await runJob(t(), 'load', ['stage'], ['orders'], { eventType: 'FAIL' });
@@ -51,7 +52,8 @@ describe('GET /api/v1/impact: column impact from a datasetField: node', () => {
   const agg = [{ type: 'DIRECT', subtype: 'AGGREGATION', description: 'sum' }];
 
   // raw.amount -(clean)-> orders.amount -(agg)-> totals.total; raw.id -(clean)-> orders.id.
-  beforeEach(async () => {
+  beforeEach(async function () {
+    this.timeout(120_000); // the first ingest of a run plans the ingest statements (seconds on a busy 2-core VM)
     await runJob(t(), 'extract', ['src'], [{ name: 'raw', fields: [['id', 'INTEGER'], ['amount', 'DECIMAL']] }]);
     await runJob(t(), 'clean', ['raw'], [
       {
