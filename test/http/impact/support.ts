@@ -39,3 +39,6 @@ function decodeCell(cell: string): unknown {
 export function asCsvRow(item: Record<string, unknown>, columns: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(columns.map((c) => [c, item[c] === undefined || item[c] === '' ? null : item[c]]));
 }
+
+/** The cypher/examples/ files tested in examples-shell.test.ts against the endpoints they mirror. */
+export const IMPACT_EXAMPLES = ['impact-blast-radius', 'impact-paths', 'impact-root-cause', 'impact-schema-changes'];
