@@ -13,7 +13,7 @@ import { rows } from '../../support/graph.js';
 import { columnLineageFacet, ds, getImpact, impactPath, job, NS, runJob } from './support.js';
 
 /** Runs scripts/cypher-shell.ts as `npm run cypher -- <args>` would, against the test database. */
-function shell(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function shell(args: string[], input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'scripts', 'cypher-shell.ts'), ...args], {
       cwd: projectRoot,
@@ -24,12 +24,13 @@ function shell(args: string[]): Promise<{ code: number | null; stdout: string; s
         NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? '',
         NEO4J_DATABASE: process.env.TEST_NEO4J_DATABASE ?? 'neo4j',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (input !== undefined) child.stdin!.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -114,6 +115,15 @@ describe('impact examples and npm run cypher', () => {
       expect(written.stdout).to.match(/\| 42 +\|/);
       expect(written.stdout).to.match(/nodesCreated: 1/);
       expect(await rows(t().db, 'MATCH (p:ShellProbe) RETURN p.n AS n')).to.deep.equal([{ n: 42 }]);
+    });
+
+    it('interactive: statements end with a semicolon, :param sets parameters', async () => {
+      const r = await shell([], ':param name=orders\nMATCH (d:Dataset {name: $name})\nRETURN d.name AS name;\nCREATE (x:ShellProbe);\n:exit\n');
+      expect(r.code, r.stderr).to.equal(0);
+      expect(r.stdout).to.match(/read-only/);
+      expect(r.stdout).to.match(/\| orders +\|/);
+      expect(r.stdout).to.match(/--write/);
+      expect(await rows(t().db, 'MATCH (p:ShellProbe) RETURN count(p) AS n')).to.deep.equal([{ n: 0 }]);
     });
 
     it('exits 2 on a usage error and 1 on a Cypher error', async () => {
