@@ -25,6 +25,7 @@ import { eventsRouter } from './http/routes/events.js';
 import { statsRouter } from './http/routes/stats.js';
 import { lineageRouter, lineageBetaRouter } from './http/routes/lineage.js';
 import { loadWebUi, webUiMiddleware } from './http/web-ui.js';
+import { impactRouter } from './http/routes/impact.js';
 import type { CommitterOptions } from './ingest/committer.js';
 import type { Duration } from './domain/duration.js';
 
@@ -84,6 +85,8 @@ export function createApp(opts: AppOptions): App {
   for (const r of [namespacesRouter(services), lineageIngestRouter(services), datasetsRouter(services), jobsRouter(services), sourcesRouter(services), tagsRouter(services), searchRouter(services), eventsRouter(services), statsRouter(services)]) api.use(r.routes(), r.allowedMethods());
   const lineageApi = lineageRouter(services);
   api.use(lineageApi.routes(), lineageApi.allowedMethods());
+  const impactApi = impactRouter(services);
+  api.use(impactApi.routes(), impactApi.allowedMethods());
   const beta = new Router({ prefix: '/api/v1-beta' });
   const lineageBeta = lineageBetaRouter(services);
   beta.use(lineageBeta.routes(), lineageBeta.allowedMethods());

@@ -30,6 +30,8 @@ export interface LocalNeo4j {
   jvmArgs: string[];
   version: string;
   database: string;
+  /** Serve Neo4j Browser on 127.0.0.1:browserPort (NEO4J_LOCAL_BROWSER=true); null: HTTP stays off. */
+  browserPort: number | null;
 }
 
 export interface Config {
@@ -103,6 +105,14 @@ function duration(env: Env, name: string, fallback: string): Duration {
   return d;
 }
 
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(true|1|yes)$/i.test(raw.trim())) return true;
+  if (/^(false|0|no)$/i.test(raw.trim())) return false;
+  throw new ConfigError(name, `must be true or false, got '${raw}'`);
+}
+
 function memorySetting(env: Env, name: string, fallback: string): string {
   const v = str(env, name, fallback);
   if (!/^\d+[kmgKMG]$/.test(v)) throw new ConfigError(name, `must look like 512m or 2g, got '${v}'`);
@@ -148,6 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
       jvmArgs: str(env, 'NEO4J_LOCAL_JVM_ARGS', '').split(/\s+/).filter(Boolean),
       version,
       database,
+      browserPort: bool(env, 'NEO4J_LOCAL_BROWSER', false) ? int(env, 'NEO4J_LOCAL_BROWSER_PORT', 7474, 0, 65535) : null,
     };
   }
 

@@ -14,6 +14,7 @@ import { SearchRepository } from '../store/search.js';
 import { EventRepository } from '../store/events.js';
 import { StatsRepository } from '../store/stats.js';
 import { Readiness } from '../readiness.js';
+import { ImpactRepository } from '../store/impact.js';
 
 export interface Services {
   db: Db;
@@ -22,6 +23,7 @@ export interface Services {
   namespaces: NamespaceRepository;
   committer: IngestCommitter;
   lineage: LineageRepository;
+  impact: ImpactRepository;
   datasets: DatasetRepository;
   jobs: JobRepository;
   runs: RunRepository;
@@ -37,5 +39,6 @@ export interface Services {
 export function createServices(db: Db, logger: Logger, metrics: Metrics, ingest: Partial<CommitterOptions> = {}, lineage: LineageOptions = {}): Services {
   const committer = new IngestCommitter(db, logger, { ...DEFAULT_COMMITTER_OPTIONS, ...ingest });
   observeCommitter(metrics, committer);
-  return { db, logger, metrics, namespaces: new NamespaceRepository(db), committer, lineage: new LineageRepository(db, lineage), datasets: new DatasetRepository(db), jobs: new JobRepository(db), runs: new RunRepository(db), sources: new SourceRepository(db), tags: new TagRepository(db), search: new SearchRepository(db), events: new EventRepository(db), stats: new StatsRepository(db), readiness: new Readiness() };
+  const lineageRepository = new LineageRepository(db, lineage);
+  return { db, logger, metrics, namespaces: new NamespaceRepository(db), committer, lineage: lineageRepository, impact: new ImpactRepository(db, lineageRepository), datasets: new DatasetRepository(db), jobs: new JobRepository(db), runs: new RunRepository(db), sources: new SourceRepository(db), tags: new TagRepository(db), search: new SearchRepository(db), events: new EventRepository(db), stats: new StatsRepository(db), readiness: new Readiness() };
 }

@@ -31,7 +31,17 @@ export interface LocalServerOptions {
   ephemeral?: boolean;
   logger?: Logger;
   startTimeoutMs?: number;
+  /** Also serve Neo4j Browser over HTTP on 127.0.0.1 at this port (0 or busy: a free one); null/absent: HTTP off. */
+  browserPort?: number | null;
 }
+
+/**
+ * The Neo4j Browser release served by the local server: `org.neo4j.client:neo4j-browser`, the newest
+ * on Maven Central (the 5.26 distribution bundles a build of the browser that is not published there).
+ * Neo4j 5.26 Community serves the `browser/` resources of that jar from its classpath at /browser/
+ * once its HTTP connector is on (org.neo4j.server.modules.Neo4jBrowserModule).
+ */
+export const NEO4J_BROWSER_VERSION = '5.24.0';
 
 export class Neo4jRuntimeError extends Error {
   constructor(message: string) {
@@ -99,6 +109,32 @@ export function ensureServerJars(dir: string, version: string, logger?: Logger):
   return libDir;
 }
 
+/** Returns the Neo4j Browser jar, downloading it with Maven on first use (cached under dist/browser/). */
+export function ensureBrowserJar(dir: string, logger?: Logger, version = NEO4J_BROWSER_VERSION): string {
+  const libDir = path.join(dir, 'dist', 'browser', version);
+  const jar = path.join(libDir, `neo4j-browser-${version}.jar`);
+  if (fs.existsSync(jar)) return jar;
+  checkPrerequisites(true);
+  logger?.info({ version, libDir }, 'fetching Neo4j Browser with Maven (first use only)');
+  const staging = `${libDir}.partial-${process.pid}`;
+  fs.rmSync(staging, { recursive: true, force: true });
+  fs.mkdirSync(staging, { recursive: true });
+  const pom = path.join(projectRoot, 'scripts', 'neo4j', 'browser-pom.xml');
+  const r = spawnSync(
+    'mvn',
+    ['-q', '-B', '-f', pom, 'dependency:copy-dependencies', `-DoutputDirectory=${staging}`, '-DincludeScope=runtime', `-Dbrowser.version=${version}`],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  if (r.status !== 0 || !fs.existsSync(path.join(staging, path.basename(jar)))) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    throw new Neo4jRuntimeError(`Maven could not fetch Neo4j Browser ${version}: ${(r.stdout + r.stderr).trim().slice(-2000)}`);
+  }
+  fs.rmSync(libDir, { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(libDir), { recursive: true });
+  fs.renameSync(staging, libDir);
+  return jar;
+}
+
 export async function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
@@ -142,14 +178,24 @@ const DISTRIBUTION_JVM_FLAGS = [
   '-Dlog4j2.disable.jmx=true',
 ];
 
-function neo4jConf(port: number, home: string, pageCache: string, extra: string[] = []): string {
+function neo4jConf(port: number, home: string, pageCache: string, extra: string[] = [], browserPort: number | null = null): string {
+  const http =
+    browserPort === null
+      ? ['server.http.enabled=false']
+      : [
+          // Neo4j Browser (and the discovery document it starts from) on loopback only; Bolt stays the way in.
+          'server.http.enabled=true',
+          `server.http.listen_address=127.0.0.1:${browserPort}`,
+          `server.http.advertised_address=127.0.0.1:${browserPort}`,
+          'server.http_enabled_modules=BROWSER',
+        ];
   return [
     '# Written by the lineage service at each start; edit NEO4J_LOCAL_* variables instead.',
     `server.default_listen_address=127.0.0.1`,
     `server.bolt.listen_address=127.0.0.1:${port}`,
     `server.bolt.advertised_address=127.0.0.1:${port}`,
     'server.bolt.tls_level=DISABLED',
-    'server.http.enabled=false',
+    ...http,
     'server.https.enabled=false',
     'dbms.security.auth_enabled=false',
     'dbms.usage_report.enabled=false',
@@ -200,11 +246,18 @@ export class LocalNeo4jServer {
   private readonly onProcessExit = () => this.killNow();
   port = 0;
   home = '';
+  /** The HTTP port serving Neo4j Browser, or null. */
+  browserPort: number | null = null;
 
   constructor(private readonly opts: LocalServerOptions) {}
 
   get uri(): string {
     return `bolt://127.0.0.1:${this.port}`;
+  }
+
+  /** Where Neo4j Browser is served, or null when it is not. */
+  get browserUrl(): string | null {
+    return this.browserPort === null ? null : `http://127.0.0.1:${this.browserPort}/browser/`;
   }
 
   /** The JVM's process id while the server runs (the watchdog writes it), for diagnostics. */
@@ -238,7 +291,19 @@ export class LocalNeo4jServer {
       port = await findFreePort();
     }
     this.port = port;
-    fs.writeFileSync(path.join(confDir, 'neo4j.conf'), neo4jConf(port, this.home, this.opts.pageCache, this.opts.extraConf));
+    let classpath = `${libDir}/*`;
+    this.browserPort = null;
+    if (this.opts.browserPort !== undefined && this.opts.browserPort !== null) {
+      classpath += `${path.delimiter}${ensureBrowserJar(dir, logger)}`;
+      let httpPort = this.opts.browserPort;
+      if (httpPort === 0 || httpPort === port || !(await portIsFree(httpPort))) {
+        if (httpPort !== 0) logger?.warn({ port: httpPort }, 'configured Neo4j Browser port is busy; using a free one');
+        do httpPort = await findFreePort();
+        while (httpPort === port);
+      }
+      this.browserPort = httpPort;
+    }
+    fs.writeFileSync(path.join(confDir, 'neo4j.conf'), neo4jConf(port, this.home, this.opts.pageCache, this.opts.extraConf, this.browserPort));
 
     const logPath = path.join(this.home, 'logs', 'console.log');
     const out = fs.openSync(logPath, 'a');
@@ -250,7 +315,7 @@ export class LocalNeo4jServer {
       ...(this.opts.jvmArgs ?? []),
       '-Dfile.encoding=UTF-8',
       '-cp',
-      `${libDir}/*`,
+      classpath,
       'org.neo4j.server.CommunityEntryPoint',
       `--home-dir=${this.home}`,
       `--config-dir=${confDir}`,
@@ -295,7 +360,21 @@ export class LocalNeo4jServer {
     } finally {
       await driver.close();
     }
-    logger?.info({ uri: this.uri }, 'local Neo4j is ready');
+    // The HTTP connector (Neo4j Browser) comes up a little after Bolt.
+    while (this.browserPort !== null) {
+      if (exitedEarly) throw new Neo4jRuntimeError(`Neo4j exited during startup; last log lines:\n${tail(logPath, 30)}`);
+      const up = await fetch(`http://127.0.0.1:${this.browserPort}/`, { headers: { accept: 'application/json' } }).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) break;
+      if (Date.now() > deadline) {
+        await this.stop();
+        throw new Neo4jRuntimeError(`Neo4j Browser did not answer on port ${this.browserPort} within the start timeout; log: ${logPath}`);
+      }
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    logger?.info({ uri: this.uri, browser: this.browserUrl ?? undefined }, 'local Neo4j is ready');
   }
 
   /** SIGTERM lets Neo4j check-point and release its store lock; SIGKILL only if it hangs. */

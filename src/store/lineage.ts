@@ -140,7 +140,7 @@ function byOriginDestination(a: LineageEdge, b: LineageEdge): number {
   return a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : a.destination < b.destination ? -1 : a.destination > b.destination ? 1 : 0;
 }
 
-type EdgeExtras = Omit<LineageEdge, 'origin' | 'destination'>;
+export type EdgeExtras = Omit<LineageEdge, 'origin' | 'destination'>;
 
 /** Adds the edges between nodes of the result (both endpoints present) to both ends; sorts everything. */
 function wireEdges(nodes: LineageNode[], outs: Map<string, (string | { destination: string; extras: EdgeExtras })[]>): LineageNode[] {
@@ -170,7 +170,7 @@ type Props = Record<string, unknown>;
 
 // ---- the repository ----
 
-interface ColumnDeclaration {
+export interface ColumnDeclaration {
   /** Output column → its declared inputs; null when the dataset had declared nothing by then. */
   fields: Map<string, ColumnLineageInput[]> | null;
   /** True when every FEEDS edge into the dataset counts (it never declared column lineage on a version). */
@@ -178,7 +178,7 @@ interface ColumnDeclaration {
   versionAt: string | null;
 }
 
-interface ColumnInput {
+export interface ColumnInput {
   namespace: string;
   dataset: string;
   field: string;
@@ -197,7 +197,7 @@ function shapeTransformations(list: Props[]): ColumnInput['transformations'] {
  * A FEEDS edge into `field` as an input of the answer, or null when the declaration in force does not
  * list it; transformations come from that declaration.
  */
-function columnInput(edge: Props, declaration: ColumnDeclaration | undefined, field: string): ColumnInput | null {
+export function columnInput(edge: Props, declaration: ColumnDeclaration | undefined, field: string): ColumnInput | null {
   let transformations: ColumnInput['transformations'];
   if (!declaration || declaration.open) {
     transformations = shapeTransformations((parseJson(edge.transformations) as Props[] | null) ?? []);
@@ -223,7 +223,7 @@ function columnInput(edge: Props, declaration: ColumnDeclaration | undefined, fi
  * observation and run up to then are not kept at that precision (spans, src/domain/edge-history.ts),
  * and an answer about the past must not change when later events arrive.
  */
-function edgeExtras(e: Props, pointInTime: boolean): EdgeExtras {
+export function edgeExtras(e: Props, pointInTime: boolean): EdgeExtras {
   if (pointInTime) return { firstSeenAt: iso(e.firstSeenAt), lastSeenAt: null, lastRunId: null, lastRunState: null };
   return { firstSeenAt: iso(e.firstSeenAt), lastSeenAt: iso(e.lastSeenAt), lastRunId: str(e.lastRunId), lastRunState: str(e.lastRunState) };
 }
@@ -511,7 +511,7 @@ export class LineageRepository {
   }
 
   /** Per dataset (by dataset node id): the column-lineage declaration in force at `at` (null: now). */
-  private async columnDeclarations(refs: EntityRef[], at: string | null): Promise<Map<string, ColumnDeclaration>> {
+  async columnDeclarations(refs: EntityRef[], at: string | null): Promise<Map<string, ColumnDeclaration>> {
     const unique = new Map(refs.map((r) => [datasetNodeId(r.namespace, r.name), r]));
     const out = new Map<string, ColumnDeclaration>();
     if (!unique.size) return out;

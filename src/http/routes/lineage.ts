@@ -16,9 +16,9 @@ import { parseDuration, type Duration } from '../../domain/duration.js';
 export const DEFAULT_DEPTH = 20;
 export const MAX_DEPTH = 100;
 
-function nodeIdParam(query: ParsedUrlQuery): ParsedNodeId {
-  const raw = stringParam(query, 'nodeId');
-  if (raw === undefined || raw === '') throw badRequest("Query parameter 'nodeId' is required (e.g. dataset:<namespace>:<name>)");
+export function nodeIdParam(query: ParsedUrlQuery, name = 'nodeId'): ParsedNodeId {
+  const raw = stringParam(query, name);
+  if (raw === undefined || raw === '') throw badRequest(`Query parameter '${name}' is required (e.g. dataset:<namespace>:<name>)`);
   try {
     return parseNodeId(raw);
   } catch (err) {
@@ -38,12 +38,12 @@ function boolParam(query: ParsedUrlQuery, name: string, fallback: boolean): bool
 const depthParam = (query: ParsedUrlQuery) => intParam(query, 'depth', DEFAULT_DEPTH, 0, MAX_DEPTH);
 
 /** `asOf`: an ISO 8601 time (an offset or Z; none means UTC, as for event times). Absent: now. */
-function asOfParam(query: ParsedUrlQuery): Date | null {
-  const raw = stringParam(query, 'asOf');
+export function asOfParam(query: ParsedUrlQuery, name = 'asOf'): Date | null {
+  const raw = stringParam(query, name);
   if (raw === undefined || raw === '') return null;
   const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(raw.trim());
   const time = m ? Date.parse(`${m[1]}T${m[2] ?? '00:00:00'}${m[3] ?? 'Z'}`) : NaN;
-  if (!m || Number.isNaN(time)) throw badRequest(`Query parameter 'asOf' must be an ISO 8601 time such as 2024-05-01T12:00:00Z, got '${raw}'`);
+  if (!m || Number.isNaN(time)) throw badRequest(`Query parameter '${name}' must be an ISO 8601 time such as 2024-05-01T12:00:00Z, got '${raw}'`);
   return new Date(time);
 }
 
@@ -61,7 +61,7 @@ function includeParam(query: ParsedUrlQuery): Set<LineageInclude> {
 }
 
 /** `window`: an ISO 8601 duration (P30D, PT12H) or `all`. Absent: undefined (the service's default). */
-function windowParam(query: ParsedUrlQuery): Duration | null | undefined {
+export function windowParam(query: ParsedUrlQuery): Duration | null | undefined {
   const raw = stringParam(query, 'window');
   if (raw === undefined || raw === '') return undefined;
   if (raw.toLowerCase() === 'all') return null;
@@ -70,7 +70,7 @@ function windowParam(query: ParsedUrlQuery): Duration | null | undefined {
   return d;
 }
 
-function notFoundFor(id: ParsedNodeId): Error {
+export function notFoundFor(id: ParsedNodeId): Error {
   const what = id.kind === 'datasetField' ? 'Dataset field' : id.kind === 'job' ? 'Job' : 'Dataset';
   return notFound(`${what} '${id.raw}' not found.`);
 }

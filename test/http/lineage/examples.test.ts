@@ -7,6 +7,8 @@ import { cypher, cypherSource } from '../../../src/store/cypher.js';
 import { toNative } from '../../../src/store/db.js';
 import { useTestApp } from '../../helper.js';
 import { NS, columnLineageFacet, runJob } from './support.js';
+// The impact examples are tested against the endpoints they mirror, in test/http/impact/examples-shell.test.ts.
+import { IMPACT_EXAMPLES } from '../impact/support.js';
 
 const examples = fs
   .readdirSync(path.join(cypherDir, 'examples'))
@@ -106,7 +108,7 @@ describe('cypher/examples/', () => {
   });
 
   it('every example has a test here', () => {
-    const tested = ['downstream-within-hops', 'failed-upstream-jobs', 'schema-changes-and-consumers', 'path-between-datasets', 'column-impact', 'upstream-sources'];
+    const tested = ['downstream-within-hops', 'failed-upstream-jobs', 'schema-changes-and-consumers', 'path-between-datasets', 'column-impact', 'upstream-sources', ...IMPACT_EXAMPLES];
     expect(examples).to.deep.equal([...tested].sort());
   });
 });

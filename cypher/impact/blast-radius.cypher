@@ -1,0 +1,69 @@
+// Blast radius of one start node (job or dataset), for GET /api/v1/impact: every job and dataset
+// reachable from it within the bound, each with its distance, in distance order, plus a summary of the
+// whole reachable set. As written it walks downstream (follows the arrows); the store swaps each
+// relationship marked `/*downstream*/` for the other direction (upstream: against the arrows).
+//
+// Distance is the number of relationships (INPUT_TO / PRODUCES) on a shortest directed path in view:
+// from a dataset, the jobs reading it are at 1 and what they write at 2. `min(length(p))` grouped by
+// end node is planned as VarLengthExpand(Pruning,BFS) with a depth: every node is expanded once, at its
+// shortest distance, and the expand emits nodes in distance order (so ORDER BY distance costs a
+// PartialSort only, and no path is ever enumerated).
+//
+// Time (docs/lineage.md "Time"): the same rule as cypher/lineage/graph.cypher, written out the same
+// way: an edge takes part when it existed at $asOf and was observed within [$windowStart, $asOf], or
+// was still among its job's latest known I/O at $asOf (heldUntil); a node when it existed at $asOf
+// and was not soft-deleted by then. (test/store/impact-plans.test.ts checks the text is graph.cypher's.)
+// A job's latest run is the one graph.cypher answers (the latest started at or before $asOf), and its
+// state is the state it had then (RUNNING or NEW if it ended, or started, later).
+//
+// The quantifier bound marked `/*maxRels*/` (42 = depth 20 from a dataset) is replaced by the store
+// with a validated integer (relationships: 2 * depth + 1 from a job, 2 * depth + 2 from a dataset).
+//
+// Params: $startId (elementId of the resolved start node), $asOf, $windowStart (DateTime),
+//   $pointInTime (boolean: an explicit asOf), $rows (integer: rows to return, the start node included;
+//   the service asks for limit + 1, or for every reached node when it filters by $state),
+//   $state (a run state or null: only jobs whose latest run is in that state get tags and owners)
+// Returns one row per node, nearest first (distance, then node id), the start node first:
+//   isJob, namespace, name, distance, state, endedAt (ISO; the latest run's, jobs only),
+//   preds ([[namespace, name]]: the nodes in view one step before it on the walk, i.e. its inputs
+//   downstream, its consumers or producers upstream; the service picks `via` among them),
+//   tags ([name]) and owner (the `facet.ownership` JSON text), null for a job that does not match $state;
+//   and, on the first row only (null on the others): total (nodes reached, the start excluded) and
+//   counts ([[distance, isJob, nodes, jobs whose latest run is FAILED]] over every reached node).
+MATCH (s) WHERE elementId(s) = $startId
+MATCH p = (s)(()-[e:INPUT_TO|PRODUCES WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))]->/*downstream*/(x)
+    WHERE x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false) AND coalesce(x.deletedAt, x.createdAt) <= $asOf)){0, 42 /*maxRels*/}(n)
+WITH n, min(length(p)) AS distance
+WITH n, distance, n:Job AS isJob, CASE WHEN n:Job THEN 'job:' ELSE 'dataset:' END + n.namespace + ':' + n.name AS id
+ORDER BY distance, id
+OPTIONAL CALL (n, isJob) {
+  WITH n WHERE isJob
+  OPTIONAL MATCH (n)-[:LATEST_RUN]->(l:Run)
+  OPTIONAL CALL (n, l) {
+    WITH n, l WHERE l.sortTime > $asOf
+    MATCH (r:Run) WHERE r.jobNamespace = n.namespace AND r.jobName = n.name AND r.sortTime <= $asOf
+    RETURN r ORDER BY r.sortTime DESC LIMIT 1
+  }
+  WITH CASE WHEN l.sortTime <= $asOf THEN l ELSE r END AS run
+  RETURN CASE WHEN run IS NULL THEN null WHEN NOT $pointInTime OR run.endedAt <= $asOf THEN run.state
+              WHEN run.startedAt <= $asOf THEN 'RUNNING' ELSE 'NEW' END AS state,
+         CASE WHEN NOT $pointInTime OR run.endedAt <= $asOf THEN run.endedAt END AS endedAt
+}
+WITH collect({n: n, distance: distance, isJob: isJob, state: state, endedAt: endedAt}) AS reached
+CALL (reached) {
+  UNWIND reached AS r
+  WITH r WHERE r.distance > 0
+  WITH r.distance AS distance, r.isJob AS isJob, count(*) AS nodes, sum(CASE WHEN r.state = 'FAILED' THEN 1 ELSE 0 END) AS failed
+  ORDER BY distance, isJob
+  RETURN collect([distance, isJob, nodes, failed]) AS counts
+}
+UNWIND range(0, size(reached[0..$rows]) - 1) AS i
+WITH reached[i] AS r, CASE WHEN i = 0 THEN size(reached) - 1 END AS total, CASE WHEN i = 0 THEN counts END AS counts
+WITH r.n AS n, r, total, counts, $state IS NULL OR r.state = $state AS detailed
+RETURN r.isJob AS isJob, n.namespace AS namespace, n.name AS name, r.distance AS distance, r.state AS state,
+  toString(r.endedAt) AS endedAt,
+  [(m)-[e:INPUT_TO|PRODUCES WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))]->/*downstream*/(n)
+    WHERE m.createdAt <= $asOf AND NOT (coalesce(m.isDeleted, false) AND coalesce(m.deletedAt, m.createdAt) <= $asOf) | [m.namespace, m.name]] AS preds,
+  CASE WHEN detailed THEN [(n)-[:TAGGED]->(t) | t.name] END AS tags,
+  CASE WHEN detailed THEN n.`facet.ownership` END AS owner,
+  total, counts

@@ -1,0 +1,105 @@
+import { expect } from 'chai';
+import { diffSchemas, isEmptyDiff, ownersOf, pathTo, schemaFields, summarize, ViaPicker } from '../../src/domain/impact.js';
+import { csvCell, csvLine, parseCsv } from '../../src/http/csv.js';
+import { directed } from '../../src/store/impact.js';
+
+describe('impact: via, paths, summary', () => {
+  it('via is the first by id among the predecessors one step nearer', () => {
+    const v = new ViaPicker();
+    expect(v.next('s', 0, [])).to.equal(null);
+    expect(v.next('j2', 1, ['s'])).to.equal('s');
+    expect(v.next('j1', 1, ['s', 'other'])).to.equal('s');
+    expect(v.next('d', 2, ['j2', 'j1', 'x'])).to.equal('j1');
+    // A predecessor at the same distance is not nearer.
+    expect(v.next('e', 2, ['d'])).to.equal(null);
+    expect(v.next('f', 3, ['d', 'e'])).to.equal('d');
+    expect(() => v.next('g', 1, [])).to.throw(/order/);
+  });
+
+  it('pathTo follows the vias back to the start', () => {
+    const via = new Map<string, string | null>([
+      ['s', null],
+      ['a', 's'],
+      ['b', 'a'],
+    ]);
+    expect(pathTo('b', via)).to.deep.equal(['s', 'a', 'b']);
+    expect(pathTo('s', via)).to.deep.equal(['s']);
+    expect(pathTo('zz', new Map([['zz', 'missing']]))).to.equal(null);
+  });
+
+  it('summarize adds up counts per distance and type', () => {
+    expect(
+      summarize([
+        [1, 'JOB', 2, 1],
+        [2, 'DATASET', 3, 0],
+        [3, 'JOB', 1, 1],
+      ]),
+    ).to.deep.equal({ total: 6, byDistance: { 1: 2, 2: 3, 3: 1 }, byType: { JOB: 3, DATASET: 3 }, failedJobs: 2 });
+  });
+
+  it('ownersOf reads the ownership facet', () => {
+    expect(ownersOf(JSON.stringify({ owners: [{ name: 'team:a', type: 'TEAM' }, { name: 'bob' }, { type: 'x' }] }))).to.deep.equal(['team:a', 'bob']);
+    expect(ownersOf(null)).to.deep.equal([]);
+    expect(ownersOf('not json')).to.deep.equal([]);
+  });
+});
+
+describe('impact: schema diffs', () => {
+  const f = (fields: unknown) => schemaFields(JSON.stringify(fields));
+
+  it('reads nested columns as parent.child', () => {
+    expect(f([{ name: 'a', type: 'INT' }, { name: 's', type: 'STRUCT', fields: [{ name: 'x', type: 'STRING' }] }])).to.deep.equal([
+      { name: 'a', type: 'INT' },
+      { name: 's', type: 'STRUCT' },
+      { name: 's.x', type: 'STRING' },
+    ]);
+    expect(schemaFields(null)).to.equal(null);
+    expect(schemaFields('{}')).to.equal(null);
+  });
+
+  it('finds added, removed and retyped columns; a type changing case only is no change', () => {
+    const before = f([{ name: 'id', type: 'int' }, { name: 'amount', type: 'DECIMAL' }, { name: 'tax', type: 'DECIMAL' }]);
+    const after = f([{ name: 'id', type: 'INT' }, { name: 'tax', type: 'DOUBLE' }, { name: 'note', type: 'VARCHAR', description: 'x' }]);
+    const diff = diffSchemas(before, after)!;
+    expect(diff).to.deep.equal({
+      added: [{ name: 'note', type: 'VARCHAR' }],
+      removed: [{ name: 'amount', type: 'DECIMAL' }],
+      retyped: [{ name: 'tax', from: 'DECIMAL', to: 'DOUBLE' }],
+    });
+    expect(isEmptyDiff(diffSchemas(before, before)!)).to.equal(true);
+    expect(diffSchemas(null, after)).to.equal(null);
+  });
+});
+
+describe('impact: CSV (RFC 4180)', () => {
+  it('quotes fields with commas, quotes or line breaks, doubles quotes, ends lines with CRLF', () => {
+    expect(csvCell('plain')).to.equal('plain');
+    expect(csvCell('a,b')).to.equal('"a,b"');
+    expect(csvCell('say "hi"')).to.equal('"say ""hi"""');
+    expect(csvCell('two\nlines')).to.equal('"two\nlines"');
+    expect(csvCell(null)).to.equal('');
+    expect(csvCell(3)).to.equal('3');
+    expect(csvCell(['x', 'y,z'])).to.equal('"[""x"",""y,z""]"');
+    expect(csvLine(['a', null, 'b,c'])).to.equal('a,,"b,c"\r\n');
+  });
+
+  it('parses back what it writes', () => {
+    const rows = [
+      ['id', 'note'],
+      ['1', 'a "quoted", multi\r\nline value'],
+      ['2', ''],
+    ];
+    expect(parseCsv(rows.map(csvLine).join(''))).to.deep.equal(rows);
+  });
+});
+
+describe('impact: walking direction', () => {
+  it('turns every marked relationship against the arrows, brackets inside included', () => {
+    const text = 'MATCH (s)(()-[e:R WHERE e.a[i] > 0]->/*downstream*/(x)){0, 4}(n) RETURN [(m)-[f:R WHERE f.b[0] = 1]->/*downstream*/(n) | m]';
+    expect(directed(text, 'downstream')).to.equal(text);
+    expect(directed(text, 'upstream')).to.equal(
+      'MATCH (s)(()<-[e:R WHERE e.a[i] > 0]-/*upstream*/(x)){0, 4}(n) RETURN [(m)<-[f:R WHERE f.b[0] = 1]-/*upstream*/(n) | m]',
+    );
+    expect(directed('(a)<-[r]-/*downstream*/(b)', 'upstream')).to.equal('(a)-[r]->/*upstream*/(b)');
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * The impact queries are planned the way docs/impact.md says: the blast radius as a pruning
+ * breadth-first expand that yields each node's shortest distance (no path enumeration, no per-node
+ * shortest-path search), ordered by distance; paths as a bidirectional
+ * stateful shortest-path search between two bound nodes. And they use the lineage graph's time rule,
+ * verbatim.
+ */
+import { expect } from 'chai';
+import neo4j, { type Plan, type ProfiledPlan } from 'neo4j-driver';
+import { cypherSource } from '../../src/store/cypher.js';
+import { impactQuery } from '../../src/store/impact.js';
+import { maxRelsFor, viewParams } from '../../src/store/lineage.js';
+import { useTestApp } from '../helper.js';
+import { rows } from '../support/graph.js';
+import { ds, runJob } from '../http/lineage/support.js';
+
+function operators(plan: Plan | ProfiledPlan, out: { op: string; details: string; rows?: number }[] = []) {
+  out.push({ op: plan.operatorType.replace(/@neo4j$/, ''), details: String(plan.arguments?.Details ?? ''), rows: (plan as ProfiledPlan).rows });
+  for (const child of plan.children) operators(child as Plan, out);
+  return out;
+}
+
+const view = viewParams({ asOf: null, window: null });
+const blastParams = (startId: string) => ({ startId, ...view, rows: neo4j.int(10_001), state: null });
+
+describe('impact query plans', () => {
+  const t = useTestApp();
+  const explain = async (text: string, params: Record<string, unknown>) =>
+    operators((await t().db.read({ op: 'test' }, (tx) => tx.run(`EXPLAIN ${text}`, params))).summary.plan as Plan);
+
+  it('uses graph.cypher\'s edge and node rules verbatim', () => {
+    const graph = cypherSource('lineage/graph');
+    const edge = /e:INPUT_TO\|PRODUCES WHERE (e\.firstSeenAt <= \$asOf AND any\(i IN range\(0, size\(e\.seenFrom\) - 1\) WHERE .*?\)\))\]/.exec(graph)?.[1];
+    const node = /WHERE (x\.createdAt <= \$asOf AND NOT \(coalesce\(x\.isDeleted, false\) AND coalesce\(x\.deletedAt, x\.createdAt\) <= \$asOf\))/.exec(graph)?.[1];
+    expect(edge, 'edge rule in graph.cypher').to.be.a('string');
+    expect(node, 'node rule in graph.cypher').to.be.a('string');
+    for (const [file, edges, nodes] of [
+      ['impact/blast-radius', 2, 1],
+      ['impact/paths', 1, 1],
+      ['impact/schema-changes', 1, 1],
+    ] as const) {
+      const text = cypherSource(file);
+      expect(text.split(edge!).length - 1, `${file}: edge rule`).to.equal(edges);
+      expect(text.split(node!).length - 1, `${file}: node rule`).to.equal(nodes);
+      // Every lineage relationship it reads is filtered by the rule.
+      expect(text.match(/\[e:INPUT_TO\|PRODUCES WHERE /g), file).to.have.length(edges);
+    }
+    // The predecessors' node rule, on m.
+    expect(cypherSource('impact/blast-radius')).to.contain(node!.replace(/x\./g, 'm.'));
+  });
+
+  for (const direction of ['downstream', 'upstream'] as const) {
+    it(`blast radius ${direction}: a pruning BFS giving distances, sorted by distance, no scan, no shortest-path search`, async () => {
+      const ops = await explain(impactQuery('blast-radius', direction, maxRelsFor('dataset', 20)), blastParams('4:x:1'));
+      const expand = ops.find((o) => o.op === 'VarLengthExpand(Pruning,BFS,All)');
+      expect(expand, ops.map((o) => o.op).join(' < ')).to.not.equal(undefined);
+      expect(expand!.details).to.match(direction === 'downstream' ? /\(s\)-\[:INPUT_TO\|PRODUCES\*0\.\.42\]->\(n\)/ : /\(s\)<-\[:INPUT_TO\|PRODUCES\*0\.\.42\]-\(n\)/);
+      // Ordered by (distance, id): a PartialSort when the planner trusts the expand's distance order (an index-seek
+      // start on a big graph), a Sort of the reached rows otherwise (an elementId start); never per path.
+      expect(ops.some((o) => /^(Partial)?Sort$/.test(o.op) && /^distance ASC, id ASC/.test(o.details)), ops.map((o) => `${o.op} ${o.details}`).join('\n')).to.equal(true);
+      expect(ops.filter((o) => /Scan|ShortestPath|^VarLengthExpand\(All\)$/.test(o.op))).to.deep.equal([]);
+    });
+  }
+
+  it('blast radius: each node is expanded once, however many paths reach it (PROFILE on a ladder of diamonds)', async function () {
+    this.timeout(180_000);
+    // d0 -> {a_i, b_i} -> d1 -> ... : 2^6 = 64 paths from d0 to d6, 6 * 3 + 1 = 19 datasets, 18 jobs.
+    for (let i = 0; i < 6; i++) {
+      await runJob(t(), `a${i}`, [`d${i}`], [`a${i}_out`]);
+      await runJob(t(), `b${i}`, [`d${i}`], [`b${i}_out`]);
+      await runJob(t(), `m${i}`, [`a${i}_out`, `b${i}_out`], [`d${i + 1}`]);
+    }
+    const [{ eid }] = await rows(t().db, 'MATCH (d:Dataset {name: $name}) RETURN elementId(d) AS eid', { name: 'd0' });
+    const res = await t().db.read({ op: 'test' }, (tx) => tx.run(`PROFILE ${impactQuery('blast-radius', 'downstream', maxRelsFor('dataset', 20))}`, blastParams(eid)));
+    expect(res.records).to.have.length(37);
+    const expand = operators(res.summary.profile as ProfiledPlan).find((o) => o.op === 'VarLengthExpand(Pruning,BFS,All)');
+    expect(expand?.rows).to.equal(37); // every node once (start included), not once per path
+    expect(res.records[36].get('name')).to.equal('d6');
+    expect(res.records[36].get('distance').toNumber()).to.equal(24);
+    expect(ds('d6')).to.be.a('string');
+  });
+
+  it('column impact: a pruning BFS over FEEDS from the start column', async () => {
+    for (const direction of ['downstream', 'upstream'] as const) {
+      const ops = await explain(impactQuery('column-blast-radius', direction, 20), { startId: '4:x:1', maxNodes: neo4j.int(100_001) });
+      expect(ops.map((o) => o.op)).to.include('VarLengthExpand(Pruning,BFS,All)');
+      expect(ops.filter((o) => /Scan/.test(o.op))).to.deep.equal([]);
+    }
+  });
+
+  it('paths: a stateful shortest-path search between the two bound nodes', async () => {
+    const text = impactQuery('paths', 'downstream', maxRelsFor('dataset', 20)).replace(/\b\d+\s*\/\*k\*\//, '5 /*k*/');
+    const ops = await explain(text, { fromId: '4:x:1', toId: '4:x:2', asOf: view.asOf, windowStart: view.windowStart });
+    expect(ops.map((o) => o.op)).to.include('StatefulShortestPath(Into)');
+    expect(ops.filter((o) => /Scan/.test(o.op))).to.deep.equal([]);
+  });
+
+  it('schema changes: a range seek on version creation time, and pruning BFS counts downstream', async () => {
+    const ops = await explain(impactQuery('schema-changes', 'downstream', maxRelsFor('dataset', 20)), {
+      since: view.windowStart,
+      namespace: null,
+      asOf: view.asOf,
+      windowStart: view.windowStart,
+      limit: neo4j.int(1001),
+    });
+    expect(ops.some((o) => /NodeIndexSeekByRange/.test(o.op) && /v:DatasetVersion\(createdAt\)/.test(o.details)), ops.map((o) => `${o.op} ${o.details}`).join('\n')).to.equal(true);
+    expect(ops.map((o) => o.op)).to.include('VarLengthExpand(Pruning,BFS,All)');
+    expect(ops.filter((o) => /Scan/.test(o.op))).to.deep.equal([]);
+  });
+});
