@@ -41,8 +41,9 @@ OPTIONAL CALL (n, isJob) {
   OPTIONAL MATCH (n)-[:LATEST_RUN]->(l:Run)
   OPTIONAL CALL (n, l) {
     WITH n, l WHERE l.sortTime > $asOf
-    MATCH (r:Run) WHERE r.jobNamespace = n.namespace AND r.jobName = n.name AND r.sortTime <= $asOf
-    RETURN r ORDER BY r.sortTime DESC LIMIT 1
+    MATCH (r:Run) USING INDEX r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = n.namespace AND r.jobName = n.name
+      AND r.sortTime <= $asOf AND r.id IS NOT NULL AND r.lastEventAt IS NOT NULL
+    RETURN r ORDER BY r.jobNamespace DESC, r.jobName DESC, r.sortTime DESC, r.id DESC LIMIT 1
   }
   WITH CASE WHEN l.sortTime <= $asOf THEN l ELSE r END AS run
   RETURN CASE WHEN run IS NULL THEN null WHEN NOT $pointInTime OR run.endedAt <= $asOf THEN run.state
