@@ -1,167 +1,51 @@
 /**
- * npm run bench:lineage — latency of GET /api/v1/lineage on a graph of 100,000+ jobs and datasets.
+ * npm run bench:lineage — latency and size of GET /api/v1/lineage on a graph of 100,000+ jobs and
+ * datasets, built through the ingest path with a history per job (bench/lineage-graph.ts: three runs
+ * per job over 45 days, failed last runs, partitioned outputs, inputs dropped long ago), so lineage
+ * edges carry real observation spans and the default view's time rule has real work to do.
  *
- * The graph is written straight into Neo4j with UNWIND-batched Cypher in the documented model shape
- * (cypher/README.md: Namespace, Dataset, Job, Run, DatasetVersion, INPUT_TO, PRODUCES, LATEST_RUN,
- * READ, WROTE, HAS_DATASET, HAS_JOB), not through POST /api/v1/lineage: ingesting 100k nodes over HTTP
- * would take far longer than the measurement and says nothing more about reads.
- *
- * Shape (deterministic PRNG): ~900 pipelines ("domains") of 15-35 layers, 1-4 datasets per layer,
- * one job per dataset reading 1-3 datasets of the layer before (diamonds) and sometimes two layers
- * back (skip edges); 10 raw "hub" tables fed by ingest jobs and read by the first layer of ~40% of the
- * domains with a skewed popularity; one dimension table (`dim_date`) read by ~5% of all jobs (a very
- * wide fan-out hub that ties the domains together for the undirected walk).
- *
- * Measured: p50/p95 at depth 1, 5, 20 for both/upstream/downstream, from small-degree datasets (a
- * rotating set) and from the two hubs; response size and node count; the Cypher plan (PROFILE) of the
- * traversal; and the time Neo4j spends on the query vs the whole request.
+ * Measured, end to end over HTTP against the service in its own process: p50/p95 at depth 1, 5, 20
+ * for both/upstream/downstream from small-degree datasets (a rotating set) and from three hubs, in
+ * the default view; at depth 20 also with window=all, asOf 30 days ago, and include=facets,latestRuns;
+ * the size of each answer as sent and compressed (gzip and br, as a client asking for them gets it);
+ * the Cypher plan (PROFILE) of the traversal, which must stay a pruning breadth-first expand.
  * Env: BENCH_DOMAINS (default 900), BENCH_ITERATIONS (default 30 per case; fewer for huge results).
  */
 import neo4jDriver from 'neo4j-driver';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { machine, request, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
-import { rng } from './traffic.js';
+import http from 'node:http';
+import zlib from 'node:zlib';
+import { cpuSpeedProbe, machine, request, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
+import { generate, ingestGraph } from './lineage-graph.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
-import { graphQuery, maxRelsFor, type Direction } from '../src/store/lineage.js';
+import { DEFAULT_WINDOW, graphQuery, maxRelsFor, viewParams, type Direction } from '../src/store/lineage.js';
 
 const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 900);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
-const JOB_NS = 'airflow-prod';
-const HUB_NS = 'kafka://broker-1.example.com:9092';
-const dsNs = (k: number) => `postgres://warehouse-${k % 8}.example.com:5432`;
-const TYPES = ['INTEGER', 'BIGINT', 'VARCHAR', 'TIMESTAMP', 'DECIMAL(18,2)', 'BOOLEAN'];
-
-interface Ref {
-  namespace: string;
-  name: string;
-}
-
-interface GeneratedGraph {
-  datasets: (Ref & { fields: string })[];
-  jobs: (Ref & { inputs: Ref[]; outputs: Ref[]; failed: boolean })[];
-  smallDegree: Ref[];
-  /** raw: the most popular raw table; rare: an unpopular one (a mid-size downstream); dim: the dimension table. */
-  hubs: { raw: Ref; rare: Ref; dim: Ref };
-}
-
-export function generate(domains: number): GeneratedGraph {
-  const rand = rng(42);
-  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
-  const fields = () =>
-    JSON.stringify(
-      Array.from({ length: 5 + Math.floor(rand() * 15) }, (_, i) => ({ name: `col_${i}`, type: pick(TYPES), description: null })),
-    );
-  const datasets: GeneratedGraph['datasets'] = [];
-  const jobs: GeneratedGraph['jobs'] = [];
-  const smallDegree: Ref[] = [];
-
-  const hubs: Ref[] = Array.from({ length: 10 }, (_, h) => ({ namespace: HUB_NS, name: `raw.events_${h}` }));
-  for (const [h, hub] of hubs.entries()) {
-    const src = { namespace: HUB_NS, name: `source.topic_${h}` };
-    datasets.push({ ...src, fields: fields() }, { ...hub, fields: fields() });
-    jobs.push({ namespace: JOB_NS, name: `ingest.events_${h}`, inputs: [src], outputs: [hub], failed: false });
-  }
-  const dim = { namespace: dsNs(0), name: 'shared.dim_date' };
-  datasets.push({ ...dim, fields: fields() });
-  jobs.push({ namespace: JOB_NS, name: 'shared.build_dim_date', inputs: [], outputs: [dim], failed: false });
-
-  for (let k = 0; k < domains; k++) {
-    const ns = dsNs(k);
-    const layers: Ref[][] = [];
-    const depth = 15 + Math.floor(rand() * 21);
-    for (let l = 0; l < depth; l++) {
-      const width = 1 + Math.floor(rand() * 4);
-      const layer: Ref[] = Array.from({ length: width }, (_, i) => ({ namespace: ns, name: `domain_${k}.l${l}_t${i}` }));
-      for (const d of layer) datasets.push({ ...d, fields: fields() });
-      if (l > 0) {
-        for (const [i, out] of layer.entries()) {
-          const prev = layers[l - 1];
-          const inputs = new Set<Ref>();
-          const n = 1 + Math.floor(rand() * Math.min(3, prev.length));
-          while (inputs.size < n) inputs.add(pick(prev));
-          if (l > 1 && rand() < 0.1) inputs.add(pick(layers[l - 2]));
-          if (l === 1 && rand() < 0.4) inputs.add(hubs[Math.min(9, Math.floor(-Math.log(1 - rand() * 0.999) * 2.5))]);
-          if (rand() < 0.05) inputs.add(dim);
-          jobs.push({ namespace: JOB_NS, name: `domain_${k}.step_${l}_${i}`, inputs: [...inputs], outputs: [out], failed: rand() < 0.05 });
-        }
-      }
-      layers.push(layer);
-    }
-    // A mid-chain dataset of the domain: a small-degree start node.
-    if (k % 20 === 0) smallDegree.push(pick(layers[Math.floor(depth / 2)]));
-  }
-  return { datasets, jobs, smallDegree, hubs: { raw: hubs[0], rare: hubs[8], dim } };
-}
-
-export async function writeGraph(db: Db, g: GeneratedGraph): Promise<{ seconds: number; counts: Record<string, number> }> {
-  const t0 = performance.now();
-  const batches = <T>(xs: T[], n = 5000) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
-  const now = '2026-01-01T00:00:00Z';
-  const namespaces = [...new Set([...g.datasets.map((d) => d.namespace), JOB_NS])];
-  await db.write({ op: 'bench' }, (tx) =>
-    tx.run(
-      `UNWIND $names AS n MERGE (ns:Namespace {name: n}) ON CREATE SET ns.createdAt = datetime($now), ns.updatedAt = datetime($now), ns.ownerName = 'anonymous', ns.isHidden = false`,
-      { names: namespaces, now },
-    ),
-  );
-  for (const rows of batches(g.datasets)) {
-    await db.write({ op: 'bench' }, (tx) =>
-      tx.run(
-        `UNWIND $rows AS r
-         MATCH (ns:Namespace {name: r.namespace})
-         CREATE (d:Dataset {namespace: r.namespace, name: r.name, physicalName: r.name, type: 'DB_TABLE', fields: r.fields,
-                            createdAt: datetime($now), updatedAt: datetime($now), isDeleted: false, searchName: toLower(r.name)})
-         CREATE (ns)-[:HAS_DATASET]->(d)
-         CREATE (v:DatasetVersion {id: randomUUID(), namespace: r.namespace, name: r.name, createdAt: datetime($now), fields: r.fields})
-         CREATE (v)-[:VERSION_OF]->(d), (d)-[:CURRENT_VERSION]->(v)
-         SET d.currentVersion = v.id`,
-        { rows, now },
-      ),
-    );
-  }
-  for (const rows of batches(g.jobs, 2000)) {
-    await db.write({ op: 'bench' }, (tx) =>
-      tx.run(
-        `UNWIND $rows AS r
-         MATCH (ns:Namespace {name: r.namespace})
-         CREATE (j:Job {namespace: r.namespace, name: r.name, simpleName: r.name, type: 'BATCH', context: '{}',
-                        createdAt: datetime($now), updatedAt: datetime($now), isDeleted: false, searchName: toLower(r.name)})
-         CREATE (ns)-[:HAS_JOB]->(j)
-         CREATE (run:Run {id: randomUUID(), state: CASE WHEN r.failed THEN 'FAILED' ELSE 'COMPLETED' END,
-                          startedAt: datetime($now), endedAt: datetime($now) + duration('PT5M'), createdAt: datetime($now),
-                          updatedAt: datetime($now), jobNamespace: r.namespace, jobName: r.name})
-         CREATE (run)-[:RUN_OF]->(j), (j)-[:LATEST_RUN]->(run)
-         WITH j, run, r
-         CALL (j, run, r) {
-           UNWIND r.inputs AS i
-           MATCH (d:Dataset {namespace: i.namespace, name: i.name})-[:CURRENT_VERSION]->(v)
-           CREATE (d)-[:INPUT_TO]->(j), (run)-[:READ]->(v)
-         }
-         CALL (j, run, r) {
-           UNWIND r.outputs AS o
-           MATCH (d:Dataset {namespace: o.namespace, name: o.name})-[:CURRENT_VERSION]->(v)
-           CREATE (j)-[:PRODUCES]->(d), (run)-[:WROTE]->(v)
-         }`,
-        { rows, now },
-      ),
-    );
-  }
-  const res = await db.read({ op: 'bench' }, (tx) =>
-    tx.run(`CALL () { MATCH (n) UNWIND labels(n) AS k RETURN k, count(*) AS c UNION ALL MATCH ()-[r]->() RETURN type(r) AS k, count(*) AS c } RETURN k, c`),
-  );
-  const counts: Record<string, number> = {};
-  for (const r of res.records) counts[r.get('k')] = Number(r.get('c'));
-  return { seconds: Math.round((performance.now() - t0) / 100) / 10, counts };
-}
 
 interface Case {
   start: string;
   ids: string[];
   direction: 'both' | 'upstream' | 'downstream';
   depth: number;
+  /** Extra query parameters (a view: window, asOf, include). */
+  view?: string;
+}
+
+/** Bytes of one answer as a client asking for `encoding` receives it. */
+function wireBytes(url: string, encoding: 'gzip' | 'br'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { 'accept-encoding': encoding } }, (res) => {
+        let n = 0;
+        res.on('data', (c: Buffer) => (n += c.length));
+        res.on('end', () => resolve(n));
+      })
+      .on('error', reject);
+  });
 }
 
 async function measure(url: string, c: Case, iterations: number) {
@@ -171,12 +55,13 @@ async function measure(url: string, c: Case, iterations: number) {
   let truncated = false;
   const statuses: Record<number, number> = {};
   // One warm-up request per start node (plan cache, page cache), then the timed ones.
-  for (const id of c.ids) await request(`${url}/api/v1/lineage?nodeId=${encodeURIComponent(id)}&depth=${c.depth}&direction=${c.direction}`, 'GET');
+  const q = (id: string) => `${url}/api/v1/lineage?nodeId=${encodeURIComponent(id)}&depth=${c.depth}&direction=${c.direction}${c.view ?? ''}`;
+  for (const id of c.ids) await request(q(id), 'GET');
   const sizes: number[] = [];
   for (let i = 0; i < iterations; i++) {
     const id = c.ids[i % c.ids.length];
     const s = performance.now();
-    const res = await request(`${url}/api/v1/lineage?nodeId=${encodeURIComponent(id)}&depth=${c.depth}&direction=${c.direction}`, 'GET');
+    const res = await request(q(id), 'GET');
     latencies.push(performance.now() - s);
     statuses[res.status] = (statuses[res.status] ?? 0) + 1;
     bytes = res.body.length;
@@ -188,10 +73,14 @@ async function measure(url: string, c: Case, iterations: number) {
     }
   }
   sizes.sort((a, b) => a - b);
+  const last = c.ids[(iterations - 1) % c.ids.length];
   return {
     start: c.start,
+    view: c.view || 'default (window LINEAGE_WINDOW=P30D, now)',
     direction: c.direction,
     depth: c.depth,
+    lastResponseGzipBytes: await wireBytes(q(last), 'gzip'),
+    lastResponseBrBytes: await wireBytes(q(last), 'br'),
     requests: iterations,
     statuses,
     latencyMs: summarize(latencies),
@@ -217,7 +106,7 @@ async function profile(db: Db, nodeId: { namespace: string; name: string }, dire
   const eid = (await db.read({ op: 'bench' }, (tx) => tx.run('MATCH (d:Dataset {namespace: $namespace, name: $name}) RETURN elementId(d) AS eid', nodeId)))
     .records[0].get('eid') as string;
   const text = graphQuery(direction, maxRelsFor('dataset', depth));
-  const params = { startId: eid, maxNodes: neo4jDriver.int(20_001) };
+  const params = { startId: eid, maxNodes: neo4jDriver.int(20_001), facets: false, runDetails: false, ...viewParams({ asOf: null, window: DEFAULT_WINDOW }) };
   const session = db.driver.session({ database: db.database });
   try {
     const prof = await session.run(`PROFILE ${text}`, params);
@@ -243,6 +132,7 @@ async function profile(db: Db, nodeId: { namespace: string; name: string }, dire
 
 async function main() {
   const t0 = performance.now();
+  const speed = cpuSpeedProbe();
   const neo4j = await startBenchNeo4j('lineage');
   const driver = createDriver(neo4j.uri, 'neo4j', '');
   const db = new Db(driver, 'neo4j', 60_000);
@@ -250,11 +140,12 @@ async function main() {
   try {
     await applySchema(db);
     const g = generate(DOMAINS);
-    console.log(`generated ${g.jobs.length} jobs + ${g.datasets.length} datasets = ${g.jobs.length + g.datasets.length} nodes; writing them straight to Neo4j (UNWIND batches, model shape)`);
-    const written = await writeGraph(db, g);
-    console.log(`written in ${written.seconds} s:`, written.counts);
+    const now = Date.now();
+    console.log(`generated ${g.jobs.length} jobs + ${g.datasets.length} datasets = ${g.jobs.length + g.datasets.length} nodes; ingesting their histories through the ingest path`);
+    const written = await ingestGraph(db, g, { now, log: console.log });
+    console.log(`ingested ${written.events} events in ${written.seconds} s:`, written.counts);
 
-    service = await startServiceProcess(neo4j.uri, { QUERY_TIMEOUT_MS: '30000' });
+    service = await startServiceProcess(neo4j.uri, { QUERY_TIMEOUT_MS: '60000' });
     const small = g.smallDegree.map((d) => `dataset:${d.namespace}:${d.name}`);
     const starts: Record<string, string[]> = {
       'small-degree dataset (mid-chain, 45 rotating)': small,
@@ -262,18 +153,20 @@ async function main() {
       [`less-read raw hub (dataset:${g.hubs.rare.namespace}:${g.hubs.rare.name})`]: [`dataset:${g.hubs.rare.namespace}:${g.hubs.rare.name}`],
       [`dimension hub (dataset:${g.hubs.dim.namespace}:${g.hubs.dim.name})`]: [`dataset:${g.hubs.dim.namespace}:${g.hubs.dim.name}`],
     };
+    const asOf30 = new Date(now - 30 * 24 * 60 * 60 * 1000).toISOString();
+    const views = ['', '&window=all', `&asOf=${asOf30}`, '&include=facets,latestRuns'];
     const results = [];
     for (const [start, ids] of Object.entries(starts)) {
       for (const direction of ['downstream', 'upstream', 'both'] as const) {
-        for (const depth of [1, 5, 20]) {
+        for (const [depth, view] of [[1, ''], [5, ''], ...views.map((v) => [20, v] as const)] as const) {
           // Probe the size first: huge answers get fewer iterations so the bench ends in minutes.
-          const probe = await request(`${service.url}/api/v1/lineage?nodeId=${encodeURIComponent(ids[0])}&depth=${depth}&direction=${direction}`, 'GET');
+          const probe = await request(`${service.url}/api/v1/lineage?nodeId=${encodeURIComponent(ids[0])}&depth=${depth}&direction=${direction}${view}`, 'GET');
           const iterations = probe.body.length > 5_000_000 ? 5 : probe.body.length > 500_000 ? 10 : ITERATIONS;
-          const r = await measure(service.url, { start, ids, direction, depth }, iterations);
+          const r = await measure(service.url, { start, ids, direction, depth, view }, iterations);
           results.push(r);
           console.log(
-            `${start.padEnd(52).slice(0, 52)} ${direction.padEnd(10)} depth ${String(depth).padStart(2)}: p50 ${r.latencyMs.p50} ms, p95 ${r.latencyMs.p95} ms, ` +
-              `nodes ${r.nodes.median} (max ${r.nodes.max}), ${Math.round(r.lastResponseBytes / 1024)} KiB${r.truncated ? ' TRUNCATED' : ''}`,
+            `${start.padEnd(44).slice(0, 44)} ${direction.padEnd(10)} depth ${String(depth).padStart(2)} ${(view || 'default').slice(0, 26).padEnd(26)}: p50 ${r.latencyMs.p50} ms, p95 ${r.latencyMs.p95} ms, ` +
+              `nodes ${r.nodes.median} (max ${r.nodes.max}), ${Math.round(r.lastResponseBytes / 1024)} KiB (gzip ${Math.round(r.lastResponseGzipBytes / 1024)} KiB)${r.truncated ? ' TRUNCATED' : ''}`,
           );
         }
       }
@@ -289,17 +182,22 @@ async function main() {
     const within = results.filter((r) => r.depth === 20 && (r.nodes.max ?? 0) <= 1000);
     const file = writeResult('lineage', {
       machine: { ...machine(), loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
-      note: 'Latencies are end to end over HTTP (keep-alive, one request at a time) from a client on the same 2-core machine; other work on the machine shows up in p95 (see loadAverageAtEnd).',
+      note: 'Latencies are end to end over HTTP (keep-alive, one request at a time, uncompressed) from a client on the same 2-core machine; other work on the machine shows up in p95 (see loadAverageAtEnd). Sizes: bytes as sent without and with Accept-Encoding.',
+      cpuSpeedProbeOpsPerSecond: speed,
       graph: {
-        generatedBy: 'bench/lineage.ts: written straight into Neo4j with UNWIND-batched Cypher in the documented model shape (not ingested over HTTP)',
+        generatedBy: 'bench/lineage-graph.ts: OpenLineage events (three runs per job over 45 days, failed last runs, partitions, dropped inputs) through the ingest path (writeEvents in this process, batches of 100, two writers)',
         domains: DOMAINS,
         jobs: g.jobs.length,
         datasets: g.datasets.length,
+        events: written.events,
         counts: written.counts,
-        writeSeconds: written.seconds,
+        ingestSeconds: written.seconds,
       },
-      target: 'p95 < 100 ms at depth 20 for results up to 1,000 nodes',
-      depth20UpTo1000Nodes: within.map((r) => ({ start: r.start, direction: r.direction, nodes: r.nodes.max, p95: r.latencyMs.p95 })),
+      target: 'p95 < 100 ms at depth 20 for results up to 1,000 nodes (default view and asOf); the depth-20 answer of about 2,500 nodes: no larger than 8.0 MB as sent, under 1 MB compressed, under 300 ms',
+      depth20UpTo1000Nodes: within.map((r) => ({ start: r.start, view: r.view, direction: r.direction, nodes: r.nodes.max, p95: r.latencyMs.p95 })),
+      around2500Nodes: results
+        .filter((r) => r.depth === 20 && (r.nodes.max ?? 0) >= 1500 && (r.nodes.max ?? 0) <= 4000)
+        .map((r) => ({ start: r.start, view: r.view, direction: r.direction, nodes: r.nodes.max, bytes: r.lastResponseBytes, gzipBytes: r.lastResponseGzipBytes, brBytes: r.lastResponseBrBytes, p50: r.latencyMs.p50, p95: r.latencyMs.p95 })),
       results,
       plans,
       totalSeconds: Math.round((performance.now() - t0) / 1000),
