@@ -20,7 +20,7 @@ import { rng } from './traffic.js';
 import type { Db } from '../src/store/db.js';
 import { writeEvents } from '../src/store/ingest.js';
 import { parseEvent } from '../src/domain/openlineage/normalize.js';
-import type { Incoming } from '../src/domain/batch-plan.js';
+import type { Incoming } from '../src/domain/ingest/rows.js';
 
 export const JOB_NS = 'airflow-prod';
 export const HUB_NS = 'kafka://broker-1.example.com:9092';

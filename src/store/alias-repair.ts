@@ -8,7 +8,7 @@
  */
 import { cypher } from './cypher.js';
 import type { TxRunner } from './db.js';
-import type { Incoming } from '../domain/batch-plan.js';
+import type { Incoming } from '../domain/ingest/rows.js';
 import type { DatasetRef } from '../domain/openlineage/types.js';
 import { parseEvent } from '../domain/openlineage/normalize.js';
 

@@ -1,12 +1,16 @@
 /**
  * Writes a batch of normalized OpenLineage events into the graph inside a caller-provided
- * transaction (all-or-nothing). Every decision is made by the pure planner (domain/batch-plan.ts);
+ * transaction (all-or-nothing). Every decision is made by the pure planner (domain/ingest/batch-plan.ts);
  * this module only runs the queries under cypher/ingest/, a constant number per batch.
  */
 import { composite, compositeParams, cypher } from './cypher.js';
 import { LastStatement, toNative, type TxRunner } from './db.js';
 import { takeApartAliasHistory } from './alias-repair.js';
-import { AliasMap, datasetKey, jobKey, mentionedJobs, mentionedRefs, mentionedRuns, NEW_RUN, planBatch, type Incoming, type StoredRun } from '../domain/batch-plan.js';
+import { mentionedJobs, mentionedRefs, mentionedRuns, planBatch } from '../domain/ingest/batch-plan.js';
+import { AliasMap } from '../domain/ingest/aliases.js';
+import { refKey } from '../domain/ingest/keys.js';
+import { NEW_RUN, type StoredRun } from '../domain/ingest/stored.js';
+import type { Incoming } from '../domain/ingest/rows.js';
 import neo4j from 'neo4j-driver';
 import type { EdgeWriteRow, StoredEdge } from '../domain/edge-plan.js';
 import type { DatasetRef } from '../domain/openlineage/types.js';
@@ -136,7 +140,7 @@ function storedEdges(rows: JobRecord[]): Map<string, StoredEdge[]> {
         heldUntil: nums(e.heldUntil),
       });
     }
-    out.set(jobKey(job), edges);
+    out.set(refKey(job), edges);
   }
   return out;
 }
@@ -147,7 +151,7 @@ function datasetState(rows: DatasetRecord[]): { aliases: AliasMap; stamps: Map<s
   const stamps = new Map<string, string[]>();
   for (const { from, to, stamps: s } of rows) {
     if (from.namespace !== to.namespace || from.name !== to.name) aliases.push({ from, to });
-    stamps.set(datasetKey(to), s);
+    stamps.set(refKey(to), s);
   }
   return { aliases: new AliasMap(aliases), stamps };
 }
@@ -219,7 +223,7 @@ export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<Last
     runs: storedRuns(state.runs),
     aliases,
     datasetStamps: stamps,
-    jobStamps: new Map(state.jobs.map((j) => [jobKey(j), j.stamps])),
+    jobStamps: new Map(state.jobs.map((j) => [refKey(j), j.stamps])),
     edges: storedEdges(state.jobs),
   });
   t = phase('plan', t);

@@ -4,7 +4,7 @@ import { rows } from '../support/graph.js';
 import { facet, runEvent } from '../support/events.js';
 import { parseEvent } from '../../src/domain/openlineage/normalize.js';
 import { writeEvents } from '../../src/store/ingest.js';
-import type { Incoming } from '../../src/domain/batch-plan.js';
+import type { Incoming } from '../../src/domain/ingest/rows.js';
 
 /**
  * Shared nodes no read statement locks (namespaces, sources, parent jobs and runs) are dated by their

@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 import type { Services } from '../context.js';
 import { HttpError, badRequest, unprocessable } from '../errors.js';
 import { parseEvent } from '../../domain/openlineage/normalize.js';
-import { RunJobConflict } from '../../domain/batch-plan.js';
+import { RunJobConflict } from '../../domain/ingest/run-fold.js';
 import { IngestOverloaded } from '../../ingest/committer.js';
 import { toHttpError } from '../middleware/errors.js';
 

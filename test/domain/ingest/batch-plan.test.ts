@@ -1,7 +1,11 @@
 import { expect } from 'chai';
-import { AliasMap, NEW_RUN, planBatch, RunJobConflict, type Incoming, type StoredState } from '../../src/domain/batch-plan.js';
-import type { NormalizedDataset, NormalizedEvent } from '../../src/domain/openlineage/types.js';
-import { parseStamps } from '../../src/domain/facet-stamps.js';
+import { planBatch } from '../../../src/domain/ingest/batch-plan.js';
+import { AliasMap } from '../../../src/domain/ingest/aliases.js';
+import { RunJobConflict } from '../../../src/domain/ingest/run-fold.js';
+import { NEW_RUN, type StoredState } from '../../../src/domain/ingest/stored.js';
+import type { Incoming } from '../../../src/domain/ingest/rows.js';
+import type { NormalizedDataset, NormalizedEvent } from '../../../src/domain/openlineage/types.js';
+import { parseStamps } from '../../../src/domain/facet-stamps.js';
 
 const RUN = '01909a1c-0000-7000-8000-000000000001';
 
