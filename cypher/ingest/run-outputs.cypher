@@ -3,8 +3,9 @@
 // is committed, and may become the dataset's current version, only when the run completes
 // (versions-commit.cypher).
 // Params: $outputs: [{runId, namespace, name, versionId, createdAt (ISO: the run's earliest event naming it),
-//   facetProps (map, facets whose content changed), derived (map: fields (JSON), lifecycleState that changed),
-//   facetStamps ([string] or null)}], one row per (runId, dataset)
+//   facetProps (map, facets whose content changed), sameAsDataset ([string]: facets whose content is the
+//   dataset's, copied from it rather than sent; with `facet.schema`, `fields` too), derived (map: fields
+//   (JSON), lifecycleState that changed), facetStamps ([string] or null)}], one row per (runId, dataset)
 // Returns nothing.
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
 CYPHER replan=skip
@@ -24,6 +25,8 @@ SET v += out.facetProps,
     v += out.derived,
     v.createdAt = CASE WHEN t < v.createdAt THEN t ELSE v.createdAt END,
     v.facetStamps = coalesce(out.facetStamps, v.facetStamps)
+FOREACH (k IN out.sameAsDataset | SET v[k] = d[k])
+FOREACH (_ IN CASE WHEN 'facet.schema' IN out.sameAsDataset THEN [1] ELSE [] END | SET v.fields = d.fields)
 FOREACH (_ IN CASE WHEN existed THEN [] ELSE [1] END |
   CREATE (v)-[:VERSION_OF]->(d)
   CREATE (r)-[:WROTE]->(v))

@@ -108,6 +108,21 @@ export class FacetFold<O = unknown> {
   storedDigest(key: string): string | undefined {
     return this.stored.get(key)?.digest;
   }
+
+  /** The digest of the content holding `key` after the batch (undefined: none). */
+  digestAfter(key: string): string | undefined {
+    return (this.won.get(key)?.stamp ?? this.stored.get(key))?.digest;
+  }
+
+  /** Keys whose content after the batch is `other`'s too (copied from it instead of sent). */
+  sharedWith(other: FacetFold<O>, keys: Iterable<string>): string[] {
+    const out: string[] = [];
+    for (const key of keys) {
+      const d = this.digestAfter(key);
+      if (d !== undefined && d !== DELETED && d === other.digestAfter(key)) out.push(key);
+    }
+    return out.sort();
+  }
 }
 
 /** Reports of a facet slot: every facet object as JSON, and deletions as null. */

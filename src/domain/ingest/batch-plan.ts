@@ -251,7 +251,7 @@ class BatchFold {
       parentJobs: [...this.parentJobs.values()].sort(byRef),
       runs: runRows.sort(byKey((r) => r.id)),
       parentRuns: [...this.parentRuns.values()].map((p) => ({ ...p, own: this.runs.has(p.runId) })).sort(byKey((r) => r.runId)),
-      outputs: runs.flatMap((r) => r.outputRows()),
+      outputs: runs.flatMap((r) => r.outputRows((d) => this.datasets.get(refKey(d))?.fold)),
       datasetEvents: [...this.datasetEvents.values()],
       commits: [...commits.values()].sort(byKey((c) => c.versionId)),
       inputs: runs.flatMap((r) => r.inputRows()),

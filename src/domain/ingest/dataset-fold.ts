@@ -12,7 +12,8 @@ type Source = NonNullable<ReturnType<typeof dataSourceOf>>;
 export class DatasetFold {
   firstSeen: string;
   lastSeen: string;
-  private readonly fold: FacetFold<Obj>;
+  /** Its facets after the batch (written versions copy the ones they share). */
+  readonly fold: FacetFold<Obj>;
   /** Schema reports by JSON → column names (field nodes exist for every column ever reported). */
   private readonly schemas = new Map<string, string[]>();
   private readonly sources = new Map<string, Source & { at: string }>();

@@ -114,6 +114,8 @@ export interface OutputRow {
   /** The earliest event of the run naming the output (ISO). */
   createdAt: string;
   facetProps: Record<string, string | null>;
+  /** Facets whose content is the dataset's after the batch: copied from the dataset node, not sent. */
+  sameAsDataset: string[];
   derived: Record<string, string | null>;
   facetStamps: string[] | null;
 }

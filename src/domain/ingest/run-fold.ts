@@ -106,10 +106,8 @@ export class RunFold {
     this.fold.offer([...facetReports(event.run!.facets, []), ...facetReports(event.job!.facets, event.job!.deletedFacets, JOB_FACET_PREFIX)], time);
     for (const d of inputs) {
       this.inputs.set(refKey(d), ref(d));
-      this.share(this.reads, d, t, this.stored.reads.find((r) => r.namespace === d.namespace && r.name === d.name)).fold.offer(
-        facetReports({ ...d.facets, ...d.inputFacets }, d.deletedFacets),
-        time,
-      );
+      // A READ keeps the run's input facets; what it reports about the dataset itself is the dataset's.
+      this.share(this.reads, d, t, this.stored.reads.find((r) => r.namespace === d.namespace && r.name === d.name)).fold.offer(facetReports(d.inputFacets, []), time);
     }
     for (const d of outputs) {
       this.outputs.set(refKey(d), ref(d));
@@ -224,20 +222,31 @@ export class RunFold {
     return rows;
   }
 
-  /** Written versions that are new, created earlier than stored, or whose facets changed. */
-  outputRows(): OutputRow[] {
+  /**
+   * Written versions that are new, created earlier than stored, or whose facets changed. A facet whose
+   * content is the dataset's too (the usual case: the writer's report is the dataset's latest) is
+   * copied from the dataset node rather than sent twice; so is the version's schema-derived `fields`.
+   */
+  outputRows(datasetFacets: (d: DatasetRef) => FacetFold<Obj> | undefined): OutputRow[] {
     const rows: OutputRow[] = [];
     for (const write of this.writes.values()) {
       const stamps = write.fold.stamps();
       if (write.existed && stamps === null && write.storedAt !== null && ms(write.at) >= ms(write.storedAt)) continue;
+      const props = write.fold.props();
+      const derived = versionPromoted(write.fold);
+      const dataset = datasetFacets(write.ref);
+      const same = dataset ? write.fold.sharedWith(dataset, Object.keys(props).filter((k) => props[k] !== null)) : [];
+      for (const k of same) delete props[k];
+      if (same.includes(`${FACET_PREFIX}schema`)) delete derived.fields;
       rows.push({
         runId: this.id,
         namespace: write.ref.namespace,
         name: write.ref.name,
         versionId: writtenDatasetVersionId(write.ref, this.id),
         createdAt: write.at,
-        facetProps: write.fold.props(),
-        derived: versionPromoted(write.fold),
+        facetProps: props,
+        sameAsDataset: same,
+        derived,
         facetStamps: stamps,
       });
     }
