@@ -26,7 +26,7 @@ import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
 import { impactQuery } from '../src/store/impact.js';
-import { maxRelsFor, viewParams } from '../src/store/lineage.js';
+import { maxRelsFor, viewParams } from '../src/store/lineage/index.js';
 import { parseDuration } from '../src/domain/duration.js';
 
 const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 900);

@@ -21,7 +21,7 @@ import { generate, ingestGraph } from './lineage-graph.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
-import { DEFAULT_WINDOW, graphQuery, maxRelsFor, viewParams, type Direction } from '../src/store/lineage.js';
+import { DEFAULT_WINDOW, graphQuery, maxRelsFor, viewParams, type Direction } from '../src/store/lineage/index.js';
 
 const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 900);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);

@@ -27,6 +27,22 @@ export function digest(json: string): string {
   return createHash('sha1').update(json).digest('base64url').slice(0, 22);
 }
 
+// One event's facet objects are folded into several entities (a dataset and the version written, a
+// job and its run): each object's digest is computed once while the object lives.
+const digests = new WeakMap<object, string>();
+
+function digestOf(r: Report<unknown>): string {
+  if (r.json === null) return DELETED;
+  const o = r.object;
+  if (o === null || typeof o !== 'object') return digest(r.json);
+  let d = digests.get(o);
+  if (d === undefined) {
+    d = digest(r.json);
+    digests.set(o, d);
+  }
+  return d;
+}
+
 export function parseStamps(list: readonly string[] | null | undefined): Map<string, Stamp> {
   const stamps = new Map<string, Stamp>();
   for (const entry of list ?? []) {
@@ -72,7 +88,7 @@ export class FacetFold<O = unknown> {
 
   offer(reports: Iterable<Report<O>>, at: number): void {
     for (const r of reports) {
-      const stamp = { at, digest: r.json === null ? DELETED : digest(r.json) };
+      const stamp = { at, digest: digestOf(r) };
       const current = this.won.get(r.key)?.stamp ?? this.stored.get(r.key);
       if (wins(stamp, current)) this.won.set(r.key, { ...r, stamp });
     }

@@ -4,7 +4,7 @@ import { observeCommitter, type Metrics } from '../metrics.js';
 import type { Db } from '../store/db.js';
 import { NamespaceRepository } from '../store/namespaces.js';
 import { DEFAULT_COMMITTER_OPTIONS, IngestCommitter, type CommitterOptions } from '../ingest/committer.js';
-import { LineageRepository, type LineageOptions } from '../store/lineage.js';
+import { LineageRepository, type LineageOptions } from '../store/lineage/index.js';
 import { DatasetRepository } from '../store/datasets.js';
 import { JobRepository } from '../store/jobs.js';
 import { RunRepository } from '../store/runs.js';

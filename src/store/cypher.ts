@@ -78,3 +78,77 @@ export function statements(text: string): string[] {
     .map((s) => s.replace(/^\s*\/\/.*$/gm, '').trim())
     .filter((s) => s.length > 0);
 }
+
+// ---- text of the traversal queries: compacted, bounded, directed ----
+
+const compacted = new Map<string, string>();
+
+/**
+ * The query text as sent, for queries run on every read request: whole-line `//` comments dropped and
+ * whitespace collapsed, so every request carries less text.
+ */
+export function compactCypher(name: string): string {
+  let text = compacted.get(name);
+  if (text === undefined) {
+    text = cypher(name).replace(/\s+/g, ' ').trim();
+    compacted.set(name, text);
+  }
+  return text;
+}
+
+const MAX_RELS_MARK = /\b\d+\s*\/\*maxRels\*\//g;
+
+/**
+ * The text of cypher/<name>.cypher (compacted) with the quantifier bound marked `/*maxRels*\/` set to
+ * `maxRels` (a validated integer: Cypher has no parameters there). Texts differ only in that number
+ * (and the walk's direction), so there is one cached plan per direction and depth.
+ */
+export function withMaxRels(name: string, maxRels: number): string {
+  if (!Number.isSafeInteger(maxRels) || maxRels < 0 || maxRels > 1000) throw new Error(`invalid traversal bound ${maxRels}`);
+  const text = compactCypher(name);
+  if (!text.includes('/*maxRels*/')) throw new Error(`cypher/${name}.cypher has no /*maxRels*/ bound`);
+  return text.replace(MAX_RELS_MARK, `${maxRels} /*maxRels*/`);
+}
+
+export type WalkDirection = 'downstream' | 'upstream' | 'both';
+const DOWNSTREAM_MARK = '/*downstream*/';
+
+/**
+ * The text with every relationship marked `/*downstream*\/` (written as it is walked downstream, along
+ * or against its arrow) walked `direction`: turned against its arrow for upstream (`-[…]->` ⇄
+ * `<-[…]-`), its arrow dropped for both (the direction ignored). Brackets inside the relationship
+ * (list indexing) are matched, so any predicate may sit in it. One place does this for every query.
+ */
+export function directed(text: string, direction: WalkDirection): string {
+  if (direction === 'downstream') return text;
+  let out = '';
+  let rest = text;
+  for (let at = rest.indexOf(DOWNSTREAM_MARK); at !== -1; at = rest.indexOf(DOWNSTREAM_MARK)) {
+    let head = rest.slice(0, at).trimEnd();
+    const tail = rest.slice(at + DOWNSTREAM_MARK.length);
+    const outgoing = head.endsWith(']->');
+    if (!outgoing && !head.endsWith(']-')) throw new Error('a /*downstream*/ mark must follow a relationship pattern');
+    head = head.slice(0, head.length - (outgoing ? 3 : 2));
+    // head ends just before the relationship's closing ']': find its opening '['.
+    let depth = 1;
+    let i = head.length - 1;
+    for (; i >= 0 && depth > 0; i--) {
+      if (head[i] === ']') depth++;
+      else if (head[i] === '[') depth--;
+    }
+    const open = i + 1;
+    const body = head.slice(open + 1);
+    let before = head.slice(0, open);
+    if (outgoing) {
+      if (!before.endsWith('-')) throw new Error('malformed relationship before /*downstream*/');
+      before = before.slice(0, -1);
+    } else {
+      if (!before.endsWith('<-')) throw new Error('malformed relationship before /*downstream*/');
+      before = before.slice(0, -2);
+    }
+    if (direction === 'both') out += `${before}-[${body}]-/*both*/`;
+    else out += outgoing ? `${before}<-[${body}]-/*upstream*/` : `${before}-[${body}]->/*upstream*/`;
+    rest = tail;
+  }
+  return out + rest;
+}

@@ -13,7 +13,8 @@
  */
 import neo4j, { type Record as Neo4jRecord } from 'neo4j-driver';
 import { int, type Db, type Params } from './db.js';
-import { columnInput, edgeExtras, maxRelsFor, viewParams, withMaxRels, type ColumnInput, type EdgeExtras, type LineageRepository } from './lineage.js';
+import { columnInput, edgeExtras, maxRelsFor, viewParams, withMaxRels, type ColumnInput, type EdgeExtras, type LineageRepository } from './lineage/index.js';
+import { directed } from './cypher.js';
 import type { Duration } from '../domain/duration.js';
 import { iso } from './time.js';
 import { datasetNodeId, fieldNodeId, jobNodeId, type ParsedNodeId } from '../domain/node-id.js';
@@ -124,47 +125,6 @@ export const DEFAULT_IMPACT_LIMIT = 10_000;
 const MAX_COLUMN_CANDIDATES = 100_000;
 /** Root cause reads every reached node (to know each path); this bounds it. */
 const ROOT_CAUSE_MAX_ROWS = 1_000_000;
-
-const DOWNSTREAM_MARK = '/*downstream*/';
-
-/**
- * The text with every relationship marked `/*downstream*\/` turned against the arrows
- * (`-[…]->` ⇄ `<-[…]-`) for an upstream walk; unchanged downstream. Brackets inside the
- * relationship (list indexing) are matched, so any predicate may sit in it.
- */
-export function directed(text: string, direction: ImpactDirection): string {
-  if (direction === 'downstream') return text;
-  let out = '';
-  let rest = text;
-  for (let at = rest.indexOf(DOWNSTREAM_MARK); at !== -1; at = rest.indexOf(DOWNSTREAM_MARK)) {
-    let head = rest.slice(0, at).trimEnd();
-    const tail = rest.slice(at + DOWNSTREAM_MARK.length);
-    const outgoing = head.endsWith(']->');
-    if (!outgoing && !head.endsWith(']-')) throw new Error('a /*downstream*/ mark must follow a relationship pattern');
-    head = head.slice(0, head.length - (outgoing ? 3 : 2));
-    // head ends just before the relationship's closing ']': find its opening '['.
-    let depth = 1;
-    let i = head.length - 1;
-    for (; i >= 0 && depth > 0; i--) {
-      if (head[i] === ']') depth++;
-      else if (head[i] === '[') depth--;
-    }
-    const open = i + 1;
-    const body = head.slice(open + 1);
-    let before = head.slice(0, open);
-    if (outgoing) {
-      if (!before.endsWith('-')) throw new Error('malformed relationship before /*downstream*/');
-      before = before.slice(0, -1);
-      out += `${before}<-[${body}]-/*upstream*/`;
-    } else {
-      if (!before.endsWith('<-')) throw new Error('malformed relationship before /*downstream*/');
-      before = before.slice(0, -2);
-      out += `${before}-[${body}]->/*upstream*/`;
-    }
-    rest = tail;
-  }
-  return out + rest;
-}
 
 const num = (v: unknown): number => (neo4j.isInt(v) ? (v as neo4j.Integer).toNumber() : (v as number));
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { diffSchemas, isEmptyDiff, ownersOf, pathTo, schemaFields, summarize, ViaPicker } from '../../src/domain/impact.js';
 import { csvCell, csvLine, parseCsv } from '../../src/http/csv.js';
-import { directed } from '../../src/store/impact.js';
+import { directed } from '../../src/store/cypher.js';
 
 describe('impact: via, paths, summary', () => {
   it('via is the first by id among the predecessors one step nearer', () => {

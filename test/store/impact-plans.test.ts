@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import neo4j, { type Plan, type ProfiledPlan } from 'neo4j-driver';
 import { cypherSource } from '../../src/store/cypher.js';
 import { impactQuery } from '../../src/store/impact.js';
-import { maxRelsFor, viewParams } from '../../src/store/lineage.js';
+import { maxRelsFor, viewParams } from '../../src/store/lineage/index.js';
 import { useTestApp } from '../helper.js';
 import { rows } from '../support/graph.js';
 import { ds, runJob } from '../http/lineage/support.js';

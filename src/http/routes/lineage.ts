@@ -10,7 +10,7 @@ import { badRequest, notFound } from '../errors.js';
 import { enumParam, intParam, stringParam } from '../pagination.js';
 import { NodeIdError, parseNodeId, type ParsedNodeId } from '../../domain/node-id.js';
 import { serviceRunId } from '../../domain/openlineage/normalize.js';
-import { DIRECTIONS, LINEAGE_INCLUDES, type LineageInclude, type LineageRepository } from '../../store/lineage.js';
+import { DIRECTIONS, LINEAGE_INCLUDES, type LineageInclude, type LineageRepository } from '../../store/lineage/index.js';
 import { parseDuration, type Duration } from '../../domain/duration.js';
 
 export const DEFAULT_DEPTH = 20;

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { build, useTestApp, type TestApp } from '../../helper.js';
 import { facet } from '../../support/events.js';
 import { parseNodeId } from '../../../src/domain/node-id.js';
-import { LineageRepository } from '../../../src/store/lineage.js';
+import { LineageRepository } from '../../../src/store/lineage/index.js';
 import { ds, e, expectGraph, job, lineagePath as p, runJob } from './support.js';
 
 describe('GET /api/v1/lineage: errors, symlinks, soft deletes, timeouts', () => {

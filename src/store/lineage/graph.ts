@@ -1,0 +1,78 @@
+/**
+ * Dataset-level lineage (jobs and datasets): resolve the node id, then one query that walks and
+ * renders every node with what its `data` needs, whatever the graph size. docs/lineage.md.
+ */
+import { int } from '../db.js';
+import { iso } from '../time.js';
+import { toDataset, toJob } from '../mappers.js';
+import type { Duration } from '../../domain/duration.js';
+import type { LineageGraph, LineageNode } from '../../api/types.js';
+import { datasetNodeId, jobNodeId, type ParsedNodeId } from '../../domain/node-id.js';
+import { datasetAsOf, jobAsOf, nodeData, wireEdges, type EdgeExtras, type LineageInclude } from '../../domain/lineage/graph-nodes.js';
+import type { LineageReader } from './resolver.js';
+import { graphQuery, maxRelsFor, viewParams, type Direction } from './view.js';
+
+type Props = Record<string, unknown>;
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/**
+ * An edge's extras from its record. A point-in-time answer gives only when the edge was first seen:
+ * its last observation and run up to then are not kept at that precision (spans,
+ * src/domain/edge-history.ts), and an answer about the past must not change when later events arrive.
+ */
+export function edgeExtras(e: Props, pointInTime: boolean): EdgeExtras {
+  if (pointInTime) return { firstSeenAt: iso(e.firstSeenAt), lastSeenAt: null, lastRunId: null, lastRunState: null };
+  return { firstSeenAt: iso(e.firstSeenAt), lastSeenAt: iso(e.lastSeenAt), lastRunId: str(e.lastRunId), lastRunState: str(e.lastRunState) };
+}
+
+export class GraphLineage {
+  constructor(
+    private readonly reader: LineageReader,
+    private readonly maxNodes: number,
+    private readonly window: Duration,
+  ) {}
+
+  /**
+   * Dataset-level lineage at a point in time (the view's window, or the service's when it names none);
+   * null when the node id names no job or dataset that existed, undeleted, at asOf.
+   */
+  async lineage(
+    id: Extract<ParsedNodeId, { kind: 'job' | 'dataset' }>,
+    depth: number,
+    direction: Direction,
+    view: { asOf: Date | null; window?: Duration | null } = { asOf: null },
+    include: ReadonlySet<LineageInclude> = new Set(),
+  ): Promise<LineageGraph | null> {
+    const timeParams = viewParams({ asOf: view.asOf, window: view.window === undefined ? this.window : view.window });
+    const start = await this.reader.resolve(id.kind, id.candidates, timeParams.asOf);
+    if (!start) return null;
+    const recs = await this.reader.run('lineage/graph', graphQuery(direction, maxRelsFor(id.kind, depth)), {
+      startId: start.eid,
+      ...timeParams,
+      facets: include.has('facets'),
+      runDetails: include.has('latestRuns'),
+      maxNodes: int(this.maxNodes + 1),
+    });
+    const truncated = recs.length > this.maxNodes;
+    const asOf = view.asOf?.getTime() ?? null;
+    const nodes: LineageNode[] = [];
+    const outs = new Map<string, { destination: string; extras: EdgeExtras }[]>();
+    for (const rec of recs.slice(0, this.maxNodes)) {
+      let node = rec.get('node') as Props;
+      const isJob = rec.get('isJob') as boolean;
+      const nodeId = (isJob ? jobNodeId : datasetNodeId)(node.namespace as string, node.name as string);
+      if (asOf !== null) node = isJob ? jobAsOf(node, asOf) : datasetAsOf(node);
+      nodes.push({ id: nodeId, type: isJob ? 'JOB' : 'DATASET', data: nodeData(isJob ? toJob(node) : toDataset(node), isJob, include), inEdges: [], outEdges: [] });
+      const destinationId = isJob ? datasetNodeId : jobNodeId;
+      outs.set(
+        nodeId,
+        (rec.get('out') as Props[]).map((e) => {
+          const [a, b] = e.to as [string, string];
+          return { destination: destinationId(a, b), extras: edgeExtras(e, asOf !== null) };
+        }),
+      );
+    }
+    return { graph: wireEdges(nodes, outs), truncated };
+  }
+}

@@ -1,0 +1,39 @@
+/** Node ids to graph nodes: one query over all of an id's candidate (namespace, name) splits. */
+import { compactCypher } from '../cypher.js';
+import type { Db, Params } from '../db.js';
+import type { EntityRef, FieldRef } from '../../domain/node-id.js';
+import { END_OF_TIME } from './view.js';
+
+export interface Resolved {
+  eid: string;
+  namespace: string;
+  name: string;
+}
+
+/** Read queries of the lineage repositories: one transaction each, with their timeout (504 past it). */
+export class LineageReader {
+  constructor(
+    readonly db: Db,
+    readonly timeoutMs: number | undefined,
+  ) {}
+
+  async run(op: string, text: string, params: Params) {
+    const res = await this.db.read({ op, timeoutMs: this.timeoutMs }, (tx) => tx.run(text, params));
+    return res.records;
+  }
+
+  /** The job or (primary) dataset a parsed id names, or null when none of its splits existed (undeleted) at `asOf`. */
+  async resolve(kind: 'job' | 'dataset', candidates: EntityRef[], asOf = END_OF_TIME): Promise<Resolved | null> {
+    const recs = await this.run(`lineage/resolve-${kind}`, compactCypher(`lineage/resolve-${kind}`), { candidates, asOf });
+    if (!recs.length) return null;
+    const r = recs[0];
+    return { eid: r.get('eid'), namespace: r.get('namespace'), name: r.get('name') };
+  }
+
+  async resolveField(candidates: FieldRef[]): Promise<(FieldRef & { eid: string }) | null> {
+    const recs = await this.run('lineage/resolve-field', compactCypher('lineage/resolve-field'), { candidates });
+    if (!recs.length) return null;
+    const r = recs[0];
+    return { eid: r.get('eid'), namespace: r.get('namespace'), dataset: r.get('dataset'), field: r.get('field') };
+  }
+}
