@@ -106,8 +106,12 @@ export class RunFold {
     this.fold.offer([...facetReports(event.run!.facets, []), ...facetReports(event.job!.facets, event.job!.deletedFacets, JOB_FACET_PREFIX)], time);
     for (const d of inputs) {
       this.inputs.set(refKey(d), ref(d));
-      // A READ keeps the run's input facets; what it reports about the dataset itself is the dataset's.
-      this.share(this.reads, d, t, this.stored.reads.find((r) => r.namespace === d.namespace && r.name === d.name)).fold.offer(facetReports(d.inputFacets, []), time);
+      // A READ keeps what the run reported about its input, dataset facets included: the version it read
+      // shows them (a placeholder version has no writer to report its schema).
+      this.share(this.reads, d, t, this.stored.reads.find((r) => r.namespace === d.namespace && r.name === d.name)).fold.offer(
+        facetReports({ ...d.facets, ...d.inputFacets }, d.deletedFacets),
+        time,
+      );
     }
     for (const d of outputs) {
       this.outputs.set(refKey(d), ref(d));

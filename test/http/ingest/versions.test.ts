@@ -157,6 +157,13 @@ describe('ingest: job and dataset versions', () => {
       expect(r).to.have.length(1);
     });
 
+    it('that first version shows the schema its reader reported, not a later writer’s', async () => {
+      await postAll(completedRun({ job: 'reader', inputs: [{ name: 'feed', fields: [['id', 'INT']] }], outputs: ['x'] }));
+      await postAll(completedRun({ job: 'writer', outputs: [{ name: 'feed', fields: [['id', 'INT'], ['note', 'TEXT']] }] }));
+      const res = await t().get(`/api/v1/namespaces/${encodeURIComponent('postgres://db.example.com:5432')}/datasets/feed/versions`);
+      expect(res.body.versions.map((v: { fields: { name: string }[] }) => v.fields.map((f) => f.name))).to.deep.equal([['id', 'note'], ['id']]);
+    });
+
     it('output facets attach to the version the run created; input facets to the version read', async () => {
       const w = randomUUID();
       await postAll(completedRun({ runId: w, job: 'writer', outputs: [{ name: 'orders', fields: [['id', 'INT'], ['amount', 'DECIMAL']] }] }));
