@@ -11,7 +11,9 @@ import type { Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import type { Db } from './store/db.js';
 import { createServices, type Services } from './http/context.js';
-import { errorHandler } from './http/middleware/errors.js';
+import { bodyError, errorHandler } from './http/middleware/errors.js';
+import { declaredLengthLimit, stateChangingRequests } from './http/middleware/request-guards.js';
+import { admission, type AdmissionOptions } from './http/middleware/admission.js';
 import { requestLog } from './http/middleware/request-log.js';
 import { healthRouter } from './http/routes/health.js';
 import { namespacesRouter } from './http/routes/namespaces.js';
@@ -35,6 +37,8 @@ export interface AppOptions {
   ingest?: Partial<CommitterOptions>;
   /** The lineage window when a request names none (LINEAGE_WINDOW; default P30D). */
   lineageWindow?: Duration;
+  /** Admission of query API requests (QUERY_MAX_CONCURRENT, QUERY_MAX_WAIT_MS); unset ones take the defaults. */
+  queries?: Partial<AdmissionOptions>;
   metrics?: Metrics;
 }
 
@@ -45,7 +49,7 @@ export interface App {
 
 export function createApp(opts: AppOptions): App {
   const metrics = opts.metrics ?? createMetrics();
-  const services = createServices(opts.db, opts.logger, metrics, opts.ingest, { window: opts.lineageWindow });
+  const services = createServices(opts.db, opts.logger, metrics, opts.ingest, { window: opts.lineageWindow }, opts.queries);
   const koa = new Koa();
   koa.proxy = true;
   // Errors are answered and logged by our middleware; keep Koa's default stderr printing quiet.
@@ -63,13 +67,16 @@ export function createApp(opts: AppOptions): App {
     }),
   );
   koa.use(errorHandler(opts.logger));
+  koa.use(declaredLengthLimit(opts.bodyLimitBytes));
+  koa.use(stateChangingRequests());
+  koa.use(admission(services.admission));
   koa.use(
     bodyParser({
       enableTypes: ['json'],
       jsonLimit: `${opts.bodyLimitBytes}b`,
       strict: true,
       onerror: (err) => {
-        throw err;
+        throw bodyError(err);
       },
     }),
   );

@@ -5,6 +5,7 @@
 export type ErrorKind =
   | 'bad_request'
   | 'not_found'
+  | 'forbidden'
   | 'method_not_allowed'
   | 'payload_too_large'
   | 'unsupported_media_type'
