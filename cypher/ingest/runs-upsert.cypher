@@ -2,8 +2,8 @@
 // in src/domain/run-state.ts), ties each to its job and parent run, and moves the job's LATEST_RUN.
 // Params: $runs: [{id, job: {namespace, name}, firstSeen, lastSeen (ISO), state, startedAt, endedAt, terminalState,
 //   nominalStartTime, nominalEndTime (ISO or null), facetProps, jobFacetProps (maps of JSON strings or null),
-//   parent ({runId, externalRunId, job: {namespace, name}} or null), latestCandidate (boolean: the newest
-//   run of its job in this batch)}]
+//   parent ({runId, externalRunId, job: {namespace, name}, linkJob (false when the parent run's own events
+//   are in this batch)} or null), latestCandidate (boolean: the newest run of its job in this batch)}]
 // Returns nothing.
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
 CYPHER replan=skip
@@ -29,20 +29,30 @@ SET r += run.facetProps,
     r.jobName = j.name
 SET r.sortTime = coalesce(r.startedAt, r.endedAt, r.createdAt)
 FOREACH (_ IN CASE WHEN unlinked THEN [1] ELSE [] END | CREATE (r)-[:RUN_OF]->(j))
-FOREACH (_ IN CASE WHEN linked OR unlinked THEN [] ELSE [1] END | MERGE (r)-[:RUN_OF]->(j))
+WITH t, run, j, r, linked, unlinked
+// Linked to another job: a run known so far only from another run's parent facet (the planner
+// refuses a run id reused by another job's own events): its own events decide its job.
+CALL (r, j, linked, unlinked) {
+  WITH r, j WHERE NOT linked AND NOT unlinked
+  OPTIONAL MATCH (r)-[old:RUN_OF]->(:Job)
+  DELETE old
+  WITH DISTINCT r, j
+  CREATE (r)-[:RUN_OF]->(j)
+}
 WITH t, run, j, r
 CALL (t, run, r) {
   WITH t, run, r WHERE run.parent IS NOT NULL
   MERGE (p:Run {id: run.parent.runId})
     ON CREATE SET p.externalId = run.parent.externalRunId, p.createdAt = t, p.updatedAt = t, p.state = 'NEW', p.sortTime = t
   MERGE (r)-[:CHILD_OF]->(p)
-  WITH run, p
-  WHERE NOT coalesce(p.jobNamespace = run.parent.job.namespace AND p.jobName = run.parent.job.name, false)
-  MATCH (pj:Job {namespace: run.parent.job.namespace, name: run.parent.job.name})
+  // A parent reference gives a job only to a run that has none: it never re-homes a run (then any
+  // producer could move run X of J1 to J2), and leaves a run whose own events are in this batch to them.
   // Without jobName p has no RUN_OF: MERGE above created it in this transaction, or another one
   // creating it held its key until it committed with the link.
-  FOREACH (_ IN CASE WHEN p.jobName IS NULL THEN [1] ELSE [] END | CREATE (p)-[:RUN_OF]->(pj))
-  FOREACH (_ IN CASE WHEN p.jobName IS NULL THEN [] ELSE [1] END | MERGE (p)-[:RUN_OF]->(pj))
+  WITH run, p
+  WHERE run.parent.linkJob AND p.jobName IS NULL
+  MATCH (pj:Job {namespace: run.parent.job.namespace, name: run.parent.job.name})
+  CREATE (p)-[:RUN_OF]->(pj)
   SET p.jobNamespace = pj.namespace, p.jobName = pj.name
 }
 CALL (run, j, r) {

@@ -49,7 +49,9 @@ export interface JobRow extends JobUpsert {
   firstSeen: string;
   lastSeen: string;
 }
-export interface RunRow extends Omit<RunEventPlan['run'], never> {
+export interface RunRow extends Omit<RunEventPlan['run'], 'parent'> {
+  /** linkJob: whether the parent reference may give the parent run its job (not when the parent run's own events are in the batch). */
+  parent: (NonNullable<RunEventPlan['run']['parent']> & { linkJob: boolean }) | null;
   job: DatasetRef;
   firstSeen: string;
   lastSeen: string;
@@ -229,7 +231,7 @@ export function planBatch(
       });
       addDatasets(plan.datasets, t);
       jobs.add(refKey(job), withTimes(plan.job, t));
-      runs.add(runId, { ...withTimes(plan.run, t), job, latestCandidate: false });
+      runs.add(runId, { ...withTimes(plan.run, t), parent: plan.run.parent && { ...plan.run.parent, linkJob: true }, job, latestCandidate: false });
       for (const i of plan.inputs) inputs.add(`${runId} ${refKey(i)}`, { ...i, runId, eventTime: t });
       for (const o of plan.outputs) outputs.add(`${runId} ${refKey(o)}`, { ...o, runId, eventTime: t });
       for (const e of plan.columnEdges) {
@@ -266,6 +268,8 @@ export function planBatch(
     if (!cur || Date.parse(sortTime(r)) > Date.parse(sortTime(cur)) || (sortTime(r) === sortTime(cur) && r.id > cur.id)) newestRun.set(k, r);
   }
   for (const r of newestRun.values()) r.latestCandidate = true;
+  // A run's own events, not another run's parent facet, give it its job.
+  for (const r of runRows) if (r.parent && runs.map.has(r.parent.runId)) r.parent.linkJob = false;
 
   const versions = [...versionsByRun.values(), ...jobEventVersions];
   const newestVersion = new Map<string, VersionRow>();

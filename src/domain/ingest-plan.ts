@@ -220,7 +220,9 @@ export class RunJobConflict extends Error {}
 export function planRunEvent(event: NormalizedEvent, soFar: RunSoFar, aliases = new AliasMap(soFar.aliases)): RunEventPlan {
   const run = event.run!;
   const job = event.job!;
-  if (soFar.jobName !== null && (soFar.jobNamespace !== job.namespace || soFar.jobName !== job.name)) {
+  // A run with no events of its own yet (lastEventAt null) is known only from another run's parent
+  // facet, which may name any job: the run's own events decide its job.
+  if (soFar.jobName !== null && soFar.lastEventAt !== null && (soFar.jobNamespace !== job.namespace || soFar.jobName !== job.name)) {
     throw new RunJobConflict(
       `Run '${run.externalId}' belongs to job '${soFar.jobNamespace}:${soFar.jobName}', not '${job.namespace}:${job.name}'`,
     );

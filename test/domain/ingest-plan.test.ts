@@ -59,7 +59,12 @@ describe('ingest plan', () => {
   });
 
   it('refuses a run id that belongs to another job', () => {
-    expect(() => planRunEvent(event('START', [], []), { ...fresh, jobNamespace: 'airflow', jobName: 'other' })).to.throw(RunJobConflict);
+    expect(() => planRunEvent(event('START', [], []), { ...fresh, jobNamespace: 'airflow', jobName: 'other', lastEventAt: '2024-06-01T00:00:00.000Z' })).to.throw(RunJobConflict);
+  });
+
+  it("lets a run known only from another run's parent facet (no events of its own yet) take its own job", () => {
+    const plan = planRunEvent(event('START', [], []), { ...fresh, jobNamespace: 'airflow', jobName: 'named_by_a_child', lastEventAt: null });
+    expect(plan.job).to.include({ namespace: 'airflow', name: 'dag.task' });
   });
 
   it('merges a dataset read and written in one event into one upsert, in a fixed lock order', () => {
