@@ -39,6 +39,8 @@ export interface AppOptions {
   lineageWindow?: Duration;
   /** Admission of query API requests (QUERY_MAX_CONCURRENT, QUERY_MAX_WAIT_MS); unset ones take the defaults. */
   queries?: Partial<AdmissionOptions>;
+  /** Most facet property keys in the database (FACET_KEYS_MAX). */
+  facetKeysMax?: number;
   metrics?: Metrics;
 }
 
@@ -49,7 +51,7 @@ export interface App {
 
 export function createApp(opts: AppOptions): App {
   const metrics = opts.metrics ?? createMetrics();
-  const services = createServices(opts.db, opts.logger, metrics, opts.ingest, { window: opts.lineageWindow }, opts.queries);
+  const services = createServices(opts.db, opts.logger, metrics, opts.ingest, { window: opts.lineageWindow }, opts.queries, opts.facetKeysMax);
   const koa = new Koa();
   koa.proxy = true;
   // Errors are answered and logged by our middleware; keep Koa's default stderr printing quiet.

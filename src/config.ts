@@ -56,6 +56,8 @@ export interface Config {
   queryMaxWaitMs: number;
   /** Time allowed to receive a whole request, headers and body (ms); slower clients are cut off with 408. */
   requestTimeoutMs: number;
+  /** Most facet property keys (`facet.<name>`, `jobFacet.<name>`) in the database; events adding more get 422. */
+  facetKeysMax: number;
   /** While another ingest transaction is in flight, how long (ms) a free writer waits for a fuller batch. */
   ingestLingerMs: number;
   /** While another ingest transaction is in flight, the batch a free writer starts without lingering. */
@@ -173,6 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     queryMaxConcurrent: int(env, 'QUERY_MAX_CONCURRENT', 8, 1, 1024),
     queryMaxWaitMs: int(env, 'QUERY_MAX_WAIT_MS', 2000, 0, 600_000),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+    facetKeysMax: int(env, 'FACET_KEYS_MAX', 5000, 10, 1_000_000),
     ingestLingerMs: int(env, 'INGEST_LINGER_MS', 10, 0, 1000),
     ingestMinBatch: int(env, 'INGEST_MIN_BATCH', 16, 1, 1000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),

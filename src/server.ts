@@ -48,6 +48,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       },
       lineageWindow: config.lineageWindow,
       queries: { maxConcurrent: config.queryMaxConcurrent, maxWaitMs: config.queryMaxWaitMs },
+      facetKeysMax: config.facetKeysMax,
     });
     // Neo4j's state: requests fail fast while it is down (src/neo4j/availability.ts); the local
     // server's supervisor says so the moment it exits, and restarts it.

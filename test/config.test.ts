@@ -65,6 +65,12 @@ describe('config', () => {
     expect(errorOf({ REQUEST_TIMEOUT_MS: '10' }).variable).to.equal('REQUEST_TIMEOUT_MS');
   });
 
+  it('caps the facet property keys at 5,000 by default, configurable', () => {
+    expect(loadConfig({})).to.include({ facetKeysMax: 5000 });
+    expect(loadConfig({ FACET_KEYS_MAX: '20000' })).to.include({ facetKeysMax: 20_000 });
+    expect(errorOf({ FACET_KEYS_MAX: '1' }).variable).to.equal('FACET_KEYS_MAX');
+  });
+
   it('passes extra JVM flags to the local Neo4j, none by default', () => {
     const local = (env: Record<string, string>) => {
       const c = loadConfig(env).neo4j;

@@ -12,6 +12,8 @@ import type { LogLevel } from '../src/config.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
+import { planIngestStatements } from '../src/store/ingest.js';
+import type { AdmissionOptions } from '../src/http/middleware/admission.js';
 
 let sharedDriver: Driver | null = null;
 let schemaApplied = false;
@@ -65,15 +67,27 @@ export interface BuildOptions {
   queryTimeoutMs?: number;
   db?: Db;
   ingest?: Partial<CommitterOptions>;
+  queries?: Partial<AdmissionOptions>;
+  facetKeysMax?: number;
 }
 
 export async function build(opts: BuildOptions = {}): Promise<TestApp> {
   const db = opts.db ?? testDb(opts.queryTimeoutMs);
   if (!schemaApplied && !opts.db) {
     await applySchema(db);
+    // As the service does before it turns ready: the first test to ingest must not pay for the
+    // planning of the ingest statements (seconds on a cold, busy Neo4j).
+    await db.write({ op: 'plan ingest statements', timeoutMs: 120_000 }, planIngestStatements);
     schemaApplied = true;
   }
-  const app = createApp({ db, logger: createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'), bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024, ingest: opts.ingest });
+  const app = createApp({
+    db,
+    logger: createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'),
+    bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024,
+    ingest: opts.ingest,
+    queries: opts.queries,
+    facetKeysMax: opts.facetKeysMax,
+  });
   const server = http.createServer(app.koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -15,6 +15,7 @@ import { SearchRepository } from '../store/search.js';
 import { EventRepository } from '../store/events.js';
 import { StatsRepository } from '../store/stats.js';
 import { Readiness } from '../readiness.js';
+import { DEFAULT_FACET_KEYS_MAX, FacetKeyBudget } from '../ingest/facet-keys.js';
 
 export interface Services {
   db: Db;
@@ -35,14 +36,17 @@ export interface Services {
   readiness: Readiness;
   /** Admission of query API requests (middleware/admission.ts). */
   admission: Admission;
+  /** The cap on facet property keys (FACET_KEYS_MAX). */
+  facetKeys: FacetKeyBudget;
 }
 
-export function createServices(db: Db, logger: Logger, metrics: Metrics, ingest: Partial<CommitterOptions> = {}, lineage: LineageOptions = {}, queries: Partial<AdmissionOptions> = {}): Services {
+export function createServices(db: Db, logger: Logger, metrics: Metrics, ingest: Partial<CommitterOptions> = {}, lineage: LineageOptions = {}, queries: Partial<AdmissionOptions> = {}, facetKeysMax = DEFAULT_FACET_KEYS_MAX): Services {
   const committer = new IngestCommitter(db, logger, { ...DEFAULT_COMMITTER_OPTIONS, ...ingest });
   observeCommitter(metrics, committer);
   const admission = new Admission(queries);
   observeAdmission(metrics, admission);
   observeNeo4j(metrics, db.availability);
   return {
-    admission, db, logger, metrics, namespaces: new NamespaceRepository(db), committer, lineage: new LineageRepository(db, lineage), datasets: new DatasetRepository(db), jobs: new JobRepository(db), runs: new RunRepository(db), sources: new SourceRepository(db), tags: new TagRepository(db), search: new SearchRepository(db), events: new EventRepository(db), stats: new StatsRepository(db), readiness: new Readiness() };
+    admission,
+    facetKeys: new FacetKeyBudget(db, facetKeysMax), db, logger, metrics, namespaces: new NamespaceRepository(db), committer, lineage: new LineageRepository(db, lineage), datasets: new DatasetRepository(db), jobs: new JobRepository(db), runs: new RunRepository(db), sources: new SourceRepository(db), tags: new TagRepository(db), search: new SearchRepository(db), events: new EventRepository(db), stats: new StatsRepository(db), readiness: new Readiness() };
 }

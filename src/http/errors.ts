@@ -10,6 +10,7 @@ export type ErrorKind =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'validation_failed'
+  | 'limit_exceeded'
   | 'conflict'
   | 'unavailable'
   | 'overloaded'
