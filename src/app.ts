@@ -60,6 +60,12 @@ export function createApp(opts: AppOptions): App {
   koa.use(requestLog(opts.logger, metrics));
   // gzip or br by Accept-Encoding above 1 KiB: a deep lineage answer is tens of MB of JSON, a few
   // hundred KB compressed. Moderate levels: br 4 / gzip 6 cost a few ms per MB on the 2-core VM.
+  // An Accept-Encoding that accepts nothing we have (`*;q=0` without identity, malformed q values)
+  // gets the body unencoded: koa-compress would fail on it with a 500.
+  koa.use(async (ctx, next) => {
+    if (ctx.get('accept-encoding') !== '' && !ctx.acceptsEncodings('br', 'gzip', 'identity')) ctx.compress = false;
+    await next();
+  });
   koa.use(
     compress({
       threshold: 1024,

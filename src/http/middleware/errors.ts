@@ -50,6 +50,10 @@ export function toHttpError(err: unknown): HttpError | null {
       return new HttpError(504, 'timeout', 'The query took longer than the configured timeout (QUERY_TIMEOUT_MS); narrow it (e.g. a smaller depth) or raise the limit');
     }
     if (UNAVAILABLE_CODES.has(e.code)) return new HttpError(503, 'unavailable', 'The graph database is unavailable; retry later');
+    // A value past Neo4j's index key limit (about 8 KB): the request's names are too long, for good.
+    if (e.code === 'Neo.DatabaseError.Statement.ExecutionFailed' && /too large to index/i.test(e.message)) {
+      return new HttpError(422, 'limit_exceeded', 'A name is too long for Neo4j to index (about 8 KB for a key); shorten it (limit: nameBytes)', { limits: ['nameBytes'] });
+    }
   }
   // zlib failures while inflating a gzip or deflate body (Z_DATA_ERROR, ...) or a brotli one (ERR__ERROR_FORMAT_...).
   if (typeof e.code === 'string' && (e.code.startsWith('Z_') || e.code.startsWith('ERR__ERROR_') || e.code.startsWith('ERR_BROTLI'))) {

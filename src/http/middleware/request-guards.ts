@@ -4,6 +4,7 @@
  */
 import type { Middleware } from 'koa';
 import { HttpError } from '../errors.js';
+import { EVENT_LIMITS } from '../../domain/openlineage/limits.js';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -54,6 +55,21 @@ export function stateChangingRequests(): Middleware {
       const type = ctx.get('content-type');
       if (type !== '' ? !isJsonType(type) : hasBody(ctx)) {
         throw new HttpError(415, 'unsupported_media_type', `${ctx.method} takes a JSON body (Content-Type: application/json) or none, got '${type || 'a body without Content-Type'}'`);
+      }
+      // Names in the path (namespace, tag) become index keys: Neo4j cannot index one past about 8 KB.
+      for (const segment of ctx.path.split('/')) {
+        if (segment.length <= EVENT_LIMITS.nameBytes / 3) continue;
+        let decoded: string;
+        try {
+          decoded = decodeURIComponent(segment);
+        } catch {
+          throw new HttpError(400, 'bad_request', 'The path is not valid percent-encoded UTF-8');
+        }
+        if (Buffer.byteLength(decoded) > EVENT_LIMITS.nameBytes) {
+          throw new HttpError(422, 'limit_exceeded', `A name in the path is ${Buffer.byteLength(decoded)} bytes long; names may have at most ${EVENT_LIMITS.nameBytes} bytes (UTF-8) (limit: nameBytes)`, {
+            limits: ['nameBytes'],
+          });
+        }
       }
     }
     await next();
