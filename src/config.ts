@@ -172,7 +172,7 @@ export function loadConfig(env: Env = process.env): Config {
     ingestMaxBatch: int(env, 'INGEST_MAX_BATCH', 32, 1, 1000),
     ingestMaxQueue: int(env, 'INGEST_MAX_QUEUE', 10_000, 1, 1_000_000),
     ingestMaxWaitMs: int(env, 'INGEST_MAX_WAIT_MS', 1000, 10, 600_000),
-    queryMaxConcurrent: int(env, 'QUERY_MAX_CONCURRENT', 8, 1, 1024),
+    queryMaxConcurrent: int(env, 'QUERY_MAX_CONCURRENT', 4, 1, 1024),
     queryMaxWaitMs: int(env, 'QUERY_MAX_WAIT_MS', 2000, 0, 600_000),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000),
     facetKeysMax: int(env, 'FACET_KEYS_MAX', 5000, 10, 1_000_000),

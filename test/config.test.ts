@@ -51,8 +51,8 @@ describe('config', () => {
     expect(loadConfig({ INGEST_WRITERS: '4', INGEST_MAX_BATCH: '100', INGEST_LINGER_MS: '0' })).to.include({ ingestWriters: 4, ingestMaxBatch: 100, ingestLingerMs: 0 });
   });
 
-  it('sheds load by time: events wait at most 1 s for a transaction, 8 queries run at once and the next wait at most 2 s; requests are received within 30 s', () => {
-    expect(loadConfig({})).to.include({ ingestMaxWaitMs: 1000, queryMaxConcurrent: 8, queryMaxWaitMs: 2000, requestTimeoutMs: 30_000 });
+  it('sheds load by time: events wait at most 1 s for a transaction, 4 queries run at once and the next wait at most 2 s; requests are received within 30 s', () => {
+    expect(loadConfig({})).to.include({ ingestMaxWaitMs: 1000, queryMaxConcurrent: 4, queryMaxWaitMs: 2000, requestTimeoutMs: 30_000 });
     expect(loadConfig({ INGEST_MAX_WAIT_MS: '2500', QUERY_MAX_CONCURRENT: '32', QUERY_MAX_WAIT_MS: '0', REQUEST_TIMEOUT_MS: '120000' })).to.include({
       ingestMaxWaitMs: 2500,
       queryMaxConcurrent: 32,

@@ -22,7 +22,10 @@ export interface AdmissionOptions {
   maxQueue: number;
 }
 
-export const DEFAULT_ADMISSION_OPTIONS: AdmissionOptions = { maxConcurrent: 8, maxWaitMs: 2000, maxQueue: 1000 };
+export const DEFAULT_ADMISSION_OPTIONS: AdmissionOptions = { maxConcurrent: 4, maxWaitMs: 2000, maxQueue: 1000 };
+
+/** Recent requests whose median time estimates the wait of a new one. */
+const DURATION_SAMPLES = 16;
 
 export interface AdmissionStats {
   /** Requests admitted so far. */
@@ -60,6 +63,10 @@ export class Admission {
   acquire(): Promise<() => void> {
     if (this.running < this.opts.maxConcurrent && this.waiting.length === 0) return Promise.resolve(this.grant());
     if (this.waiting.length >= this.opts.maxQueue) return Promise.reject(this.refusal(`${this.opts.maxQueue} requests already waiting`));
+    // Refused at once when the requests ahead would, at their recent pace, take longer than the wait
+    // allowed: a fast 503 rather than one after the whole wait.
+    const expected = this.expectedWaitMs();
+    if (expected > this.opts.maxWaitMs) return Promise.reject(this.refusal(`a query would wait about ${Math.round(expected)} ms for a slot, more than ${this.opts.maxWaitMs} ms`));
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         admit: () => {
@@ -76,14 +83,26 @@ export class Admission {
     });
   }
 
+  /** The waiting requests ahead, in rounds of `maxConcurrent`, times the recent median request time (0 without history). */
+  expectedWaitMs(): number {
+    if (this.durations.length === 0) return 0;
+    const sorted = [...this.durations].sort((a, b) => a - b);
+    return Math.ceil((this.waiting.length + 1) / this.opts.maxConcurrent) * sorted[sorted.length >> 1];
+  }
+
+  private readonly durations: number[] = [];
+
   private grant(): () => void {
     this.running++;
     this.stats.admitted++;
+    const start = performance.now();
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.running--;
+      this.durations.push(performance.now() - start);
+      if (this.durations.length > DURATION_SAMPLES) this.durations.shift();
       this.waiting.shift()?.admit();
     };
   }
