@@ -54,6 +54,8 @@ export interface Config {
   queryMaxConcurrent: number;
   /** Longest a query API request waits for a slot (ms) before a 503. */
   queryMaxWaitMs: number;
+  /** Resident memory (bytes) above which one query runs at a time; 0 = off. */
+  queryMemorySoftLimitBytes: number;
   /** Time allowed to receive a whole request, headers and body (ms); slower clients are cut off with 408. */
   requestTimeoutMs: number;
   /** Most facet property keys (`facet.<name>`, `jobFacet.<name>`) in the database; events adding more get 422. */
@@ -174,6 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
     ingestMaxWaitMs: int(env, 'INGEST_MAX_WAIT_MS', 1000, 10, 600_000),
     queryMaxConcurrent: int(env, 'QUERY_MAX_CONCURRENT', 4, 1, 1024),
     queryMaxWaitMs: int(env, 'QUERY_MAX_WAIT_MS', 2000, 0, 600_000),
+    queryMemorySoftLimitBytes: parseSize('QUERY_MEMORY_SOFT_LIMIT', str(env, 'QUERY_MEMORY_SOFT_LIMIT', '192mb')),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000),
     facetKeysMax: int(env, 'FACET_KEYS_MAX', 5000, 10, 1_000_000),
     ingestLingerMs: int(env, 'INGEST_LINGER_MS', 10, 0, 1000),

@@ -96,14 +96,15 @@ export function observeCommitter(
 }
 
 /** Admission of query API requests (QUERY_MAX_CONCURRENT, QUERY_MAX_WAIT_MS), read at scrape time. */
-export function observeAdmission(metrics: Metrics, gate: { stats: { admitted: number; refused: number }; inFlight: number; queued: number }): void {
+export function observeAdmission(metrics: Metrics, gate: { stats: { admitted: number; refused: number; heldForMemory: number }; inFlight: number; queued: number }): void {
   const fresh = (name: string) => {
     if (metrics.registry.getSingleMetric(name)) metrics.registry.removeSingleMetric(name);
     return name;
   };
-  const counters: ['admitted' | 'refused', string, string][] = [
+  const counters: ['admitted' | 'refused' | 'heldForMemory', string, string][] = [
     ['admitted', 'lineage_query_admitted_requests_total', 'Query API requests admitted to run'],
     ['refused', 'lineage_query_refused_requests_total', 'Query API requests refused with 503 overloaded (no slot free within QUERY_MAX_WAIT_MS)'],
+    ['heldForMemory', 'lineage_query_held_for_memory_total', 'Times a query slot was left unused because resident memory was above QUERY_MEMORY_SOFT_LIMIT'],
   ];
   for (const [key, name, help] of counters) {
     let reported = 0;

@@ -47,7 +47,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         minBatch: config.ingestMinBatch,
       },
       lineageWindow: config.lineageWindow,
-      queries: { maxConcurrent: config.queryMaxConcurrent, maxWaitMs: config.queryMaxWaitMs },
+      queries: { maxConcurrent: config.queryMaxConcurrent, maxWaitMs: config.queryMaxWaitMs, memorySoftLimitBytes: config.queryMemorySoftLimitBytes },
       facetKeysMax: config.facetKeysMax,
     });
     // Neo4j's state: requests fail fast while it is down (src/neo4j/availability.ts); the local
@@ -90,7 +90,10 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       logger.info({ ms: Math.round(performance.now() - planStart) }, 'ingest statements planned');
       await warmUpWritePath(services.committer, logger, undefined, stopWarmUp.signal);
     };
-    let warming = warmUp().catch((err) => logger.warn({ err }, 'could not warm up the write path; the first ingest batches will be slow'));
+    const warmUpFailed = (what: string) => (err: unknown) => {
+      if (!stopWarmUp.signal.aborted) logger.warn({ err }, what);
+    };
+    let warming = warmUp().catch(warmUpFailed('could not warm up the write path; the first ingest batches will be slow'));
     services.readiness.waitFor('warming up the write path', warming);
     db.availability.onChange((up, reason) => {
       if (!up) {
@@ -98,7 +101,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         return;
       }
       logger.info({ reason }, 'Neo4j answers again; warming up the write path before turning ready');
-      warming = warming.then(warmUp).catch((err) => logger.warn({ err }, 'could not warm up the write path after Neo4j came back'));
+      warming = warming.then(warmUp).catch(warmUpFailed('could not warm up the write path after Neo4j came back'));
       services.readiness.waitFor('warming up the write path', warming);
     });
 
@@ -114,8 +117,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         await closed;
         clearTimeout(grace);
         db.availability.close();
+        // A warm-up still running is only a rehearsal (rolled back): closing the driver ends it.
         stopWarmUp.abort();
-        await warming;
         await runtime.close();
         logger.info('stopped');
       })());

@@ -85,7 +85,8 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
     logger: createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'),
     bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024,
     ingest: opts.ingest,
-    queries: opts.queries,
+    // The test process's own memory says nothing about the app's: no memory soft limit unless a test sets one.
+    queries: { memorySoftLimitBytes: 0, ...opts.queries },
     facetKeysMax: opts.facetKeysMax,
   });
   const server = http.createServer(app.koa.callback());

@@ -74,7 +74,7 @@ describe('server process lifecycle (local Neo4j)', function () {
       NEO4J_LOCAL_PAGECACHE: '128m',
       NEO4J_LOCAL_JVM_ARGS: '-Dlineage.test=extra-jvm-flag',
       // Long enough that a stop waiting for it is told apart from an immediate one.
-      SHUTDOWN_GRACE_MS: '60000',
+      SHUTDOWN_GRACE_MS: '120000',
       REQUEST_TIMEOUT_MS: '3000',
     });
     await until('the service to listen', () => proc.output().includes('lineage service listening') || proc.child.exitCode !== null, 120_000);
@@ -93,7 +93,7 @@ describe('server process lifecycle (local Neo4j)', function () {
     expect(javaProcessesFor(home)).to.have.length(1);
     const argv = fs.readFileSync(`/proc/${javaProcessesFor(home)[0]}/cmdline`, 'utf8').split('\0');
     expect(argv, 'NEO4J_LOCAL_JVM_ARGS reaches the JVM').to.include('-Dlineage.test=extra-jvm-flag');
-    // Idle connections do not hold the stop for the grace period (60 s here): one that made a
+    // Idle connections do not hold the stop for the grace period (120 s here): one that made a
     // request (keep-alive) and one that never sent anything.
     const { port } = new URL(url);
     const keepAlive = new http.Agent({ keepAlive: true });
@@ -104,7 +104,8 @@ describe('server process lifecycle (local Neo4j)', function () {
     const t0 = Date.now();
     proc.child.kill('SIGINT');
     expect(await proc.exited).to.equal(0);
-    expect(Date.now() - t0, 'stopped without waiting for the idle connections').to.be.lessThan(30_000);
+    // (Stopping Neo4j takes seconds, longer on a first run, which writes its class-data archive.)
+    expect(Date.now() - t0, 'stopped without waiting for the idle connections').to.be.lessThan(60_000);
     expect(proc.output()).to.match(/"msg":"stopped"/);
     keepAlive.destroy();
     silent.destroy();

@@ -52,7 +52,7 @@ export async function startNeo4jRuntime(config: Config['neo4j'], logger?: Logger
     const driver = createDriver(config.uri, config.user, config.password, logger);
     return { driver, database: config.database, uri: config.uri, close: () => driver.close() };
   }
-  const server = new LocalNeo4jServer({ ...config, logger, supervise: true });
+  const server = new LocalNeo4jServer({ ...config, logger, supervise: true, classDataSharing: true });
   await server.start();
   const driver = createDriver(server.uri, '', '', logger);
   return {

@@ -90,6 +90,27 @@ describe('load shedding', () => {
     }
   });
 
+  it('above the memory soft limit (QUERY_MEMORY_SOFT_LIMIT), one query runs at a time', async () => {
+    let rss = 100;
+    const app = await build({ queries: { maxConcurrent: 4, maxWaitMs: 200, memorySoftLimitBytes: 150, memoryUsage: () => rss } });
+    try {
+      const gate = app.app.services.admission;
+      const first = await gate.acquire();
+      const second = await gate.acquire();
+      expect(gate.inFlight, 'below the limit, queries run side by side').to.equal(2);
+      rss = 200;
+      const res = await app.get('/api/v1/namespaces');
+      expect(res.status, 'a free slot is not used while memory is high').to.equal(503);
+      first();
+      second();
+      // Nothing running: one query always runs, whatever the memory.
+      expect((await app.get('/api/v1/namespaces')).status).to.equal(200);
+      expect((await app.get('/metrics')).text).to.match(/^lineage_query_held_for_memory_total [1-9]/m);
+    } finally {
+      await app.close();
+    }
+  });
+
   describe('ingest wait budget (INGEST_MAX_WAIT_MS)', () => {
     let app: TestApp;
     beforeEach(async () => {

@@ -20,9 +20,17 @@ export interface AdmissionOptions {
   maxWaitMs: number;
   /** Most requests waiting at once; more are refused at once. */
   maxQueue: number;
+  /**
+   * Above this resident memory (bytes), one query runs at a time: a page of 1,000 jobs is 14 MB
+   * of JSON and several times that while it is built, so concurrency alone does not bound memory.
+   * 0 turns it off.
+   */
+  memorySoftLimitBytes: number;
+  /** The process's resident memory now (bytes); injectable for tests. */
+  memoryUsage: () => number;
 }
 
-export const DEFAULT_ADMISSION_OPTIONS: AdmissionOptions = { maxConcurrent: 4, maxWaitMs: 2000, maxQueue: 1000 };
+export const DEFAULT_ADMISSION_OPTIONS: AdmissionOptions = { maxConcurrent: 4, maxWaitMs: 2000, maxQueue: 1000, memorySoftLimitBytes: 192 * 1024 * 1024, memoryUsage: () => process.memoryUsage.rss() };
 
 /** Recent requests whose median time estimates the wait of a new one. */
 const DURATION_SAMPLES = 16;
@@ -32,6 +40,8 @@ export interface AdmissionStats {
   admitted: number;
   /** Requests refused (waited too long, or the queue was full). */
   refused: number;
+  /** Times a free slot was left unused because memory was above the soft limit. */
+  heldForMemory: number;
 }
 
 interface Waiter {
@@ -42,7 +52,7 @@ interface Waiter {
 export class Admission {
   private running = 0;
   private readonly waiting: Waiter[] = [];
-  readonly stats: AdmissionStats = { admitted: 0, refused: 0 };
+  readonly stats: AdmissionStats = { admitted: 0, refused: 0, heldForMemory: 0 };
   readonly opts: AdmissionOptions;
 
   constructor(opts: Partial<AdmissionOptions> = {}) {
@@ -60,8 +70,17 @@ export class Admission {
   }
 
   /** Resolves when the request may run (call the returned release when it is done); rejects with a 503 otherwise. */
+  /** Whether another request may start now: a free slot, and memory below the soft limit unless nothing runs. */
+  private mayStart(): boolean {
+    if (this.running >= this.opts.maxConcurrent) return false;
+    if (this.running === 0 || this.opts.memorySoftLimitBytes === 0) return true;
+    const high = this.opts.memoryUsage() > this.opts.memorySoftLimitBytes;
+    if (high) this.stats.heldForMemory++;
+    return !high;
+  }
+
   acquire(): Promise<() => void> {
-    if (this.running < this.opts.maxConcurrent && this.waiting.length === 0) return Promise.resolve(this.grant());
+    if (this.waiting.length === 0 && this.mayStart()) return Promise.resolve(this.grant());
     if (this.waiting.length >= this.opts.maxQueue) return Promise.reject(this.refusal(`${this.opts.maxQueue} requests already waiting`));
     // Refused at once when the requests ahead would, at their recent pace, take longer than the wait
     // allowed: a fast 503 rather than one after the whole wait.
@@ -103,7 +122,7 @@ export class Admission {
       this.running--;
       this.durations.push(performance.now() - start);
       if (this.durations.length > DURATION_SAMPLES) this.durations.shift();
-      this.waiting.shift()?.admit();
+      while (this.waiting.length > 0 && this.mayStart()) this.waiting.shift()!.admit();
     };
   }
 
