@@ -12,7 +12,6 @@ import type { LogLevel } from '../src/config.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
-import { planIngestStatements } from '../src/store/ingest.js';
 import type { AdmissionOptions } from '../src/http/middleware/admission.js';
 
 let sharedDriver: Driver | null = null;
@@ -75,18 +74,17 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
   const db = opts.db ?? testDb(opts.queryTimeoutMs);
   if (!schemaApplied && !opts.db) {
     await applySchema(db);
-    // As the service does before it turns ready: the first test to ingest must not pay for the
-    // planning of the ingest statements (seconds on a cold, busy Neo4j).
-    await db.write({ op: 'plan ingest statements', timeoutMs: 120_000 }, planIngestStatements);
     schemaApplied = true;
   }
   const app = createApp({
     db,
     logger: createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'),
     bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024,
-    ingest: opts.ingest,
-    // The test process's own memory says nothing about the app's: no memory soft limit unless a test sets one.
-    queries: { memorySoftLimitBytes: 0, ...opts.queries },
+    // Load shedding is tested where a test asks for it (test/http/load-shedding.test.ts): elsewhere a
+    // busy test machine must not turn a slow transaction into a 503. Nor does the test process's own
+    // memory say anything about the app's.
+    ingest: { maxWaitMs: 120_000, ...opts.ingest },
+    queries: { maxWaitMs: 120_000, memorySoftLimitBytes: 0, ...opts.queries },
     facetKeysMax: opts.facetKeysMax,
   });
   const server = http.createServer(app.koa.callback());
