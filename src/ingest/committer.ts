@@ -100,6 +100,7 @@ export class IngestCommitter {
   private readonly peak = new RecentPeak();
   private closed = false;
   private lingerTimer: NodeJS.Timeout | null = null;
+  private expiryTimer: NodeJS.Timeout | null = null;
   private idleWaiters: (() => void)[] = [];
   private lastOverloadLog = 0;
   private readonly commitListeners: ((events: number, seconds: number) => void)[] = [];
@@ -133,6 +134,7 @@ export class IngestCommitter {
       this.queue.push({ event, receivedAt: new Date().toISOString(), queuedAt: performance.now(), resolve, reject });
       this.peak.record(this.queue.length + this.activeEvents);
       this.pump();
+      this.scheduleExpiry();
     });
   }
 
@@ -146,6 +148,33 @@ export class IngestCommitter {
     const ahead = Math.ceil((this.queue.length + 1) / (this.opts.maxBatch * this.opts.writers));
     const sorted = [...this.txTimes].sort((a, b) => a - b);
     return ahead * sorted[sorted.length >> 1];
+  }
+
+  /**
+   * Events that waited past their budget are refused, not written late: their producers have been
+   * told nothing yet and retry; one that gets its 201 got it within the budget. Checked when a
+   * writer takes a batch and by a timer, so a refusal comes on time even while every writer is
+   * stuck in a slow transaction (the first ones on a restarted, cold Neo4j take seconds).
+   */
+  private refuseExpired(): void {
+    const now = performance.now();
+    while (this.queue.length > 0 && now - this.queue[0].queuedAt > this.opts.maxWaitMs) {
+      const late = this.queue.shift()!;
+      late.reject(this.refuse(`waited ${Math.round(now - late.queuedAt)} ms for a transaction, more than ${this.opts.maxWaitMs} ms`, 'ingest too slow for the load: refusing events with 503 (INGEST_MAX_WAIT_MS)', true));
+    }
+  }
+
+  /** Wakes up when the oldest waiting event's budget runs out (one timer for the whole queue, FIFO). */
+  private scheduleExpiry(): void {
+    if (this.expiryTimer || this.queue.length === 0) return;
+    const dueIn = Math.max(0, this.queue[0].queuedAt + this.opts.maxWaitMs - performance.now()) + 1;
+    this.expiryTimer = setTimeout(() => {
+      this.expiryTimer = null;
+      this.refuseExpired();
+      if (this.queue.length === 0 && this.active === 0) this.idleWaiters.splice(0).forEach((w) => w());
+      this.scheduleExpiry();
+    }, dueIn);
+    this.expiryTimer.unref();
   }
 
   private refuse(reason: string, log: string, forWait: boolean): IngestOverloaded {
@@ -218,13 +247,7 @@ export class IngestCommitter {
       clearTimeout(this.lingerTimer);
       this.lingerTimer = null;
     }
-    // Events that waited past their budget are refused, not written late: their producers have
-    // been told nothing yet and retry; one that gets its 201 got it within the budget.
-    const now = performance.now();
-    while (this.queue.length > 0 && now - this.queue[0].queuedAt > this.opts.maxWaitMs) {
-      const late = this.queue.shift()!;
-      late.reject(this.refuse(`waited ${Math.round(now - late.queuedAt)} ms for a transaction, more than ${this.opts.maxWaitMs} ms`, 'ingest too slow for the load: refusing events with 503 (INGEST_MAX_WAIT_MS)', true));
-    }
+    this.refuseExpired();
     if (this.queue.length === 0) {
       if (this.active === 0) this.idleWaiters.splice(0).forEach((w) => w());
       return;
