@@ -89,6 +89,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       await db.write({ op: 'plan ingest statements', timeoutMs: config.ingestTimeoutMs }, planIngestStatements);
       logger.info({ ms: Math.round(performance.now() - planStart) }, 'ingest statements planned');
       await warmUpWritePath(services.committer, logger, undefined, stopWarmUp.signal);
+      // Transactions timed while Neo4j was cold say nothing about the waits to come.
+      services.committer.resetTiming();
     };
     const warmUpFailed = (what: string) => (err: unknown) => {
       if (!stopWarmUp.signal.aborted) logger.warn({ err }, what);
@@ -97,6 +99,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     services.readiness.waitFor('warming up the write path', warming);
     db.availability.onChange((up, reason) => {
       if (!up) {
+        services.committer.resetTiming();
         logger.error({ reason }, 'Neo4j is unreachable: requests get 503 at once until it answers again');
         return;
       }

@@ -139,6 +139,15 @@ export class IngestCommitter {
   }
 
   /**
+   * Forgets the recent transaction times: they describe a server that is gone (Neo4j went down) or
+   * a cold one (the write path has just been warmed up), and would refuse events for waits that
+   * will not happen.
+   */
+  resetTiming(): void {
+    this.txTimes.length = 0;
+  }
+
+  /**
    * How long a new event would wait for its transaction to start: the transactions ahead of it
    * (full batches shared by the writers) times the recent transaction time. 0 while a writer is
    * free, and before any transaction has been timed.
