@@ -59,7 +59,7 @@ export interface WarmUpOptions {
   maxMs: number;
 }
 
-export const DEFAULT_WARM_UP: WarmUpOptions = { fastMs: 150, maxRounds: 30, maxMs: 20_000 };
+export const DEFAULT_WARM_UP: WarmUpOptions = { fastMs: 300, maxRounds: 30, maxMs: 10_000 };
 
 /** Runs rehearsals until one is fast (see WarmUpOptions); resolves with what it did. */
 export async function warmUpWritePath(committer: IngestCommitter, logger: Logger, opts: WarmUpOptions = DEFAULT_WARM_UP, signal?: AbortSignal) {
