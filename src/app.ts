@@ -11,7 +11,9 @@ import type { Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import type { Db } from './store/db.js';
 import { createServices, type Services } from './http/context.js';
-import { errorHandler } from './http/middleware/errors.js';
+import { bodyError, errorHandler } from './http/middleware/errors.js';
+import { declaredLengthLimit, stateChangingRequests } from './http/middleware/request-guards.js';
+import { admission, type AdmissionOptions } from './http/middleware/admission.js';
 import { requestLog } from './http/middleware/request-log.js';
 import { healthRouter } from './http/routes/health.js';
 import { namespacesRouter } from './http/routes/namespaces.js';
@@ -37,6 +39,10 @@ export interface AppOptions {
   ingest?: Partial<CommitterOptions>;
   /** The lineage window when a request names none (LINEAGE_WINDOW; default P30D). */
   lineageWindow?: Duration;
+  /** Admission of query API requests (QUERY_MAX_CONCURRENT, QUERY_MAX_WAIT_MS); unset ones take the defaults. */
+  queries?: Partial<AdmissionOptions>;
+  /** Most facet property keys in the database (FACET_KEYS_MAX). */
+  facetKeysMax?: number;
   metrics?: Metrics;
   /**
    * The built web UI to serve at `/` (server.ts: `dist/web`). Unset: no UI, and every non-API path
@@ -52,7 +58,7 @@ export interface App {
 
 export function createApp(opts: AppOptions): App {
   const metrics = opts.metrics ?? createMetrics();
-  const services = createServices(opts.db, opts.logger, metrics, opts.ingest, { window: opts.lineageWindow });
+  const services = createServices(opts.db, opts.logger, metrics, opts.ingest, { window: opts.lineageWindow }, opts.queries, opts.facetKeysMax);
   const koa = new Koa();
   koa.proxy = true;
   // Errors are answered and logged by our middleware; keep Koa's default stderr printing quiet.
@@ -61,6 +67,12 @@ export function createApp(opts: AppOptions): App {
   koa.use(requestLog(opts.logger, metrics));
   // gzip or br by Accept-Encoding above 1 KiB: a deep lineage answer is tens of MB of JSON, a few
   // hundred KB compressed. Moderate levels: br 4 / gzip 6 cost a few ms per MB on the 2-core VM.
+  // An Accept-Encoding that accepts nothing we have (`*;q=0` without identity, malformed q values)
+  // gets the body unencoded: koa-compress would fail on it with a 500.
+  koa.use(async (ctx, next) => {
+    if (ctx.get('accept-encoding') !== '' && !ctx.acceptsEncodings('br', 'gzip', 'identity')) ctx.compress = false;
+    await next();
+  });
   koa.use(
     compress({
       threshold: 1024,
@@ -70,13 +82,16 @@ export function createApp(opts: AppOptions): App {
     }),
   );
   koa.use(errorHandler(opts.logger));
+  koa.use(declaredLengthLimit(opts.bodyLimitBytes));
+  koa.use(stateChangingRequests());
+  koa.use(admission(services.admission));
   koa.use(
     bodyParser({
       enableTypes: ['json'],
       jsonLimit: `${opts.bodyLimitBytes}b`,
       strict: true,
       onerror: (err) => {
-        throw err;
+        throw bodyError(err);
       },
     }),
   );

@@ -50,6 +50,18 @@ export interface Config {
   ingestMaxBatch: number;
   /** Most events waiting for an ingest transaction; past it, events are refused with 503 (backpressure). */
   ingestMaxQueue: number;
+  /** Longest an event may wait for its ingest transaction (ms); past it (or expected past it), 503. */
+  ingestMaxWaitMs: number;
+  /** Query API requests (everything but ingestion) running at once; more wait for a slot. */
+  queryMaxConcurrent: number;
+  /** Longest a query API request waits for a slot (ms) before a 503. */
+  queryMaxWaitMs: number;
+  /** Resident memory (bytes) above which one query runs at a time; 0 = off. */
+  queryMemorySoftLimitBytes: number;
+  /** Time allowed to receive a whole request, headers and body (ms); slower clients are cut off with 408. */
+  requestTimeoutMs: number;
+  /** Most facet property keys (`facet.<name>`, `jobFacet.<name>`) in the database; events adding more get 422. */
+  facetKeysMax: number;
   /** While another ingest transaction is in flight, how long (ms) a free writer waits for a fuller batch. */
   ingestLingerMs: number;
   /** While another ingest transaction is in flight, the batch a free writer starts without lingering. */
@@ -172,6 +184,12 @@ export function loadConfig(env: Env = process.env): Config {
     ingestWriters: int(env, 'INGEST_WRITERS', 2, 1, 16),
     ingestMaxBatch: int(env, 'INGEST_MAX_BATCH', 32, 1, 1000),
     ingestMaxQueue: int(env, 'INGEST_MAX_QUEUE', 10_000, 1, 1_000_000),
+    ingestMaxWaitMs: int(env, 'INGEST_MAX_WAIT_MS', 1000, 10, 600_000),
+    queryMaxConcurrent: int(env, 'QUERY_MAX_CONCURRENT', 4, 1, 1024),
+    queryMaxWaitMs: int(env, 'QUERY_MAX_WAIT_MS', 2000, 0, 600_000),
+    queryMemorySoftLimitBytes: parseSize('QUERY_MEMORY_SOFT_LIMIT', str(env, 'QUERY_MEMORY_SOFT_LIMIT', '192mb')),
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+    facetKeysMax: int(env, 'FACET_KEYS_MAX', 5000, 10, 1_000_000),
     ingestLingerMs: int(env, 'INGEST_LINGER_MS', 10, 0, 1000),
     ingestMinBatch: int(env, 'INGEST_MIN_BATCH', 16, 1, 1000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),

@@ -42,7 +42,9 @@ export function observeCommitter(
     ['events', 'lineage_ingest_committed_events_total', 'Events committed by ingest transactions'],
     ['retries', 'lineage_ingest_retries_total', 'Ingest transaction attempts retried after a transient error (deadlock, lock timeout)'],
     ['splits', 'lineage_ingest_split_batches_total', 'Shared ingest transactions that failed and were retried one event per transaction'],
-    ['refused', 'lineage_ingest_refused_events_total', 'Events refused with 503 because the ingest queue was full (INGEST_MAX_QUEUE)'],
+    ['refused', 'lineage_ingest_refused_events_total', 'Events refused with 503 overloaded: the ingest queue was full (INGEST_MAX_QUEUE) or the wait too long (INGEST_MAX_WAIT_MS)'],
+    ['refusedForWait', 'lineage_ingest_refused_slow_events_total', 'Of the refused events, those refused because they would wait (or had waited) longer than INGEST_MAX_WAIT_MS'],
+    ['refusedUnavailable', 'lineage_ingest_refused_unavailable_events_total', 'Events refused with 503 unavailable at once because Neo4j was known to be down'],
   ];
   // Observing another committer on the same registry replaces the earlier collectors.
   const fresh = (name: string) => {
@@ -91,4 +93,84 @@ export function observeCommitter(
     size.observe(events);
     duration.observe(seconds);
   });
+}
+
+/** Admission of query API requests (QUERY_MAX_CONCURRENT, QUERY_MAX_WAIT_MS), read at scrape time. */
+export function observeAdmission(metrics: Metrics, gate: { stats: { admitted: number; refused: number; heldForMemory: number }; inFlight: number; queued: number }): void {
+  const fresh = (name: string) => {
+    if (metrics.registry.getSingleMetric(name)) metrics.registry.removeSingleMetric(name);
+    return name;
+  };
+  const counters: ['admitted' | 'refused' | 'heldForMemory', string, string][] = [
+    ['admitted', 'lineage_query_admitted_requests_total', 'Query API requests admitted to run'],
+    ['refused', 'lineage_query_refused_requests_total', 'Query API requests refused with 503 overloaded (no slot free within QUERY_MAX_WAIT_MS)'],
+    ['heldForMemory', 'lineage_query_held_for_memory_total', 'Times a query slot was left unused because resident memory was above QUERY_MEMORY_SOFT_LIMIT'],
+  ];
+  for (const [key, name, help] of counters) {
+    let reported = 0;
+    new Counter({
+      name: fresh(name),
+      help,
+      registers: [metrics.registry],
+      collect() {
+        this.inc(gate.stats[key] - reported);
+        reported = gate.stats[key];
+      },
+    });
+  }
+  const gauges: [string, string, () => number][] = [
+    ['lineage_query_requests_in_flight', 'Query API requests running', () => gate.inFlight],
+    ['lineage_query_requests_queued', 'Query API requests waiting for a slot', () => gate.queued],
+  ];
+  for (const [name, help, read] of gauges) {
+    new Gauge({
+      name: fresh(name),
+      help,
+      registers: [metrics.registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  }
+}
+
+/**
+ * Neo4j as the service sees it: up or down, outages so far, and, for the local server this process
+ * supervises, its restarts (`restarts` is undefined for an external Neo4j).
+ */
+export function observeNeo4j(metrics: Metrics, neo4j: { isDown: boolean; outages: number }, restarts?: () => number): void {
+  const fresh = (name: string) => {
+    if (metrics.registry.getSingleMetric(name)) metrics.registry.removeSingleMetric(name);
+    return name;
+  };
+  new Gauge({
+    name: fresh('lineage_neo4j_up'),
+    help: '1 while Neo4j answers, 0 while the service knows it is down (requests then get 503 at once)',
+    registers: [metrics.registry],
+    collect() {
+      this.set(neo4j.isDown ? 0 : 1);
+    },
+  });
+  let outages = 0;
+  new Counter({
+    name: fresh('lineage_neo4j_outages_total'),
+    help: 'Times Neo4j became unreachable',
+    registers: [metrics.registry],
+    collect() {
+      this.inc(neo4j.outages - outages);
+      outages = neo4j.outages;
+    },
+  });
+  if (restarts) {
+    let reported = 0;
+    new Counter({
+      name: fresh('lineage_neo4j_restarts_total'),
+      help: 'Restarts of the local Neo4j server by the service after it exited unexpectedly',
+      registers: [metrics.registry],
+      collect() {
+        this.inc(restarts() - reported);
+        reported = restarts();
+      },
+    });
+  }
 }

@@ -14,6 +14,12 @@ import { planIngestStatements } from './store/ingest.js';
 import { createApp } from './app.js';
 import { migrateEdgeHistory, migrateFoldBookkeeping } from './store/migrations.js';
 import { projectRoot } from './paths.js';
+import { trackConnections } from './http/connections.js';
+import { observeNeo4j } from './metrics.js';
+import { warmUpWritePath } from './ingest/warm-up.js';
+
+/** Time allowed to receive a request's headers (ms), at most REQUEST_TIMEOUT_MS. */
+const HEADERS_TIMEOUT_MS = 10_000;
 
 export interface RunningService {
   server: http.Server;
@@ -38,17 +44,37 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         writers: config.ingestWriters,
         maxBatch: config.ingestMaxBatch,
         maxQueue: config.ingestMaxQueue,
+        maxWaitMs: config.ingestMaxWaitMs,
         lingerMs: config.ingestLingerMs,
         minBatch: config.ingestMinBatch,
       },
       lineageWindow: config.lineageWindow,
       webRoot: path.join(projectRoot, 'dist', 'web'),
+      queries: { maxConcurrent: config.queryMaxConcurrent, maxWaitMs: config.queryMaxWaitMs, memorySoftLimitBytes: config.queryMemorySoftLimitBytes },
+      facetKeysMax: config.facetKeysMax,
     });
+    // Neo4j's state: requests fail fast while it is down (src/neo4j/availability.ts); the local
+    // server's supervisor says so the moment it exits, and restarts it.
+    const local = runtime.local;
+    observeNeo4j(services.metrics, db.availability, local ? () => local.restarts : undefined);
+    local?.on('exited', (exit) => db.availability.markDown(`the local Neo4j ${exit.reason}`));
+    db.availability.startHeartbeat();
     await services.namespaces.ensureDefault();
     logger.info({ statements, neo4j: runtime.uri, database: runtime.database }, 'graph schema applied');
 
-    const server = http.createServer(koa.callback());
+    const server = http.createServer(
+      {
+        // A client gets this long to send a whole request (a 10 MB event over a slow link fits);
+        // a stalled or trickling one is answered 408 and closed instead of holding its socket.
+        requestTimeout: config.requestTimeoutMs,
+        headersTimeout: Math.min(HEADERS_TIMEOUT_MS, config.requestTimeoutMs),
+        // How often Node checks those timeouts (default 30 s, which would double them).
+        connectionsCheckingInterval: 1000,
+      },
+      koa.callback(),
+    );
     server.keepAliveTimeout = 65_000;
+    const connections = trackConnections(server);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());
@@ -57,24 +83,48 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     logger.info({ address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : addr }, 'lineage service listening');
 
     // In the background: requests are served meanwhile (an early ingest batch just plans for itself),
-    // but /readyz says 503 until it is done, so orchestrators send traffic to a warm service.
-    const planStart = performance.now();
-    const planned = db.write({ op: 'plan ingest statements', timeoutMs: config.ingestTimeoutMs }, planIngestStatements).then(
-      () => logger.info({ ms: Math.round(performance.now() - planStart) }, 'ingest statements planned'),
-      (err) => logger.warn({ err }, 'could not plan the ingest statements ahead; the first ingest batch will'),
-    );
-    services.readiness.waitFor('planning the ingest statements', planned);
+    // but /readyz says 503 until the write path is warm, so orchestrators send traffic to a warm
+    // service. Again each time Neo4j comes back: a restarted Neo4j has lost its plan cache.
+    const stopWarmUp = new AbortController();
+    const warmUp = async () => {
+      if (stopWarmUp.signal.aborted) return;
+      const planStart = performance.now();
+      await db.write({ op: 'plan ingest statements', timeoutMs: config.ingestTimeoutMs }, planIngestStatements);
+      logger.info({ ms: Math.round(performance.now() - planStart) }, 'ingest statements planned');
+      await warmUpWritePath(services.committer, logger, undefined, stopWarmUp.signal);
+      // Transactions timed while Neo4j was cold say nothing about the waits to come.
+      services.committer.resetTiming();
+    };
+    const warmUpFailed = (what: string) => (err: unknown) => {
+      if (!stopWarmUp.signal.aborted) logger.warn({ err }, what);
+    };
+    let warming = warmUp().catch(warmUpFailed('could not warm up the write path; the first ingest batches will be slow'));
+    services.readiness.waitFor('warming up the write path', warming);
+    db.availability.onChange((up, reason) => {
+      if (!up) {
+        services.committer.resetTiming();
+        logger.error({ reason }, 'Neo4j is unreachable: requests get 503 at once until it answers again');
+        return;
+      }
+      logger.info({ reason }, 'Neo4j answers again; warming up the write path before turning ready');
+      warming = warming.then(warmUp).catch(warmUpFailed('could not warm up the write path after Neo4j came back'));
+      services.readiness.waitFor('warming up the write path', warming);
+    });
 
     let stopping: Promise<void> | null = null;
     const stop = () =>
       (stopping ??= (async () => {
         logger.info('shutting down: no new connections, finishing in-flight requests');
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
+        // Connections without a request in flight are closed now, each busy one as soon as its
+        // response is sent: with nothing in flight the stop is immediate.
+        connections.drain();
         const grace = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
         await closed;
         clearTimeout(grace);
-        await planned;
+        db.availability.close();
+        // A warm-up still running is only a rehearsal (rolled back): closing the driver ends it.
+        stopWarmUp.abort();
         await runtime.close();
         logger.info('stopped');
       })());

@@ -51,6 +51,29 @@ describe('config', () => {
     expect(loadConfig({ INGEST_WRITERS: '4', INGEST_MAX_BATCH: '100', INGEST_LINGER_MS: '0' })).to.include({ ingestWriters: 4, ingestMaxBatch: 100, ingestLingerMs: 0 });
   });
 
+  it('sheds load by time: events wait at most 1 s for a transaction, 4 queries run at once and the next wait at most 2 s; requests are received within 30 s', () => {
+    expect(loadConfig({})).to.include({ ingestMaxWaitMs: 1000, queryMaxConcurrent: 4, queryMaxWaitMs: 2000, requestTimeoutMs: 30_000 });
+    expect(loadConfig({ INGEST_MAX_WAIT_MS: '2500', QUERY_MAX_CONCURRENT: '32', QUERY_MAX_WAIT_MS: '0', REQUEST_TIMEOUT_MS: '120000' })).to.include({
+      ingestMaxWaitMs: 2500,
+      queryMaxConcurrent: 32,
+      queryMaxWaitMs: 0,
+      requestTimeoutMs: 120_000,
+    });
+    expect(errorOf({ INGEST_MAX_WAIT_MS: '5' }).variable).to.equal('INGEST_MAX_WAIT_MS');
+    expect(errorOf({ QUERY_MAX_CONCURRENT: '0' }).variable).to.equal('QUERY_MAX_CONCURRENT');
+    expect(errorOf({ QUERY_MAX_WAIT_MS: 'soon' }).variable).to.equal('QUERY_MAX_WAIT_MS');
+    expect(errorOf({ REQUEST_TIMEOUT_MS: '10' }).variable).to.equal('REQUEST_TIMEOUT_MS');
+    expect(loadConfig({})).to.include({ queryMemorySoftLimitBytes: 192 * 1024 * 1024 });
+    expect(loadConfig({ QUERY_MEMORY_SOFT_LIMIT: '0' })).to.include({ queryMemorySoftLimitBytes: 0 });
+    expect(errorOf({ QUERY_MEMORY_SOFT_LIMIT: 'plenty' }).variable).to.equal('QUERY_MEMORY_SOFT_LIMIT');
+  });
+
+  it('caps the facet property keys at 5,000 by default, configurable', () => {
+    expect(loadConfig({})).to.include({ facetKeysMax: 5000 });
+    expect(loadConfig({ FACET_KEYS_MAX: '20000' })).to.include({ facetKeysMax: 20_000 });
+    expect(errorOf({ FACET_KEYS_MAX: '1' }).variable).to.equal('FACET_KEYS_MAX');
+  });
+
   it('passes extra JVM flags to the local Neo4j, none by default', () => {
     const local = (env: Record<string, string>) => {
       const c = loadConfig(env).neo4j;

@@ -12,6 +12,7 @@ import type { LogLevel } from '../src/config.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
+import type { AdmissionOptions } from '../src/http/middleware/admission.js';
 
 let sharedDriver: Driver | null = null;
 let schemaApplied = false;
@@ -67,6 +68,8 @@ export interface BuildOptions {
   ingest?: Partial<CommitterOptions>;
   /** Serve the built web UI from this folder (test/web/support.ts builds it once per run). */
   webRoot?: string;
+  queries?: Partial<AdmissionOptions>;
+  facetKeysMax?: number;
 }
 
 export async function build(opts: BuildOptions = {}): Promise<TestApp> {
@@ -75,7 +78,18 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
     await applySchema(db);
     schemaApplied = true;
   }
-  const app = createApp({ db, logger: createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'), bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024, ingest: opts.ingest, webRoot: opts.webRoot });
+  const app = createApp({
+    db,
+    logger: createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'),
+    bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024,
+    // Load shedding is tested where a test asks for it (test/http/load-shedding.test.ts): elsewhere a
+    // busy test machine must not turn a slow transaction into a 503. Nor does the test process's own
+    // memory say anything about the app's.
+    ingest: { maxWaitMs: 120_000, ...opts.ingest },
+    queries: { maxWaitMs: 120_000, memorySoftLimitBytes: 0, ...opts.queries },
+    facetKeysMax: opts.facetKeysMax,
+    webRoot: opts.webRoot,
+  });
   const server = http.createServer(app.koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

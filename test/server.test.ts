@@ -6,6 +6,8 @@
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { findFreePort } from '../src/neo4j/local-server.js';
@@ -63,7 +65,18 @@ describe('server process lifecycle (local Neo4j)', function () {
 
   async function boot(): Promise<{ proc: Proc; url: string }> {
     const port = await findFreePort();
-    const proc = startServer({ PORT: String(port), HOST: '127.0.0.1', NEO4J_LOCAL_DATA_DIR: home, NEO4J_LOCAL_BOLT_PORT: '0', NEO4J_LOCAL_HEAP: '512m', NEO4J_LOCAL_PAGECACHE: '128m', NEO4J_LOCAL_JVM_ARGS: '-Dlineage.test=extra-jvm-flag' });
+    const proc = startServer({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NEO4J_LOCAL_DATA_DIR: home,
+      NEO4J_LOCAL_BOLT_PORT: '0',
+      NEO4J_LOCAL_HEAP: '512m',
+      NEO4J_LOCAL_PAGECACHE: '128m',
+      NEO4J_LOCAL_JVM_ARGS: '-Dlineage.test=extra-jvm-flag',
+      // Long enough that a stop waiting for it is told apart from an immediate one.
+      SHUTDOWN_GRACE_MS: '120000',
+      REQUEST_TIMEOUT_MS: '3000',
+    });
     await until('the service to listen', () => proc.output().includes('lineage service listening') || proc.child.exitCode !== null, 120_000);
     expect(proc.child.exitCode, proc.output()).to.equal(null);
     return { proc, url: `http://127.0.0.1:${port}` };
@@ -80,8 +93,22 @@ describe('server process lifecycle (local Neo4j)', function () {
     expect(javaProcessesFor(home)).to.have.length(1);
     const argv = fs.readFileSync(`/proc/${javaProcessesFor(home)[0]}/cmdline`, 'utf8').split('\0');
     expect(argv, 'NEO4J_LOCAL_JVM_ARGS reaches the JVM').to.include('-Dlineage.test=extra-jvm-flag');
+    // Idle connections do not hold the stop for the grace period (120 s here): one that made a
+    // request (keep-alive) and one that never sent anything.
+    const { port } = new URL(url);
+    const keepAlive = new http.Agent({ keepAlive: true });
+    await new Promise<void>((resolve) => http.get(`${url}/healthz`, { agent: keepAlive }, (r) => r.resume().on('end', () => resolve())));
+    const silent = net.connect(Number(port), '127.0.0.1');
+    silent.on('error', () => undefined);
+    await new Promise((r) => setTimeout(r, 200));
+    const t0 = Date.now();
     proc.child.kill('SIGINT');
     expect(await proc.exited).to.equal(0);
+    // (Stopping Neo4j takes seconds, longer on a first run, which writes its class-data archive.)
+    expect(Date.now() - t0, 'stopped without waiting for the idle connections').to.be.lessThan(60_000);
+    expect(proc.output()).to.match(/"msg":"stopped"/);
+    keepAlive.destroy();
+    silent.destroy();
     expect(javaProcessesFor(home), 'no Neo4j left behind').to.deep.equal([]);
   });
 
@@ -106,6 +133,19 @@ describe('server process lifecycle (local Neo4j)', function () {
       90_000,
     );
     expect(readyStates.filter((s) => s !== '503 warming_up' && s !== '200 ready'), 'no other readiness state').to.deep.equal([]);
+    expect(proc.output(), 'ready only after a rehearsal of the write path').to.include('write path warmed up');
+    // A client that stops sending mid-body gets 408 after REQUEST_TIMEOUT_MS (3 s here) instead of holding its socket.
+    const stalled = await new Promise<{ answer: string; ms: number }>((resolve) => {
+      const started = Date.now();
+      const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
+      let answer = '';
+      socket.on('data', (d) => (answer += d));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve({ answer, ms: Date.now() - started }));
+      socket.write('POST /api/v1/lineage HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"eventTime":');
+    });
+    expect(stalled.answer).to.match(/^HTTP\/1\.1 408/);
+    expect(stalled.ms).to.be.lessThan(30_000);
     expect(proc.output()).not.to.include('could not plan');
     proc.child.kill('SIGTERM');
     expect(await proc.exited).to.equal(0);

@@ -1,6 +1,6 @@
 // Case-insensitive substring search over live dataset and job names (GET /api/v1/search), one page,
-// with the real total. The text indexes on `searchName` (lower-cased name) serve `CONTAINS`; the
-// matches are read once, as nodes. When only a few nodes are hidden (soft-deleted, aliases: found
+// with the real total. The text indexes on `searchName` (lower-cased name) serve `CONTAINS`; each
+// match is read once. When only a few nodes are hidden (soft-deleted, aliases: found
 // through indexes) they are excluded by identity, so counting reads no properties and only the sort
 // keys are read per match; with many hidden, the flags are read instead (no quadratic list test).
 // A dataset found by a symlink alias name is reported as its primary dataset (once).
@@ -30,11 +30,10 @@ CALL (hidden, fewHidden) {
 WITH type, n
 WHERE ($namespace IS NULL OR n.namespace = $namespace)
   AND ($after IS NULL OR n.updatedAt >= datetime($after)) AND ($before IS NULL OR n.updatedAt < datetime($before))
-WITH collect({type: type, n: n}) AS matches
-CALL (matches) {
-  UNWIND matches AS m
-  WITH m ORDER BY CASE WHEN $sort = 'updated_at' THEN m.n.updatedAt END DESC, m.n.name, m.n.namespace, m.type
-  SKIP $offset LIMIT $limit
-  RETURN collect({type: m.type, namespace: m.n.namespace, name: m.n.name, updatedAt: m.n.updatedAt}) AS results
-}
-RETURN size(matches) AS totalCount, results
+// The matches are sorted as the four values a page needs, then sliced: a sort (Top) in a subquery
+// importing the list of matches kept that whole list with each row it held, as Neo4j tracks memory
+// (a page of 1,000 at offset 500 over 1,560 matches exhausted the transaction memory pool).
+WITH type, n.namespace AS namespace, n.name AS name, n.updatedAt AS updatedAt
+ORDER BY CASE WHEN $sort = 'updated_at' THEN updatedAt END DESC, name, namespace, type
+WITH collect({type: type, namespace: namespace, name: name, updatedAt: updatedAt}) AS matches
+RETURN size(matches) AS totalCount, matches[$offset..($offset + $limit)] AS results

@@ -1,6 +1,7 @@
 /** What every router gets: the repositories and process-wide collaborators. */
 import type { Logger } from '../logger.js';
-import { observeCommitter, type Metrics } from '../metrics.js';
+import { observeAdmission, observeCommitter, observeNeo4j, type Metrics } from '../metrics.js';
+import { Admission, type AdmissionOptions } from './middleware/admission.js';
 import type { Db } from '../store/db.js';
 import { NamespaceRepository } from '../store/namespaces.js';
 import { DEFAULT_COMMITTER_OPTIONS, IngestCommitter, type CommitterOptions } from '../ingest/committer.js';
@@ -15,6 +16,7 @@ import { EventRepository } from '../store/events.js';
 import { StatsRepository } from '../store/stats.js';
 import { Readiness } from '../readiness.js';
 import { ImpactRepository } from '../store/impact.js';
+import { DEFAULT_FACET_KEYS_MAX, FacetKeyBudget } from '../ingest/facet-keys.js';
 
 export interface Services {
   db: Db;
@@ -34,11 +36,37 @@ export interface Services {
   stats: StatsRepository;
   /** Start-up work /readyz waits for (server.ts registers it). */
   readiness: Readiness;
+  /** Admission of query API requests (middleware/admission.ts). */
+  admission: Admission;
+  /** The cap on facet property keys (FACET_KEYS_MAX). */
+  facetKeys: FacetKeyBudget;
 }
 
-export function createServices(db: Db, logger: Logger, metrics: Metrics, ingest: Partial<CommitterOptions> = {}, lineage: LineageOptions = {}): Services {
+export function createServices(db: Db, logger: Logger, metrics: Metrics, ingest: Partial<CommitterOptions> = {}, lineage: LineageOptions = {}, queries: Partial<AdmissionOptions> = {}, facetKeysMax = DEFAULT_FACET_KEYS_MAX): Services {
   const committer = new IngestCommitter(db, logger, { ...DEFAULT_COMMITTER_OPTIONS, ...ingest });
   observeCommitter(metrics, committer);
+  const admission = new Admission(queries);
+  observeAdmission(metrics, admission);
+  observeNeo4j(metrics, db.availability);
   const lineageRepository = new LineageRepository(db, lineage);
-  return { db, logger, metrics, namespaces: new NamespaceRepository(db), committer, lineage: lineageRepository, impact: new ImpactRepository(db, lineageRepository), datasets: new DatasetRepository(db), jobs: new JobRepository(db), runs: new RunRepository(db), sources: new SourceRepository(db), tags: new TagRepository(db), search: new SearchRepository(db), events: new EventRepository(db), stats: new StatsRepository(db), readiness: new Readiness() };
+  return {
+    db,
+    logger,
+    metrics,
+    admission,
+    facetKeys: new FacetKeyBudget(db, facetKeysMax),
+    namespaces: new NamespaceRepository(db),
+    committer,
+    lineage: lineageRepository,
+    impact: new ImpactRepository(db, lineageRepository),
+    datasets: new DatasetRepository(db),
+    jobs: new JobRepository(db),
+    runs: new RunRepository(db),
+    sources: new SourceRepository(db),
+    tags: new TagRepository(db),
+    search: new SearchRepository(db),
+    events: new EventRepository(db),
+    stats: new StatsRepository(db),
+    readiness: new Readiness(),
+  };
 }

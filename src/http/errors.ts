@@ -5,10 +5,12 @@
 export type ErrorKind =
   | 'bad_request'
   | 'not_found'
+  | 'forbidden'
   | 'method_not_allowed'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'validation_failed'
+  | 'limit_exceeded'
   | 'conflict'
   | 'unavailable'
   | 'overloaded'

@@ -3,6 +3,12 @@ import type { ParsedUrlQuery } from 'node:querystring';
 import { badRequest } from './errors.js';
 
 export const MAX_LIMIT = 1000;
+/**
+ * Deepest page a list serves. Neo4j must read and sort `offset + limit` rows to answer a page, so an
+ * unbounded offset lets one request hold a transaction's memory for seconds; past it, a 400 says to
+ * narrow the filter instead (an offset past the end of a shorter list is an empty page).
+ */
+export const MAX_OFFSET = 100_000;
 
 export interface PageParams {
   limit: number;
@@ -31,7 +37,7 @@ export function intParam(query: ParsedUrlQuery, name: string, fallback: number, 
 export function pageParams(query: ParsedUrlQuery, defaultLimit = 100): PageParams {
   return {
     limit: intParam(query, 'limit', defaultLimit, 1, MAX_LIMIT),
-    offset: intParam(query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
+    offset: intParam(query, 'offset', 0, 0, MAX_OFFSET),
   };
 }
 

@@ -22,10 +22,13 @@ import type { NormalizedEvent } from '../domain/openlineage/types.js';
 import { writeEvents } from '../store/ingest.js';
 import { RecentPeak, startThreshold } from './batch-size.js';
 import type { Logger } from '../logger.js';
+import { Neo4jUnavailable } from '../neo4j/availability.js';
 
 interface Pending {
   event: NormalizedEvent;
   receivedAt: string;
+  /** performance.now() when it was queued. */
+  queuedAt: number;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
@@ -50,17 +53,27 @@ export interface CommitterOptions {
   minBatch: number;
   /** Most events waiting for a transaction (not counting those in flight); more are refused. */
   maxQueue: number;
+  /**
+   * Longest an event may wait for its transaction to start (ms). An event that would wait longer,
+   * by the recent transaction times, is refused at once; one that has waited this long is refused
+   * when its turn comes. Either way with 503 + Retry-After and nothing written: a producer is
+   * better served by a fast refusal than by an answer after its own timeout.
+   */
+  maxWaitMs: number;
 }
 
-export const DEFAULT_COMMITTER_OPTIONS: CommitterOptions = { maxBatch: 32, writers: 2, timeoutMs: 60_000, lingerMs: 10, minBatch: 16, maxQueue: 10_000 };
+export const DEFAULT_COMMITTER_OPTIONS: CommitterOptions = { maxBatch: 32, writers: 2, timeoutMs: 60_000, lingerMs: 10, minBatch: 16, maxQueue: 10_000, maxWaitMs: 1000 };
 
-/** Refusal of an event because the queue is full: retriable, nothing of it was written. */
+/** Refusal of an event under overload (queue full, or too long a wait): retriable, nothing of it was written. */
 export class IngestOverloaded extends Error {
-  constructor(readonly maxQueue: number) {
-    super(`Ingestion is overloaded (${maxQueue} events already waiting); retry later`);
+  constructor(message: string) {
+    super(`Ingestion is overloaded (${message}); retry later`);
     this.name = 'IngestOverloaded';
   }
 }
+
+/** Recent transactions whose median time estimates the next ones' (a median: one slow outlier, such as the first transaction after a cold start, does not shut the door). */
+const TX_TIME_SAMPLES = 9;
 
 /** Counters for /metrics and the bench. */
 export interface CommitterStats {
@@ -70,8 +83,12 @@ export interface CommitterStats {
   retries: number;
   /** Shared transactions that failed and were split into one transaction per event. */
   splits: number;
-  /** Events refused because the queue was full. */
+  /** Events refused because the queue was full or they would have waited too long. */
   refused: number;
+  /** Of those, the events refused because of the wait (INGEST_MAX_WAIT_MS). */
+  refusedForWait: number;
+  /** Events refused at once because Neo4j was known to be down. */
+  refusedUnavailable: number;
 }
 
 export class IngestCommitter {
@@ -83,10 +100,13 @@ export class IngestCommitter {
   private readonly peak = new RecentPeak();
   private closed = false;
   private lingerTimer: NodeJS.Timeout | null = null;
+  private expiryTimer: NodeJS.Timeout | null = null;
   private idleWaiters: (() => void)[] = [];
   private lastOverloadLog = 0;
   private readonly commitListeners: ((events: number, seconds: number) => void)[] = [];
-  readonly stats: CommitterStats = { transactions: 0, events: 0, retries: 0, splits: 0, refused: 0 };
+  readonly stats: CommitterStats = { transactions: 0, events: 0, retries: 0, splits: 0, refused: 0, refusedForWait: 0, refusedUnavailable: 0 };
+  /** The latest committed transactions' times (ms), oldest first. */
+  private readonly txTimes: number[] = [];
   private readonly opts: CommitterOptions;
 
   constructor(
@@ -99,20 +119,93 @@ export class IngestCommitter {
 
   submit(event: NormalizedEvent): Promise<void> {
     if (this.closed) return Promise.reject(new Error('ingestion is shutting down'));
+    if (this.db.availability.isDown) {
+      this.stats.refusedUnavailable++;
+      return Promise.reject(new Neo4jUnavailable(this.db.availability.reason ?? 'down'));
+    }
     if (this.queue.length >= this.opts.maxQueue) {
-      this.stats.refused++;
-      const now = Date.now();
-      if (now - this.lastOverloadLog >= 10_000) {
-        this.lastOverloadLog = now;
-        this.logger.warn({ maxQueue: this.opts.maxQueue, refusedSoFar: this.stats.refused }, 'ingest queue full: refusing events with 503 (INGEST_MAX_QUEUE)');
-      }
-      return Promise.reject(new IngestOverloaded(this.opts.maxQueue));
+      return Promise.reject(this.refuse(`${this.opts.maxQueue} events already waiting`, 'ingest queue full: refusing events with 503 (INGEST_MAX_QUEUE)', false));
+    }
+    const wait = this.expectedWaitMs();
+    if (wait > this.opts.maxWaitMs) {
+      return Promise.reject(this.refuse(`an event would wait about ${Math.round(wait)} ms for a transaction, more than ${this.opts.maxWaitMs} ms`, 'ingest too slow for the load: refusing events with 503 (INGEST_MAX_WAIT_MS)', true));
     }
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ event, receivedAt: new Date().toISOString(), resolve, reject });
+      this.queue.push({ event, receivedAt: new Date().toISOString(), queuedAt: performance.now(), resolve, reject });
       this.peak.record(this.queue.length + this.activeEvents);
       this.pump();
+      this.scheduleExpiry();
     });
+  }
+
+  /**
+   * Forgets the recent transaction times: they describe a server that is gone (Neo4j went down) or
+   * a cold one (the write path has just been warmed up), and would refuse events for waits that
+   * will not happen.
+   */
+  resetTiming(): void {
+    this.txTimes.length = 0;
+  }
+
+  /**
+   * How long a new event would wait for its transaction to start: the transactions ahead of it
+   * (full batches shared by the writers) times the recent transaction time. 0 while a writer is
+   * free, and before any transaction has been timed.
+   */
+  expectedWaitMs(): number {
+    if (this.txTimes.length === 0 || this.active < this.opts.writers) return 0;
+    const ahead = Math.ceil((this.queue.length + 1) / (this.opts.maxBatch * this.opts.writers));
+    const sorted = [...this.txTimes].sort((a, b) => a - b);
+    return ahead * sorted[sorted.length >> 1];
+  }
+
+  /**
+   * Events that waited past their budget are refused, not written late: their producers have been
+   * told nothing yet and retry; one that gets its 201 got it within the budget. Checked when a
+   * writer takes a batch and by a timer, so a refusal comes on time even while every writer is
+   * stuck in a slow transaction (the first ones on a restarted, cold Neo4j take seconds).
+   */
+  private refuseExpired(): void {
+    const now = performance.now();
+    while (this.queue.length > 0 && now - this.queue[0].queuedAt > this.opts.maxWaitMs) {
+      const late = this.queue.shift()!;
+      late.reject(this.refuse(`waited ${Math.round(now - late.queuedAt)} ms for a transaction, more than ${this.opts.maxWaitMs} ms`, 'ingest too slow for the load: refusing events with 503 (INGEST_MAX_WAIT_MS)', true));
+    }
+  }
+
+  /** Wakes up when the oldest waiting event's budget runs out (one timer for the whole queue, FIFO). */
+  private scheduleExpiry(): void {
+    if (this.expiryTimer || this.queue.length === 0) return;
+    const dueIn = Math.max(0, this.queue[0].queuedAt + this.opts.maxWaitMs - performance.now()) + 1;
+    this.expiryTimer = setTimeout(() => {
+      this.expiryTimer = null;
+      this.refuseExpired();
+      if (this.queue.length === 0 && this.active === 0) this.idleWaiters.splice(0).forEach((w) => w());
+      this.scheduleExpiry();
+    }, dueIn);
+    this.expiryTimer.unref();
+  }
+
+  private refuse(reason: string, log: string, forWait: boolean): IngestOverloaded {
+    this.stats.refused++;
+    if (forWait) this.stats.refusedForWait++;
+    const now = Date.now();
+    if (now - this.lastOverloadLog >= 10_000) {
+      this.lastOverloadLog = now;
+      this.logger.warn({ maxQueue: this.opts.maxQueue, maxWaitMs: this.opts.maxWaitMs, queued: this.queue.length, refusedSoFar: this.stats.refused }, log);
+    }
+    return new IngestOverloaded(reason);
+  }
+
+  /**
+   * Writes `events` as one ingest transaction and rolls it back (warm-up: the statements are
+   * planned and their code run in Neo4j and here, and nothing is stored).
+   */
+  async rehearse(events: NormalizedEvent[]): Promise<void> {
+    const receivedAt = new Date().toISOString();
+    await this.db.rehearse({ op: 'ingest warm-up', timeoutMs: this.opts.timeoutMs }, (tx) =>
+      writeEvents(tx, events.map((event) => ({ event, receivedAt, queuedAt: 0, resolve: () => undefined, reject: () => undefined }))),
+    );
   }
 
   /** Calls `listener` after each committed transaction with its event count and duration (retries included). */
@@ -163,6 +256,11 @@ export class IngestCommitter {
       clearTimeout(this.lingerTimer);
       this.lingerTimer = null;
     }
+    this.refuseExpired();
+    if (this.queue.length === 0) {
+      if (this.active === 0) this.idleWaiters.splice(0).forEach((w) => w());
+      return;
+    }
     const batch = this.queue.splice(0, this.opts.maxBatch);
     this.active++;
     this.activeEvents += batch.length;
@@ -184,6 +282,8 @@ export class IngestCommitter {
     this.stats.transactions++;
     this.stats.events += batch.length;
     const seconds = (performance.now() - start) / 1000;
+    this.txTimes.push(seconds * 1000);
+    if (this.txTimes.length > TX_TIME_SAMPLES) this.txTimes.shift();
     for (const listener of this.commitListeners) listener(batch.length, seconds);
   }
 
@@ -192,8 +292,9 @@ export class IngestCommitter {
       await this.write(batch);
       for (const p of batch) p.resolve();
     } catch (err) {
-      if (batch.length === 1) {
-        batch[0].reject(err);
+      // Neo4j is away: every event would fail the same way, so none is retried alone.
+      if (batch.length === 1 || err instanceof Neo4jUnavailable) {
+        for (const p of batch) p.reject(err);
         return;
       }
       this.stats.splits++;

@@ -15,7 +15,17 @@ export interface Neo4jRuntime {
   uri: string;
   /** Closes the driver and stops the local server if this process started one. */
   close(): Promise<void>;
+  /** The local server this process supervises (undefined for an external Neo4j). */
+  local?: LocalNeo4jServer;
 }
+
+/**
+ * How long the driver waits for a TCP connection to Neo4j, and for a pooled connection. The
+ * driver's defaults (30 s and 60 s) turned an unreachable server into half-minute hangs; a server
+ * on the same network answers a connect in milliseconds.
+ */
+export const CONNECTION_TIMEOUT_MS = 5000;
+export const CONNECTION_ACQUISITION_TIMEOUT_MS = 10_000;
 
 /** How long a transaction is retried after transient errors (deadlocks, leader switches, lost connections). */
 export const MAX_TRANSACTION_RETRY_MS = 15_000;
@@ -26,7 +36,8 @@ export function createDriver(uri: string, user: string, password: string, logger
   const auth = password ? neo4j.auth.basic(user, password) : undefined;
   return neo4j.driver(uri, auth, {
     maxConnectionPoolSize: 64,
-    connectionAcquisitionTimeout: 30_000,
+    connectionTimeout: CONNECTION_TIMEOUT_MS,
+    connectionAcquisitionTimeout: CONNECTION_ACQUISITION_TIMEOUT_MS,
     maxTransactionRetryTime: MAX_TRANSACTION_RETRY_MS,
     disableLosslessIntegers: false,
     userAgent: 'lineage-graph-service/0.1',
@@ -41,13 +52,14 @@ export async function startNeo4jRuntime(config: Config['neo4j'], logger?: Logger
     const driver = createDriver(config.uri, config.user, config.password, logger);
     return { driver, database: config.database, uri: config.uri, close: () => driver.close() };
   }
-  const server = new LocalNeo4jServer({ ...config, logger });
+  const server = new LocalNeo4jServer({ ...config, logger, supervise: true, classDataSharing: true });
   await server.start();
   const driver = createDriver(server.uri, '', '', logger);
   return {
     driver,
     database: config.database,
     uri: server.uri,
+    local: server,
     async close() {
       await driver.close();
       await server.stop();

@@ -13,6 +13,7 @@ import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type Rec
 import { cypher } from './cypher.js';
 import { commitBehind } from '../neo4j/commit-behind.js';
 import { MAX_TRANSACTION_RETRY_MS } from '../neo4j/runtime.js';
+import { Neo4jAvailability, Neo4jUnavailable, isConnectionError, type AvailabilityOptions } from '../neo4j/availability.js';
 
 /** What a unit of work may do with its transaction: run queries. Commit and rollback belong to Db. */
 export type TxRunner = Pick<ManagedTransaction, 'run'>;
@@ -38,12 +39,33 @@ export interface TxOptions {
   timeoutMs?: number;
 }
 
+/**
+ * Past its timeout, a transaction gets this much longer for Neo4j's own timeout error to arrive;
+ * then the caller is answered without it (a hung or stopped server sends nothing at all).
+ */
+export const CLIENT_DEADLINE_GRACE_MS = 2000;
+
+/** A transaction that got no answer from Neo4j within its timeout and the grace period. */
+export class TransactionDeadlineExceeded extends Error {
+  readonly code = 'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration';
+  constructor(readonly op: string, timeoutMs: number) {
+    super(`'${op}' got no answer from Neo4j within ${timeoutMs + CLIENT_DEADLINE_GRACE_MS} ms`);
+    this.name = 'TransactionDeadlineExceeded';
+  }
+}
+
 export class Db {
+  /** Whether Neo4j is reachable; while it is known not to be, transactions fail at once (availability.ts). */
+  readonly availability: Neo4jAvailability;
+
   constructor(
     readonly driver: Driver,
     readonly database: string,
     readonly defaultTimeoutMs = 10_000,
-  ) {}
+    availability: Partial<AvailabilityOptions> = {},
+  ) {
+    this.availability = new Neo4jAvailability((timeoutMs) => this.ping(timeoutMs), availability);
+  }
 
   private config(opts: TxOptions) {
     return {
@@ -60,40 +82,94 @@ export class Db {
     return this.transaction(neo4j.session.WRITE, opts, work);
   }
 
-  /** Runs `work` in one transaction, committed if it resolves; retried whole on transient errors. */
+  /**
+   * Runs `work` in one transaction, committed if it resolves; retried whole on transient errors
+   * while the retries fit in the transaction's timeout (and at most MAX_TRANSACTION_RETRY_MS).
+   * While Neo4j is known to be down it fails at once with Neo4jUnavailable; a lost connection is
+   * retried only if a probe finds Neo4j answering.
+   */
   private async transaction<T>(mode: SessionMode, opts: TxOptions, work: (tx: TxRunner) => Promise<T>): Promise<T> {
     const started = Date.now();
+    const timeoutMs = opts.timeoutMs ?? this.defaultTimeoutMs;
+    const retryBudgetMs = Math.min(MAX_TRANSACTION_RETRY_MS, timeoutMs);
     let delay = RETRY_INITIAL_DELAY_MS;
     for (;;) {
-      const session = this.driver.session({ database: this.database, defaultAccessMode: mode });
+      this.availability.assertUp();
       try {
-        // Not awaited: queries run on it are queued behind BEGIN on the same connection.
-        const tx = session.beginTransaction(this.config(opts));
-        let result: T;
-        try {
-          result = await work(tx);
-          if (result instanceof LastStatement) {
-            const committed = commitBehind(tx, result.result);
-            // Awaited below; when the statement fails, COMMIT fails with it and the statement's own error is the one thrown.
-            committed.catch(() => undefined);
-            await result.result;
-            await committed;
-            return result;
-          }
-        } catch (err) {
-          await tx.rollback().catch(() => undefined);
-          throw err;
-        }
-        await tx.commit();
-        return result;
+        return await this.attempt(mode, opts, timeoutMs, work);
       } catch (err) {
-        if (!neo4j.isRetriableError(err) || Date.now() - started >= MAX_TRANSACTION_RETRY_MS) throw err;
-      } finally {
-        await session.close();
+        if (isConnectionError(err) && !(err instanceof Neo4jUnavailable) && !(await this.availability.check())) {
+          throw new Neo4jUnavailable(this.availability.reason ?? (err as Error).message);
+        }
+        const jitter = 1 + RETRY_JITTER * (2 * Math.random() - 1);
+        if (!neo4j.isRetriableError(err) || Date.now() - started + delay * jitter >= retryBudgetMs) throw err;
+        await new Promise((resolve) => setTimeout(resolve, delay * jitter));
+        delay *= RETRY_MULTIPLIER;
       }
-      const jitter = 1 + RETRY_JITTER * (2 * Math.random() - 1);
-      await new Promise((resolve) => setTimeout(resolve, delay * jitter));
-      delay *= RETRY_MULTIPLIER;
+    }
+  }
+
+  /** One try of a transaction, answered within its timeout plus CLIENT_DEADLINE_GRACE_MS whatever Neo4j does. */
+  private async attempt<T>(mode: SessionMode, opts: TxOptions, timeoutMs: number, work: (tx: TxRunner) => Promise<T>): Promise<T> {
+    const session = this.driver.session({ database: this.database, defaultAccessMode: mode });
+    let timer: NodeJS.Timeout | undefined;
+    let expired = false;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        expired = true;
+        reject(new TransactionDeadlineExceeded(opts.op, timeoutMs));
+      }, timeoutMs + CLIENT_DEADLINE_GRACE_MS);
+    });
+    const run = (async () => {
+      // Not awaited: queries run on it are queued behind BEGIN on the same connection.
+      const tx = session.beginTransaction(this.config(opts));
+      let result: T;
+      try {
+        result = await work(tx);
+        if (result instanceof LastStatement) {
+          const committed = commitBehind(tx, result.result);
+          // Awaited below; when the statement fails, COMMIT fails with it and the statement's own error is the one thrown.
+          committed.catch(() => undefined);
+          await result.result;
+          await committed;
+          return result;
+        }
+      } catch (err) {
+        await tx.rollback().catch(() => undefined);
+        throw err;
+      }
+      await tx.commit();
+      return result;
+    })();
+    try {
+      return await Promise.race([run, deadline]);
+    } finally {
+      clearTimeout(timer);
+      // Past the deadline the session may never answer: close it in the background.
+      if (expired) {
+        run.catch(() => undefined);
+        void session.close().catch(() => undefined);
+      } else await session.close();
+    }
+  }
+
+  /**
+   * Runs `work` in a write transaction that is always rolled back: a rehearsal of real work (plans
+   * made, code paths run in Neo4j and here) that leaves nothing behind. Not retried.
+   */
+  async rehearse(opts: TxOptions, work: (tx: TxRunner) => Promise<unknown>): Promise<void> {
+    this.availability.assertUp();
+    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.WRITE });
+    try {
+      const tx = session.beginTransaction(this.config(opts));
+      try {
+        const result = await work(tx);
+        if (result instanceof LastStatement) await result.result;
+      } finally {
+        await tx.rollback().catch(() => undefined);
+      }
+    } finally {
+      await session.close();
     }
   }
 

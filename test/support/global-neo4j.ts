@@ -9,10 +9,14 @@ import path from 'node:path';
 import { LocalNeo4jServer } from '../../src/neo4j/local-server.js';
 import { NEO4J_DEFAULT_VERSION } from '../../src/config.js';
 import { projectRoot } from '../../src/paths.js';
+import { createDriver } from '../../src/neo4j/runtime.js';
+import { Db } from '../../src/store/db.js';
+import { applySchema } from '../../src/store/schema.js';
+import { planIngestStatements } from '../../src/store/ingest.js';
 
 let stop: (() => Promise<void>) | null = null;
 
-export async function mochaGlobalSetup(): Promise<void> {
+async function startTestNeo4j(): Promise<void> {
   if (process.env.TEST_NEO4J_URI) return;
   if (process.env.TEST_NEO4J === 'testcontainers') {
     const { Neo4jContainer } = await import('@testcontainers/neo4j');
@@ -56,6 +60,28 @@ async function planAhead(uri: string): Promise<void> {
   } finally {
     await driver.close();
   }
+}
+
+/**
+ * The schema and the ingest statements' plans, once per run, as the service does before it turns
+ * ready: otherwise the first test to ingest pays for planning them (tens of seconds on a cold, busy
+ * Neo4j, past mocha's timeout).
+ */
+async function prepareTestNeo4j(): Promise<void> {
+  const driver = createDriver(process.env.TEST_NEO4J_URI!, process.env.TEST_NEO4J_USER ?? 'neo4j', process.env.TEST_NEO4J_PASSWORD ?? '');
+  const db = new Db(driver, process.env.TEST_NEO4J_DATABASE ?? 'neo4j', 300_000);
+  try {
+    await applySchema(db);
+    await db.write({ op: 'plan ingest statements', timeoutMs: 300_000 }, planIngestStatements);
+  } finally {
+    db.availability.close();
+    await driver.close();
+  }
+}
+
+export async function mochaGlobalSetup(): Promise<void> {
+  await startTestNeo4j();
+  await prepareTestNeo4j();
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {

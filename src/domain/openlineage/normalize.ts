@@ -21,6 +21,7 @@ import type {
   Symlink,
 } from './types.js';
 import { eventKind, parseIsoDateTime, validateShape } from './validate.js';
+import { limitProblems, nestingProblem } from './limits.js';
 
 /**
  * Namespace of the name-based UUIDs given to non-UUID runIds. Fixed forever: changing it would give
@@ -219,10 +220,18 @@ function normalizeValidEvent(raw: Obj, kind: EventKind): NormalizedEvent {
   };
 }
 
-/** Validates an event body and, when it is valid, normalizes it. */
+/**
+ * Validates an event body and, when it is valid and within the limits (limits.ts), normalizes it.
+ * Nesting is checked first: validation and canonical JSON recurse over the body.
+ */
 export function parseEvent(body: unknown): ParseResult {
+  const deep = nestingProblem(body);
+  if (deep) return { ok: false, problems: [deep] };
   const problems = validateShape(body);
   if (problems.length > 0) return { ok: false, problems };
   const raw = body as Obj;
-  return { ok: true, event: normalizeValidEvent(raw, eventKind(raw) as EventKind) };
+  const event = normalizeValidEvent(raw, eventKind(raw) as EventKind);
+  const limits = limitProblems(event);
+  if (limits.length > 0) return { ok: false, problems: limits };
+  return { ok: true, event };
 }

@@ -113,6 +113,8 @@ export interface ValidationProblem {
   /** JSON pointer of the failing value, e.g. `/run/runId` or `/inputs/0/name`. */
   path: string;
   message: string;
+  /** Set when the problem is an exceeded limit (limits.ts), named here. */
+  limit?: string;
 }
 
 export type ParseResult = { ok: true; event: NormalizedEvent } | { ok: false; problems: ValidationProblem[] };

@@ -5,6 +5,8 @@
 import type { Middleware } from 'koa';
 import { HttpError } from '../errors.js';
 import type { Logger } from '../../logger.js';
+import { Neo4jUnavailable } from '../../neo4j/availability.js';
+import { TransactionDeadlineExceeded } from '../../store/db.js';
 
 interface BodyParserError extends Error {
   status?: number;
@@ -27,6 +29,8 @@ const UNAVAILABLE_CODES = new Set(['ServiceUnavailable', 'SessionExpired', 'Neo.
 
 export function toHttpError(err: unknown): HttpError | null {
   if (err instanceof HttpError) return err;
+  if (err instanceof Neo4jUnavailable) return new HttpError(503, 'unavailable', err.message);
+  if (err instanceof TransactionDeadlineExceeded) return new HttpError(503, 'unavailable', `The graph database did not answer in time: ${err.message}; retry later`);
   const e = err as BodyParserError & Neo4jLikeError;
   if (!e || typeof e !== 'object') return null;
 
@@ -46,9 +50,13 @@ export function toHttpError(err: unknown): HttpError | null {
       return new HttpError(504, 'timeout', 'The query took longer than the configured timeout (QUERY_TIMEOUT_MS); narrow it (e.g. a smaller depth) or raise the limit');
     }
     if (UNAVAILABLE_CODES.has(e.code)) return new HttpError(503, 'unavailable', 'The graph database is unavailable; retry later');
+    // A value past Neo4j's index key limit (about 8 KB): the request's names are too long, for good.
+    if (e.code === 'Neo.DatabaseError.Statement.ExecutionFailed' && /too large to index/i.test(e.message)) {
+      return new HttpError(422, 'limit_exceeded', 'A name is too long for Neo4j to index (about 8 KB for a key); shorten it (limit: nameBytes)', { limits: ['nameBytes'] });
+    }
   }
-  // zlib failures while inflating a gzip body.
-  if (typeof e.code === 'string' && e.code.startsWith('Z_')) {
+  // zlib failures while inflating a gzip or deflate body (Z_DATA_ERROR, ...) or a brotli one (ERR__ERROR_FORMAT_...).
+  if (typeof e.code === 'string' && (e.code.startsWith('Z_') || e.code.startsWith('ERR__ERROR_') || e.code.startsWith('ERR_BROTLI'))) {
     return new HttpError(400, 'bad_request', `Could not decompress the request body: ${e.message}`);
   }
   const status = e.status ?? e.statusCode;
@@ -56,6 +64,16 @@ export function toHttpError(err: unknown): HttpError | null {
     return new HttpError(status, status === 404 ? 'not_found' : 'bad_request', e.expose === false ? 'Bad request' : e.message);
   }
   return null;
+}
+
+/**
+ * An error of the body parser as an HTTP error: whatever went wrong reading or decoding a request
+ * body is the request's fault (400 unless the parser said otherwise), never a 500.
+ */
+export function bodyError(err: unknown): HttpError {
+  const known = toHttpError(err);
+  if (known) return known;
+  return new HttpError(400, 'bad_request', `Could not read the request body: ${(err as Error)?.message ?? String(err)}`);
 }
 
 export function errorHandler(logger: Logger): Middleware {
@@ -70,7 +88,8 @@ export function errorHandler(logger: Logger): Middleware {
           throw new HttpError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`);
         }
         if (ctx.status === 501) {
-          throw new HttpError(501, 'method_not_allowed', `${ctx.method} is not implemented`);
+          // A method no route knows (TRACE, PROPFIND, ...): the client's mistake, not a missing feature.
+          throw new HttpError(405, 'method_not_allowed', `${ctx.method} is not supported${ctx.response.get('Allow') ? `; allowed on ${ctx.path}: ${ctx.response.get('Allow')}` : ''}`);
         }
       }
     } catch (err) {

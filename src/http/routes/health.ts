@@ -5,6 +5,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Services } from '../context.js';
+import { isConnectionError } from '../../neo4j/availability.js';
 
 /** Not ready: 503 with Retry-After, so balancers and clients come back shortly. */
 function notReady(ctx: Context, body: Record<string, unknown>): void {
@@ -19,9 +20,16 @@ export function healthRouter({ db, metrics, readiness }: Services): Router {
     ctx.body = { status: 'ok' };
   });
   router.get('/readyz', async (ctx) => {
+    // Known down (a refused connection, or the local server's exit): say so without waiting.
+    if (db.availability.isDown) {
+      notReady(ctx, { error: 'unavailable', message: `Neo4j is not reachable: ${db.availability.reason}`, status: 'not_ready', neo4j: 'down', downForMs: Math.round(db.availability.downForMs) });
+      return;
+    }
     try {
       await db.ping(2000);
     } catch (err) {
+      // A refused or lost connection makes requests fail fast from now on (availability.ts).
+      if (isConnectionError(err)) db.availability.markDown((err as Error).message);
       notReady(ctx, { error: 'unavailable', message: `Neo4j is not reachable: ${(err as Error).message}`, status: 'not_ready', neo4j: 'down' });
       return;
     }

@@ -8,6 +8,7 @@ import type { Services } from '../context.js';
 import { HttpError, badRequest, unprocessable } from '../errors.js';
 import { parseEvent } from '../../domain/openlineage/normalize.js';
 import { RunJobConflict } from '../../domain/ingest/run-fold.js';
+import type { ValidationProblem } from '../../domain/openlineage/types.js';
 import { IngestOverloaded } from '../../ingest/committer.js';
 import { toHttpError } from '../middleware/errors.js';
 
@@ -20,24 +21,31 @@ function requireJson(ctx: Context): unknown {
   return ctx.request.body;
 }
 
+/** 422: `limit_exceeded` naming the limits (docs/operations.md#limits) when the event is past one, else `validation_failed`. */
+function invalidEvent(problems: ValidationProblem[]): HttpError {
+  const message = problems.map((p) => `${p.path || '/'} ${p.message}`).join('; ');
+  const limits = [...new Set(problems.flatMap((p) => (p.limit ? [p.limit] : [])))];
+  if (limits.length > 0) return new HttpError(422, 'limit_exceeded', `OpenLineage event over a limit: ${message}`, { errors: problems, limits });
+  return unprocessable(`Invalid OpenLineage event: ${message}`, { errors: problems });
+}
+
 function ingestError(err: unknown): HttpError {
   if (err instanceof RunJobConflict) return new HttpError(409, 'conflict', err.message);
   if (err instanceof IngestOverloaded) return new HttpError(503, 'overloaded', err.message);
   return toHttpError(err) ?? new HttpError(503, 'unavailable', 'The event could not be stored; retry later');
 }
 
-export function lineageIngestRouter({ committer, metrics, logger }: Services): Router {
+export function lineageIngestRouter({ committer, facetKeys, metrics, logger }: Services): Router {
   const router = new Router();
 
   router.post('/lineage', async (ctx) => {
     const parsed = parseEvent(requireJson(ctx));
     if (!parsed.ok) {
       metrics.eventsIngested.labels('unknown', 'invalid').inc();
-      throw unprocessable(`Invalid OpenLineage event: ${parsed.problems.map((p) => `${p.path || '/'} ${p.message}`).join('; ')}`, {
-        errors: parsed.problems,
-      });
+      throw invalidEvent(parsed.problems);
     }
     try {
+      await facetKeys.admit(parsed.event);
       await committer.submit(parsed.event);
     } catch (err) {
       const httpError = ingestError(err);
@@ -61,6 +69,7 @@ export function lineageIngestRouter({ committer, metrics, logger }: Services): R
           return;
         }
         try {
+          await facetKeys.admit(parsed.event);
           await committer.submit(parsed.event);
           metrics.eventsIngested.labels(parsed.event.kind, 'stored').inc();
         } catch (err) {
@@ -72,7 +81,11 @@ export function lineageIngestRouter({ committer, metrics, logger }: Services): R
     );
     failed.sort((a, b) => a.index - b.index);
     const successful = body.length - failed.length;
-    ctx.status = 200;
+    // Nothing stored and something worth retrying (overload, Neo4j away): a 503 with Retry-After, so
+    // a producer backs off instead of reading a 200 whose every event was refused.
+    const refusedForNow = successful === 0 && failed.some((f) => f.retriable);
+    ctx.status = refusedForNow ? 503 : 200;
+    if (refusedForNow) ctx.set('Retry-After', '1');
     ctx.body = {
       status: failed.length === 0 ? 'success' : successful === 0 ? 'failure' : 'partial_success',
       summary: { received: body.length, successful, failed: failed.length },

@@ -1,0 +1,78 @@
+/**
+ * Warming the write path before /readyz says ready, at start and after Neo4j comes back.
+ *
+ * A fresh Neo4j has an empty query plan cache and a cold JIT: the first ingest transaction used to
+ * take seconds (planning the two composed ingest statements), past the 5 s default timeout of the
+ * official Python client, so producers logged a timeout and posted the event again. "Ready" here
+ * means "a write will be fast": the ingest statements are planned, then ingest transactions of
+ * realistic events run through the committer's own code and are rolled back (nothing is stored),
+ * until one is fast or the time allowed is spent.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IngestCommitter } from './committer.js';
+import type { Logger } from '../logger.js';
+import type { NormalizedEvent } from '../domain/openlineage/types.js';
+import { parseEvent } from '../domain/openlineage/normalize.js';
+
+/** Namespace of the rehearsal events (rolled back: never stored). */
+export const WARM_UP_NAMESPACE = 'lineage-service-warm-up';
+
+const PRODUCER = 'https://github.com/lineage-graph-service/warm-up';
+
+/** Events of every kind, with the facets ingestion promotes, as one batch of `size`. */
+export function warmUpBatch(size = 16): NormalizedEvent[] {
+  const ns = WARM_UP_NAMESPACE;
+  const t = Date.now();
+  const time = (i: number) => new Date(t + i * 1000).toISOString();
+  const schema = (n: number) => ({ fields: Array.from({ length: n }, (_, i) => ({ name: `c${i}`, type: 'VARCHAR', description: 'warm-up' })) });
+  const ds = (name: string, extra: Record<string, unknown> = {}) => ({
+    namespace: ns,
+    name,
+    facets: { schema: schema(8), dataSource: { name: ns, uri: `postgres://warm-up/${ns}` }, documentation: { description: 'warm-up' }, ...extra },
+  });
+  const bodies: Record<string, unknown>[] = [];
+  const parentRun = randomUUID();
+  for (let i = 0; bodies.length < size; i++) {
+    const runId = randomUUID();
+    const job = { namespace: ns, name: `job_${i}`, facets: { sql: { query: 'select 1' }, jobType: { processingType: 'BATCH', integration: 'SPARK', jobType: 'TASK' }, sourceCodeLocation: { type: 'git', url: 'https://example.com/repo' } } };
+    const run = { runId, facets: { parent: { run: { runId: parentRun }, job: { namespace: ns, name: 'parent' } }, nominalTime: { nominalStartTime: time(i) } } };
+    const inputs = [ds(`in_${i}`), ds('shared_dim')];
+    const outputs = [ds(`out_${i}`, { columnLineage: { fields: { c0: { inputFields: [{ namespace: ns, name: `in_${i}`, field: 'c0' }] } } } })];
+    bodies.push({ eventType: 'START', eventTime: time(i), producer: PRODUCER, run, job, inputs, outputs: [] });
+    bodies.push({ eventType: i % 5 === 4 ? 'FAIL' : 'COMPLETE', eventTime: time(i + 1), producer: PRODUCER, run, job, inputs: [], outputs });
+    if (i % 4 === 0) bodies.push({ eventTime: time(i), producer: PRODUCER, job: { namespace: ns, name: `job_${i}` }, inputs, outputs });
+    if (i % 4 === 1) bodies.push({ eventTime: time(i), producer: PRODUCER, dataset: ds(`out_${i}`) });
+  }
+  return bodies.slice(0, size).map((body) => {
+    const parsed = parseEvent(body);
+    if (!parsed.ok) throw new Error(`warm-up event is invalid: ${JSON.stringify(parsed.problems)}`);
+    return parsed.event;
+  });
+}
+
+export interface WarmUpOptions {
+  /** Stop once a rehearsal takes at most this long (ms)... */
+  fastMs: number;
+  /** ...or after this many rehearsals... */
+  maxRounds: number;
+  /** ...or this much time (ms) in all. */
+  maxMs: number;
+}
+
+export const DEFAULT_WARM_UP: WarmUpOptions = { fastMs: 300, maxRounds: 30, maxMs: 10_000 };
+
+/** Runs rehearsals until one is fast (see WarmUpOptions); resolves with what it did. */
+export async function warmUpWritePath(committer: IngestCommitter, logger: Logger, opts: WarmUpOptions = DEFAULT_WARM_UP, signal?: AbortSignal) {
+  const t0 = performance.now();
+  const rounds: number[] = [];
+  for (;;) {
+    const start = performance.now();
+    await committer.rehearse(warmUpBatch());
+    const ms = performance.now() - start;
+    rounds.push(Math.round(ms));
+    if (ms <= opts.fastMs || rounds.length >= opts.maxRounds || performance.now() - t0 >= opts.maxMs || signal?.aborted) break;
+  }
+  const result = { rounds: rounds.length, firstMs: rounds[0], lastMs: rounds[rounds.length - 1], totalMs: Math.round(performance.now() - t0) };
+  logger.info(result, 'write path warmed up (ingest transactions rehearsed and rolled back)');
+  return result;
+}

@@ -1,0 +1,42 @@
+import { expect } from 'chai';
+import { useTestApp } from '../helper.js';
+import { graphShape, value } from '../support/graph.js';
+import { createLogger } from '../../src/logger.js';
+import { WARM_UP_NAMESPACE, warmUpBatch, warmUpWritePath } from '../../src/ingest/warm-up.js';
+import { describeExit } from '../../src/neo4j/local-server.js';
+
+describe('warm-up of the write path (before /readyz turns ready)', () => {
+  const t = useTestApp();
+
+  it('rehearses real ingest transactions through the committer and leaves nothing behind', async () => {
+    const before = await graphShape(t().db);
+    const committed = t().app.services.committer.stats.transactions;
+    const result = await warmUpWritePath(t().app.services.committer, createLogger('silent'), { fastMs: 0, maxRounds: 3, maxMs: 60_000 });
+    expect(result.rounds).to.equal(3);
+    expect(await graphShape(t().db), 'rolled back: the graph is as before').to.deep.equal(before);
+    expect(await value(t().db, 'MATCH (n {namespace: $ns}) RETURN count(n)', { ns: WARM_UP_NAMESPACE })).to.equal(0);
+    expect(t().app.services.committer.stats.transactions, 'nothing committed').to.equal(committed);
+  });
+
+  it('stops once a rehearsal is fast', async () => {
+    const result = await warmUpWritePath(t().app.services.committer, createLogger('silent'), { fastMs: 60_000, maxRounds: 30, maxMs: 60_000 });
+    expect(result.rounds).to.equal(1);
+  });
+
+  it('rehearses every kind of event, with the facets ingestion promotes', () => {
+    const kinds = new Set(warmUpBatch().map((e) => e.kind));
+    expect([...kinds].sort()).to.deep.equal(['dataset', 'job', 'run']);
+    const run = warmUpBatch().find((e) => e.kind === 'run')!;
+    expect(run.run!.parent).to.not.equal(null);
+    expect(run.inputs[0].fields).to.have.length(8);
+  });
+});
+
+describe('the local Neo4j supervisor says why the server died', () => {
+  it('in words, from the watchdog exit code', () => {
+    expect(describeExit(137, null)).to.equal('killed by SIGKILL (exit code 137)');
+    expect(describeExit(3, null)).to.match(/out of memory/);
+    expect(describeExit(1, null)).to.equal('exited with code 1');
+    expect(describeExit(null, 'SIGKILL')).to.equal('its watchdog was killed by SIGKILL');
+  });
+});
