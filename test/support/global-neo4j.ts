@@ -40,26 +40,7 @@ async function startTestNeo4j(): Promise<void> {
   await server.start();
   process.env.TEST_NEO4J_URI = server.uri;
   stop = () => server.stop();
-  // Plans the ingest statements once for the whole run, as the service does at start: the first test
-  // to post an event would otherwise pay seconds of planning inside its own timeout.
-  const t1 = Date.now();
-  await planAhead(server.uri);
-  console.log(`  (test Neo4j ${NEO4J_DEFAULT_VERSION} on ${server.uri}, started in ${t1 - t0} ms, ingest statements planned in ${Date.now() - t1} ms)`);
-}
-
-async function planAhead(uri: string): Promise<void> {
-  const { createDriver } = await import('../../src/neo4j/runtime.js');
-  const { Db } = await import('../../src/store/db.js');
-  const { applySchema } = await import('../../src/store/schema.js');
-  const { planIngestStatements } = await import('../../src/store/ingest.js');
-  const driver = createDriver(uri, 'neo4j', '');
-  try {
-    const db = new Db(driver, 'neo4j', 300_000);
-    await applySchema(db);
-    await db.write({ op: 'plan ingest statements', timeoutMs: 300_000 }, planIngestStatements);
-  } finally {
-    await driver.close();
-  }
+  console.log(`  (test Neo4j ${NEO4J_DEFAULT_VERSION} on ${server.uri}, started in ${Date.now() - t0} ms)`);
 }
 
 /**
@@ -81,7 +62,9 @@ async function prepareTestNeo4j(): Promise<void> {
 
 export async function mochaGlobalSetup(): Promise<void> {
   await startTestNeo4j();
+  const t0 = Date.now();
   await prepareTestNeo4j();
+  console.log(`  (schema applied and ingest statements planned in ${Date.now() - t0} ms)`);
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {
