@@ -220,6 +220,11 @@ function normalizeValidEvent(raw: Obj, kind: EventKind): NormalizedEvent {
 }
 
 /** Validates an event body and, when it is valid, normalizes it. */
+/** An event body that validateShape found no problem with, normalized. */
+export function normalizeValidatedEvent(body: Record<string, unknown>): NormalizedEvent {
+  return normalizeValidEvent(body, eventKind(body) as EventKind);
+}
+
 export function parseEvent(body: unknown): ParseResult {
   const problems = validateShape(body);
   if (problems.length > 0) return { ok: false, problems };
