@@ -12,6 +12,9 @@ import type { LogLevel } from '../src/config.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
+import type { AuthOptions } from '../src/http/auth.js';
+import type { Logger } from '../src/logger.js';
+import { ContractChecker } from './support/contract.js';
 
 let sharedDriver: Driver | null = null;
 let schemaApplied = false;
@@ -67,6 +70,12 @@ export interface BuildOptions {
   ingest?: Partial<CommitterOptions>;
   /** Serve the built web UI from this folder (test/web/support.ts builds it once per run). */
   webRoot?: string;
+  auth?: AuthOptions;
+  corsOrigins?: string[];
+  trustProxy?: boolean | number;
+  logger?: Logger;
+  /** Skip checking answers against the OpenAPI document (only for tests of broken answers). */
+  unchecked?: boolean;
 }
 
 export async function build(opts: BuildOptions = {}): Promise<TestApp> {
@@ -75,7 +84,18 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
     await applySchema(db);
     schemaApplied = true;
   }
-  const app = createApp({ db, logger: createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'), bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024, ingest: opts.ingest, webRoot: opts.webRoot });
+  const app = createApp({
+    db,
+    logger: opts.logger ?? createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'),
+    bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024,
+    ingest: opts.ingest,
+    webRoot: opts.webRoot,
+    auth: opts.auth,
+    corsOrigins: opts.corsOrigins,
+    trustProxy: opts.trustProxy,
+  });
+  // Every answer a test receives is checked against the OpenAPI document (test/support/contract.ts).
+  let contract: ContractChecker | null = null;
   const server = http.createServer(app.koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -92,6 +112,11 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
     }
     const res = await fetch(baseUrl + path, { method, headers, body });
     const text = await res.text();
+    if (!opts.unchecked) {
+      contract ??= new ContractChecker(app.openapi());
+      const problems = contract.check(method, path, res.status, res.headers.get('content-type'), text);
+      if (problems.length) throw new Error(`The answer does not match the OpenAPI document:\n  ${problems.join('\n  ')}`);
+    }
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;

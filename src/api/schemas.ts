@@ -7,7 +7,7 @@
  * Objects are declared without `additionalProperties: false`, so clients may tolerate new fields; the
  * tests check closed shapes (every field the service sends is declared here).
  */
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TArray, type TInteger, type TSchema } from '@sinclair/typebox';
 
 /** A value or null (absent values are null in this API, never missing). */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -160,7 +160,11 @@ export const LineageMetric = Type.Object(
 );
 export const IntervalMetric = Type.Object({ startInterval: Iso, endInterval: Iso, count: Type.Integer() }, { $id: 'IntervalMetric', description: 'A cumulative count at the end of a time bucket' });
 
-const list = <T extends TSchema>(key: string, item: T, id: string) => Type.Object({ [key]: Type.Array(item), totalCount: Type.Integer({ minimum: 0 }) }, { $id: id });
+/** A list envelope: `{<key>: [...], totalCount}`, the total matching the same filter. */
+function list<K extends string, T extends TSchema>(key: K, item: T, id: string) {
+  const properties = { [key]: Type.Array(item), totalCount: Type.Integer({ minimum: 0 }) } as { [P in K]: TArray<T> } & { totalCount: TInteger };
+  return Type.Object(properties, { $id: id });
+}
 export const NamespaceList = list('namespaces', Namespace, 'NamespaceList');
 export const SourceList = list('sources', Source, 'SourceList');
 export const DatasetList = list('datasets', Dataset, 'DatasetList');

@@ -12,7 +12,7 @@ import { iso } from './time.js';
 
 type Props = Record<string, unknown>;
 
-/** The source of datasets whose producers named none (listed by /sources; see sources/ensure-default.cypher). */
+/** The source of datasets whose producers named none (listed by /sources: cypher/sources/list.cypher). */
 export const DEFAULT_SOURCE = 'default';
 
 function json<T>(text: unknown, fallback: T): T {
