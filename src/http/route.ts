@@ -85,7 +85,7 @@ export type AnyRouteSpec = RouteSpec<TProperties, TProperties, TSchema, TSchema>
 const declarations = new WeakMap<object, AnyRouteSpec>();
 export const declarationOf = (middleware: unknown): AnyRouteSpec | undefined => (typeof middleware === 'function' ? declarations.get(middleware) : undefined);
 
-const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false });
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 for (const [name, spec] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate: (s: string) => spec.problem(s) === null });
 ajv.addFormat('date-time', { type: 'string', validate: (s: string) => !Number.isNaN(Date.parse(s)) });
 

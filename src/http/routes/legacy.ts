@@ -218,13 +218,14 @@ export function legacyRouter({ committer, sources, datasets, jobs, runs, metrics
     success: { status: 201, description: 'The run', schema: Run },
     errors: { 403: "The key may not write into the job's namespace", 404: 'No such job', 409: 'The run id belongs to another job' },
     handler: async ({ params: { namespace, job }, body }, ctx) => {
-      if (!(await jobs.get(namespace, job))) throw notFound(`Job '${job}' not found in namespace '${namespace}'.`);
+      const current = await jobs.get(namespace, job);
+      if (!current) throw notFound(`Job '${job}' not found in namespace '${namespace}'.`);
       const runId = body?.id ?? crypto.randomUUID();
       const runFacets: Obj = {};
       if (body?.nominalStartTime) {
         runFacets.nominalTime = facet('NominalTimeRunFacet', { nominalStartTime: body.nominalStartTime, ...(body.nominalEndTime ? { nominalEndTime: body.nominalEndTime } : {}) });
       }
-      await send(ctx, { ...base(), eventType: 'OTHER', schemaURL: runEventUrl, run: { runId, facets: runFacets }, job: { namespace, name: job } });
+      await send(ctx, { ...base(), eventType: 'OTHER', schemaURL: runEventUrl, run: { runId, facets: runFacets }, job: { namespace, name: job, facets: current.facets } });
       const run = await runs.get(serviceRunId(runId));
       if (!run) throw new HttpError(503, 'unavailable', 'The run was stored but cannot be read back yet; retry');
       return run;
@@ -254,7 +255,8 @@ export function legacyRouter({ committer, sources, datasets, jobs, runs, metrics
           eventType,
           schemaURL: runEventUrl,
           run: { runId: params.runId },
-          job,
+          // As producers do: the job's facets with each run event (its version depends on its code).
+          job: { ...job, facets: current?.facets ?? {} },
           inputs: current?.inputs ?? [],
           outputs: ends ? (current?.outputs ?? []) : [],
         });
