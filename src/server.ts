@@ -92,7 +92,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
 const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
 
 /** Start-up warnings about who can reach the API (never the keys themselves). */
-function warnAboutExposure(config: Config, logger: Logger): void {
+export function warnAboutExposure(config: Config, logger: Logger): void {
   const { auth } = config;
   if (auth.mode === 'off' && !isLoopback(config.host)) {
     logger.warn(
