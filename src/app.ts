@@ -28,6 +28,15 @@ import { statsRouter } from './http/routes/stats.js';
 import { lineageRouter, lineageBetaRouter } from './http/routes/lineage.js';
 import { loadWebUi, webUiMiddleware } from './http/web-ui.js';
 import { impactRouter } from './http/routes/impact.js';
+import { legacyRouter } from './http/routes/legacy.js';
+import { docsRouter } from './http/routes/docs.js';
+import { buildOpenApi, type OpenApiDocument } from './http/openapi.js';
+import type { RouteRuntime } from './http/route.js';
+import { AUTH_OFF, createAuthorizer, type AuthOptions } from './http/auth.js';
+import { requestId } from './http/middleware/request-id.js';
+import { securityHeaders } from './http/middleware/security.js';
+import cors from '@koa/cors';
+import { packageVersion } from './paths.js';
 import type { CommitterOptions } from './ingest/committer.js';
 import type { Duration } from './domain/duration.js';
 
@@ -49,22 +58,47 @@ export interface AppOptions {
    * is a JSON 404, as before; set but not built: non-API pages answer a 404 that says to build it.
    */
   webRoot?: string;
+  /** API keys and scopes (AUTH_MODE; default off: every route open). */
+  auth?: AuthOptions;
+  /** Origins allowed to call the API from a browser (CORS_ORIGINS; `*` any); empty: no CORS headers. */
+  corsOrigins?: readonly string[];
+  /** Trust X-Forwarded-For/-Proto/-Host (TRUST_PROXY): true, or the number of proxies in front. */
+  trustProxy?: boolean | number;
 }
 
 export interface App {
   koa: Koa;
   services: Services;
+  /** Every route, as mounted (the OpenAPI document and the auth tests read it). */
+  router: Router;
+  /** The OpenAPI document of `router`, served at /api/v1/openapi.json. */
+  openapi(): OpenApiDocument;
 }
 
 export function createApp(opts: AppOptions): App {
   const metrics = opts.metrics ?? createMetrics();
   const services = createServices(opts.db, opts.logger, metrics, opts.ingest, { window: opts.lineageWindow }, opts.queries, opts.facetKeysMax);
   const koa = new Koa();
-  koa.proxy = true;
+  koa.proxy = opts.trustProxy !== undefined && opts.trustProxy !== false;
+  if (typeof opts.trustProxy === 'number') koa.maxIpsCount = opts.trustProxy;
   // Errors are answered and logged by our middleware; keep Koa's default stderr printing quiet.
   koa.silent = true;
 
+  koa.use(requestId());
   koa.use(requestLog(opts.logger, metrics));
+  koa.use(securityHeaders());
+  const origins = opts.corsOrigins ?? [];
+  if (origins.length > 0) {
+    koa.use(
+      cors({
+        origin: (ctx) => (origins.includes('*') ? '*' : origins.includes(ctx.get('Origin')) ? ctx.get('Origin') : ''),
+        allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+        allowHeaders: ['Authorization', 'X-Api-Key', 'Content-Type', 'Content-Encoding', 'X-Request-Id'],
+        exposeHeaders: ['X-Request-Id', 'WWW-Authenticate', 'Retry-After', 'Content-Disposition'],
+        maxAge: 600,
+      }),
+    );
+  }
   // gzip or br by Accept-Encoding above 1 KiB: a deep lineage answer is tens of MB of JSON, a few
   // hundred KB compressed. Moderate levels: br 4 / gzip 6 cost a few ms per MB on the 2-core VM.
   // An Accept-Encoding that accepts nothing we have (`*;q=0` without identity, malformed q values)
@@ -85,8 +119,11 @@ export function createApp(opts: AppOptions): App {
   koa.use(declaredLengthLimit(opts.bodyLimitBytes));
   koa.use(stateChangingRequests());
   koa.use(admission(services.admission));
-  koa.use(
-    bodyParser({
+
+  // Bodies are parsed by the routes that declare one, after the caller's key is checked (route.ts).
+  const runtime: RouteRuntime = {
+    authorize: createAuthorizer(opts.auth ?? AUTH_OFF),
+    parseBody: bodyParser({
       enableTypes: ['json'],
       jsonLimit: `${opts.bodyLimitBytes}b`,
       strict: true,
@@ -94,20 +131,22 @@ export function createApp(opts: AppOptions): App {
         throw bodyError(err);
       },
     }),
-  );
-
+  };
   const api = new Router({ prefix: '/api/v1' });
-  for (const r of [namespacesRouter(services), lineageIngestRouter(services), datasetsRouter(services), jobsRouter(services), sourcesRouter(services), tagsRouter(services), searchRouter(services), eventsRouter(services), statsRouter(services)]) api.use(r.routes(), r.allowedMethods());
-  const lineageApi = lineageRouter(services);
-  api.use(lineageApi.routes(), lineageApi.allowedMethods());
-  const impactApi = impactRouter(services);
-  api.use(impactApi.routes(), impactApi.allowedMethods());
+  for (const make of [namespacesRouter, lineageIngestRouter, datasetsRouter, jobsRouter, sourcesRouter, tagsRouter, searchRouter, eventsRouter, statsRouter, lineageRouter, impactRouter, legacyRouter]) {
+    const r = make(services, runtime);
+    api.use(r.routes(), r.allowedMethods());
+  }
   const beta = new Router({ prefix: '/api/v1-beta' });
-  const lineageBeta = lineageBetaRouter(services);
+  const lineageBeta = lineageBetaRouter(services, runtime);
   beta.use(lineageBeta.routes(), lineageBeta.allowedMethods());
   const root = new Router();
-  const health = healthRouter(services);
+  const health = healthRouter(services, runtime, { metricsPublic: opts.auth?.metricsPublic ?? false });
   root.use(health.routes(), health.allowedMethods());
+  let document: OpenApiDocument | null = null;
+  const openapi = () => (document ??= buildOpenApi(root, { version: packageVersion }));
+  const docs = docsRouter(runtime, openapi);
+  root.use(docs.routes(), docs.allowedMethods());
   root.use(api.routes(), api.allowedMethods());
   root.use(beta.routes(), beta.allowedMethods());
   koa.use(root.routes());
@@ -117,5 +156,5 @@ export function createApp(opts: AppOptions): App {
     if (!ui) opts.logger.warn({ webRoot: opts.webRoot }, 'the web UI is not built: run npm run build to serve it at /');
     koa.use(webUiMiddleware(ui));
   }
-  return { koa, services };
+  return { koa, services, router: root, openapi };
 }

@@ -2,8 +2,10 @@
  * Process configuration, read once from environment variables and validated up front so that a
  * typo fails the start with a message naming the variable instead of surfacing later as odd behaviour.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from './paths.js';
+import { KeyFileError, parseKeys, type ApiKey } from './auth/keys.js';
 import { parseDuration, type Duration } from './domain/duration.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -71,6 +73,20 @@ export interface Config {
   /** How far back the lineage graph looks for edges by default (ISO 8601 duration; docs/lineage.md). */
   lineageWindow: Duration;
   neo4j: ExternalNeo4j | LocalNeo4j;
+  /** JSON lines, or `pretty` for people (LOG_FORMAT; default: pretty on a terminal, else JSON). */
+  logFormat: 'json' | 'pretty';
+  /** API keys and scopes (docs/operations.md#authentication). */
+  auth: {
+    mode: 'off' | 'apikey';
+    keys: ApiKey[];
+    /** Where the keys came from (API_KEYS_FILE's path, or API_KEYS), for the start-up log. */
+    keySource: string | null;
+    metricsPublic: boolean;
+  };
+  /** Browser origins allowed to call the API (CORS_ORIGINS; `*` any); empty: CORS off. */
+  corsOrigins: string[];
+  /** Trust X-Forwarded-* from a proxy in front (TRUST_PROXY): false, true, or the number of proxies. */
+  trustProxy: boolean | number;
 }
 
 export class ConfigError extends Error {
@@ -175,6 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   return {
+    ...httpSettings(env),
     host: str(env, 'HOST', '0.0.0.0'),
     port: int(env, 'PORT', 5000, 0, 65535),
     logLevel,
@@ -195,5 +212,57 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     lineageWindow: duration(env, 'LINEAGE_WINDOW', 'P30D'),
     neo4j,
+  };
+}
+
+/** AUTH_MODE, API_KEYS_FILE / API_KEYS, METRICS_PUBLIC, LOG_FORMAT, CORS_ORIGINS, TRUST_PROXY. */
+function httpSettings(env: Env): Pick<Config, 'logFormat' | 'auth' | 'corsOrigins' | 'trustProxy'> {
+  const logFormat = str(env, 'LOG_FORMAT', process.stdout.isTTY ? 'pretty' : 'json').toLowerCase();
+  if (logFormat !== 'json' && logFormat !== 'pretty') throw new ConfigError('LOG_FORMAT', `must be json or pretty, got '${env.LOG_FORMAT}'`);
+
+  const mode = str(env, 'AUTH_MODE', 'off').toLowerCase();
+  if (mode !== 'off' && mode !== 'apikey') throw new ConfigError('AUTH_MODE', `must be off or apikey, got '${env.AUTH_MODE}'`);
+  let keys: ApiKey[] = [];
+  let keySource: string | null = null;
+  const file = env.API_KEYS_FILE;
+  const inline = env.API_KEYS;
+  if (file && inline) throw new ConfigError('API_KEYS', 'and API_KEYS_FILE are both set: use one');
+  try {
+    if (file) {
+      let text: string;
+      try {
+        text = fs.readFileSync(path.resolve(file), 'utf8');
+      } catch (err) {
+        throw new ConfigError('API_KEYS_FILE', `cannot be read: ${(err as Error).message}`);
+      }
+      keys = parseKeys(text, path.resolve(file));
+      keySource = path.resolve(file);
+    } else if (inline) {
+      keys = parseKeys(inline, 'API_KEYS');
+      keySource = 'API_KEYS';
+    }
+  } catch (err) {
+    if (err instanceof KeyFileError) throw new ConfigError(file ? 'API_KEYS_FILE' : 'API_KEYS', `is invalid: ${err.message}`);
+    throw err;
+  }
+  if (mode === 'apikey' && keys.length === 0) {
+    throw new ConfigError('AUTH_MODE', 'is apikey but no key is configured: set API_KEYS_FILE (or API_KEYS); npm run apikey -- create makes one');
+  }
+
+  const corsOrigins = str(env, 'CORS_ORIGINS', '').split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) throw new ConfigError('CORS_ORIGINS', `must list origins such as https://ui.example.com (or *), got '${origin}'`);
+  }
+
+  const trustRaw = str(env, 'TRUST_PROXY', 'false').trim().toLowerCase();
+  let trustProxy: boolean | number;
+  if (/^\d+$/.test(trustRaw)) trustProxy = Number(trustRaw) === 0 ? false : Number(trustRaw);
+  else trustProxy = bool(env, 'TRUST_PROXY', false);
+
+  return {
+    logFormat,
+    auth: { mode, keys, keySource, metricsPublic: bool(env, 'METRICS_PUBLIC', false) },
+    corsOrigins,
+    trustProxy,
   };
 }

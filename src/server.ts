@@ -52,7 +52,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       webRoot: path.join(projectRoot, 'dist', 'web'),
       queries: { maxConcurrent: config.queryMaxConcurrent, maxWaitMs: config.queryMaxWaitMs, memorySoftLimitBytes: config.queryMemorySoftLimitBytes },
       facetKeysMax: config.facetKeysMax,
+      auth: config.auth,
+      corsOrigins: config.corsOrigins,
+      trustProxy: config.trustProxy,
     });
+    warnAboutExposure(config, logger);
     // Neo4j's state: requests fail fast while it is down (src/neo4j/availability.ts); the local
     // server's supervisor says so the moment it exits, and restarts it.
     const local = runtime.local;
@@ -135,6 +139,23 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   }
 }
 
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
+
+/** Start-up warnings about who can reach the API (never the keys themselves). */
+export function warnAboutExposure(config: Config, logger: Logger): void {
+  const { auth } = config;
+  if (auth.mode === 'off' && !isLoopback(config.host)) {
+    logger.warn(
+      { host: config.host, port: config.port },
+      'AUTH_MODE=off on a non-loopback address: anyone who can reach this port can read, write and delete. Set AUTH_MODE=apikey (docs/operations.md#authentication) or HOST=127.0.0.1',
+    );
+  }
+  if (auth.mode === 'off' && auth.keys.length > 0) logger.warn({ keys: auth.keys.length }, 'API keys are configured but AUTH_MODE=off: they are not checked');
+  if (auth.mode === 'apikey') {
+    logger.info({ keys: auth.keys.map((k) => ({ id: k.id, scopes: [...k.scopes], namespaces: k.namespaces })), from: auth.keySource, metricsPublic: auth.metricsPublic }, 'API keys required');
+  }
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -146,7 +167,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.logFormat);
   let service: RunningService;
   try {
     service = await startService(config, logger);

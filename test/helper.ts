@@ -13,6 +13,9 @@ import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
 import type { AdmissionOptions } from '../src/http/middleware/admission.js';
+import type { AuthOptions } from '../src/http/auth.js';
+import type { Logger } from '../src/logger.js';
+import { ContractChecker } from './support/contract.js';
 
 let sharedDriver: Driver | null = null;
 let schemaApplied = false;
@@ -70,6 +73,12 @@ export interface BuildOptions {
   webRoot?: string;
   queries?: Partial<AdmissionOptions>;
   facetKeysMax?: number;
+  auth?: AuthOptions;
+  corsOrigins?: string[];
+  trustProxy?: boolean | number;
+  logger?: Logger;
+  /** Skip checking answers against the OpenAPI document (only for tests of broken answers). */
+  unchecked?: boolean;
 }
 
 export async function build(opts: BuildOptions = {}): Promise<TestApp> {
@@ -80,7 +89,7 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
   }
   const app = createApp({
     db,
-    logger: createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'),
+    logger: opts.logger ?? createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'),
     bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024,
     // Load shedding is tested where a test asks for it (test/http/load-shedding.test.ts): elsewhere a
     // busy test machine must not turn a slow transaction into a 503. Nor does the test process's own
@@ -89,7 +98,12 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
     queries: { maxWaitMs: 120_000, memorySoftLimitBytes: 0, ...opts.queries },
     facetKeysMax: opts.facetKeysMax,
     webRoot: opts.webRoot,
+    auth: opts.auth,
+    corsOrigins: opts.corsOrigins,
+    trustProxy: opts.trustProxy,
   });
+  // Every answer a test receives is checked against the OpenAPI document (test/support/contract.ts).
+  let contract: ContractChecker | null = null;
   const server = http.createServer(app.koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -106,6 +120,11 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
     }
     const res = await fetch(baseUrl + path, { method, headers, body });
     const text = await res.text();
+    if (!opts.unchecked) {
+      contract ??= new ContractChecker(app.openapi());
+      const problems = contract.check(method, path, res.status, res.headers.get('content-type'), text);
+      if (problems.length) throw new Error(`The answer does not match the OpenAPI document:\n  ${problems.join('\n  ')}`);
+    }
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;

@@ -4,6 +4,8 @@
  */
 export type ErrorKind =
   | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
   | 'not_found'
   | 'forbidden'
   | 'method_not_allowed'
@@ -23,6 +25,8 @@ export class HttpError extends Error {
     readonly kind: ErrorKind,
     message: string,
     readonly details: Record<string, unknown> = {},
+    /** Response headers that go with the error (e.g. WWW-Authenticate). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'HttpError';

@@ -1,6 +1,5 @@
-/** Query-string parsing shared by list endpoints: strict, with 400s that name the parameter. */
-import type { ParsedUrlQuery } from 'node:querystring';
-import { badRequest } from './errors.js';
+/** The page parameters every list endpoint declares (limit and offset), and their bounds. */
+import { Param } from './params.js';
 
 export const MAX_LIMIT = 1000;
 /**
@@ -15,40 +14,10 @@ export interface PageParams {
   offset: number;
 }
 
-function single(query: ParsedUrlQuery, name: string): string | undefined {
-  const v = query[name];
-  if (Array.isArray(v)) {
-    if (v.length > 1) throw badRequest(`Query parameter '${name}' was given more than once`);
-    return v[0];
-  }
-  return v;
-}
-
-export function intParam(query: ParsedUrlQuery, name: string, fallback: number, min: number, max: number): number {
-  const raw = single(query, name);
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^-?\d+$/.test(raw)) throw badRequest(`Query parameter '${name}' must be an integer, got '${raw}'`);
-  const n = Number(raw);
-  if (n < min) throw badRequest(`Query parameter '${name}' must be at least ${min}, got ${n}`);
-  if (n > max) throw badRequest(`Query parameter '${name}' must be at most ${max}, got ${n}`);
-  return n;
-}
-
-export function pageParams(query: ParsedUrlQuery, defaultLimit = 100): PageParams {
+/** `limit` (default `defaultLimit`, 1..MAX_LIMIT) and `offset` (default 0) as query parameters of a route. */
+export function pageQuery(defaultLimit = 100) {
   return {
-    limit: intParam(query, 'limit', defaultLimit, 1, MAX_LIMIT),
-    offset: intParam(query, 'offset', 0, 0, MAX_OFFSET),
+    limit: Param.integer({ minimum: 1, maximum: MAX_LIMIT, default: defaultLimit, description: `Most items answered (default ${defaultLimit}, at most ${MAX_LIMIT})` }),
+    offset: Param.integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description: `Items skipped (default 0, at most ${MAX_OFFSET}: narrow the filter to go deeper)` }),
   };
-}
-
-export function stringParam(query: ParsedUrlQuery, name: string): string | undefined {
-  return single(query, name);
-}
-
-export function enumParam<T extends string>(query: ParsedUrlQuery, name: string, allowed: readonly T[], fallback: T): T {
-  const raw = single(query, name);
-  if (raw === undefined || raw === '') return fallback;
-  const match = allowed.find((a) => a.toLowerCase() === raw.toLowerCase());
-  if (!match) throw badRequest(`Query parameter '${name}' must be one of ${allowed.join(', ')}, got '${raw}'`);
-  return match;
 }

@@ -12,6 +12,9 @@ import { iso } from './time.js';
 
 type Props = Record<string, unknown>;
 
+/** The source of datasets whose producers named none (listed by /sources: cypher/sources/list.cypher). */
+export const DEFAULT_SOURCE = 'default';
+
 function json<T>(text: unknown, fallback: T): T {
   if (typeof text !== 'string') return fallback;
   try {
@@ -53,7 +56,7 @@ export function toRun(raw: unknown): Run | null {
     updatedAt: iso(r.updatedAt),
     nominalStartTime: iso(r.nominalStartTime),
     nominalEndTime: iso(r.nominalEndTime),
-    state: (r.state as string) ?? 'NEW',
+    state: (r.state as Run['state'] | undefined) ?? 'NEW',
     startedAt,
     endedAt,
     durationMs: startedAt && endedAt ? Math.max(0, Date.parse(endedAt) - Date.parse(startedAt)) : null,
@@ -95,7 +98,8 @@ export function toDataset(raw: unknown): Dataset {
     createdAt: iso(d.createdAt)!,
     updatedAt: iso(d.updatedAt)!,
     namespace: d.namespace as string,
-    sourceName: (d.sourceName as string | undefined) ?? null,
+    // As Marquez: a dataset whose producers named no dataSource comes from the `default` source.
+    sourceName: (d.sourceName as string | undefined) ?? DEFAULT_SOURCE,
     fields: fieldsWithTags(d.fields, d.fieldTags),
     tags: [...((d.tags as string[] | null) ?? [])].sort(),
     lastModifiedAt: iso(d.lastModifiedAt),
@@ -190,6 +194,8 @@ export function toJobVersion(row: { job: unknown; version: unknown; latestRun: u
   const { currentVersion: _c, latestRuns: _l, ...rest } = job;
   return {
     ...rest,
+    // Marquez's job version id names the version too.
+    id: { ...rest.id, version: v.id as string },
     createdAt: iso(v.createdAt)!,
     updatedAt: iso(v.updatedAt)!,
     inputs: refs(v.inputs),

@@ -12,6 +12,14 @@ export class RunRepository {
     return res.records.length ? toRun(res.records[0].get('run')) : null;
   }
 
+  /** The job a run belongs to, or null when the run is unknown (or known only as a parent, without its job). */
+  async jobOf(id: string): Promise<{ namespace: string; name: string } | null> {
+    const res = await this.db.query('runs/get', { id });
+    if (!res.records.length) return null;
+    const props = toNative(res.records[0].get('run')) as Record<string, unknown>;
+    return typeof props.jobName === 'string' ? { namespace: props.jobNamespace as string, name: props.jobName } : null;
+  }
+
   /** The run's own facets (`type=run`) or the job facets its events carried (`type=job`). */
   async facets(id: string, type: 'run' | 'job'): Promise<Record<string, unknown> | null> {
     const res = await this.db.query('runs/get', { id });

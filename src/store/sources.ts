@@ -11,6 +11,12 @@ export class SourceRepository {
     return { totalCount: Number(row.get('totalCount')), items: (row.get('sources') as unknown[]).map(toSource) };
   }
 
+  /** PUT (legacy write API): creates the source or replaces its type, URL and description. */
+  async upsert(name: string, meta: { type: string; connectionUrl: string; description: string | null }, now = new Date()): Promise<Source> {
+    const res = await this.db.command('sources/upsert', { name, ...meta, now: now.toISOString() });
+    return toSource(res.records[0].get('source'));
+  }
+
   async get(name: string): Promise<Source | null> {
     const res = await this.db.query('sources/get', { name });
     return res.records.length ? toSource(res.records[0].get('source')) : null;

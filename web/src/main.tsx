@@ -59,7 +59,7 @@ function App() {
         <SearchBox />
         <nav aria-label="Main">
           <a href={paths.home()}>Namespaces</a>
-          <a href="/api/v1/namespaces" target="_blank" rel="noopener">
+          <a href="/api/docs" target="_blank" rel="noopener">
             API
           </a>
         </nav>

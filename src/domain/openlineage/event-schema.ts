@@ -1,6 +1,10 @@
 /**
- * JSON Schema (draft-07 with `$defs`, as ajv 8 reads it) of an OpenLineage event: RunEvent, JobEvent
- * and DatasetEvent of spec 1-0-x and 2-0-x, written from the spec's required fields.
+ * JSON Schema (as ajv 8 reads it) of an OpenLineage event: RunEvent, JobEvent and DatasetEvent of spec
+ * 1-0-x and 2-0-x, written from the spec's required fields.
+ *
+ * The same objects are the request body of POST /api/v1/lineage in the OpenAPI document
+ * (`components.schemas`, see EVENT_SCHEMAS), so the only reference inside them is written as a
+ * component reference, which resolves the same way in validate.ts and in the document.
  *
  * It enforces what ingestion relies on and stays lenient where real producers are:
  * - unknown keys and custom facets are allowed everywhere (no `additionalProperties: false`);
@@ -19,6 +23,8 @@ export const EVENT_TYPES = ['START', 'RUNNING', 'COMPLETE', 'ABORT', 'FAIL', 'OT
 
 const nonEmptyString = { type: 'string', minLength: 1 } as const;
 
+const SCHEMA_FIELD_REF = '#/components/schemas/OpenLineageSchemaField';
+
 /** Every facet is an object; its content beyond what we promote is the producer's business. */
 const facet = { type: 'object' } as const;
 
@@ -31,13 +37,13 @@ const schemaField = {
   required: ['name'],
   properties: {
     name: nonEmptyString,
-    fields: { type: 'array', items: { $ref: '#/$defs/schemaField' } },
+    fields: { type: 'array', items: { $ref: SCHEMA_FIELD_REF } },
   },
 } as const;
 
 const schemaFacet = {
   type: 'object',
-  properties: { fields: { type: 'array', items: { $ref: '#/$defs/schemaField' } } },
+  properties: { fields: { type: 'array', items: { $ref: SCHEMA_FIELD_REF } } },
 } as const;
 
 const symlinksFacet = {
@@ -112,8 +118,9 @@ const job = {
 } as const;
 
 export const eventSchema = {
-  $id: 'https://lineage.local/schemas/openlineage-event.json',
   type: 'object',
+  description:
+    'An OpenLineage event (spec 1-0-x or 2-0-x): a RunEvent has `run` and `job`; a JobEvent `job` (no `dataset`); a DatasetEvent `dataset`. Unknown keys and custom facets are kept.',
   required: ['eventTime', 'producer'],
   properties: {
     // null is read as "absent": the spec makes eventType optional and some serializers write nulls.
@@ -127,5 +134,7 @@ export const eventSchema = {
     outputs: { type: 'array', items: dataset },
     dataset,
   },
-  $defs: { schemaField },
 } as const;
+
+/** The event schema and what it references, by component name. */
+export const EVENT_SCHEMAS = { OpenLineageEvent: eventSchema, OpenLineageSchemaField: schemaField } as const;

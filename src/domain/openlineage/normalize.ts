@@ -220,6 +220,11 @@ function normalizeValidEvent(raw: Obj, kind: EventKind): NormalizedEvent {
   };
 }
 
+/** An event body that validateShape and the limits found no problem with, normalized. */
+export function normalizeValidatedEvent(body: Record<string, unknown>): NormalizedEvent {
+  return normalizeValidEvent(body, eventKind(body) as EventKind);
+}
+
 /**
  * Validates an event body and, when it is valid and within the limits (limits.ts), normalizes it.
  * Nesting is checked first: validation and canonical JSON recurse over the body.

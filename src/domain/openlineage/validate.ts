@@ -3,7 +3,7 @@
  * plus the kind rule. Problems are reported as JSON pointers so a 422 names every failing value.
  */
 import { Ajv, type ErrorObject } from 'ajv';
-import { EVENT_TIME_FORMAT, eventSchema } from './event-schema.js';
+import { EVENT_SCHEMAS, EVENT_TIME_FORMAT } from './event-schema.js';
 import type { EventKind, ValidationProblem } from './types.js';
 
 // Offsets may be `Z`, `±hh:mm`, `±hhmm` or `±hh`, or absent (read as UTC); the fraction may have any
@@ -56,7 +56,10 @@ export function parseIsoDateTime(text: string): number | null {
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 ajv.addFormat(EVENT_TIME_FORMAT, { type: 'string', validate: (s: string) => parseIsoDateTime(s) !== null });
-const validateSchema = ajv.compile(eventSchema);
+// Compiled where the OpenAPI document puts it, so its component reference resolves the same way.
+const DOCUMENT = 'https://lineage.local/openlineage-components.json';
+ajv.addSchema({ $id: DOCUMENT, components: { schemas: EVENT_SCHEMAS } });
+const validateSchema = ajv.getSchema(`${DOCUMENT}#/components/schemas/OpenLineageEvent`)!;
 
 const escapePointerToken = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
 

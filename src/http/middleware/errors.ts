@@ -105,6 +105,7 @@ export function errorHandler(logger: Logger): Middleware {
       ctx.status = httpError.status;
       ctx.body = httpError.body();
       if (allow) ctx.set('Allow', allow);
+      for (const [name, value] of Object.entries(httpError.headers)) ctx.set(name, value);
       if (httpError.status === 503) ctx.set('Retry-After', '1');
     }
   };

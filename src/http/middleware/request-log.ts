@@ -1,4 +1,8 @@
-/** One structured log line per request: method, path, status, duration. Also feeds Prometheus. */
+/**
+ * One structured log line per request: method, path, status, duration, the client's address (behind a
+ * proxy, from X-Forwarded-For when TRUST_PROXY says to trust it) and the API key's id (never the key).
+ * The request id is added to it, as to every line of the request, by logger.ts. Also feeds Prometheus.
+ */
 import type { Middleware } from 'koa';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../metrics.js';
@@ -15,7 +19,8 @@ export function requestLog(logger: Logger, metrics: Metrics): Middleware {
       // 503 is an expected state (warming up, shedding load, Neo4j away), not a fault of this
       // service: the cause is logged where it is known; an error per refused request would drown it.
       const level = ctx.status === 503 ? 'warn' : ctx.status >= 500 ? 'error' : 'info';
-      logger[level]({ method: ctx.method, path: ctx.path, status: ctx.status, durationMs: Math.round(ms * 100) / 100 }, 'request');
+      const keyId = (ctx.state.principal as { keyId?: string } | undefined)?.keyId;
+      logger[level]({ method: ctx.method, path: ctx.path, status: ctx.status, durationMs: Math.round(ms * 100) / 100, ip: ctx.ip, ...(keyId ? { keyId } : {}) }, 'request');
     }
   };
 }

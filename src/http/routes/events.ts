@@ -4,38 +4,35 @@
  * `sortDirection=desc|asc` (default desc: newest first), `limit`, `offset`.
  */
 import Router from '@koa/router';
-import type { ParsedUrlQuery } from 'node:querystring';
+import { Type } from '@sinclair/typebox';
 import type { Services } from '../context.js';
-import { badRequest } from '../errors.js';
-import { enumParam, pageParams, stringParam } from '../pagination.js';
+import { pageQuery } from '../pagination.js';
+import { Param } from '../params.js';
+import { routes, type RouteRuntime } from '../route.js';
+import { LineageEventList } from '../../api/schemas.js';
 
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
-
-/** An instant given as ISO-8601 (no offset = UTC) → ISO with Z; 400 otherwise. */
-export function instantParam(query: ParsedUrlQuery, name: string, fallback: string): string {
-  const raw = stringParam(query, name);
-  if (raw === undefined || raw === '') return fallback;
-  let text = raw.trim().replace(' ', 'T');
-  if (DATE_TIME.test(text)) {
-    if (/^\d{4}-\d{2}-\d{2}$/.test(text)) text += 'T00:00:00Z';
-    else if (!/(Z|[+-]\d{2}:?\d{2})$/i.test(text)) text += 'Z';
-    // Drop sub-millisecond digits, which Date does not parse everywhere.
-    text = text.replace(/(\.\d{3})\d+/, '$1');
-    const ms = Date.parse(text);
-    if (!Number.isNaN(ms)) return new Date(ms).toISOString();
-  }
-  throw badRequest(`Query parameter '${name}' must be an ISO-8601 date-time (e.g. 2024-01-31T12:00:00Z), got '${raw}'`);
-}
-
-export function eventsRouter({ events }: Services): Router {
+export function eventsRouter({ events }: Services, runtime: RouteRuntime): Router {
   const router = new Router();
-  router.get('/events/lineage', async (ctx) => {
-    const after = instantParam(ctx.query, 'after', '1970-01-01T00:00:00.000Z');
-    const before = instantParam(ctx.query, 'before', '9999-12-31T23:59:59.999Z');
-    const direction = enumParam(ctx.query, 'sortDirection', ['desc', 'asc'] as const, 'desc');
-    const { limit, offset } = pageParams(ctx.query);
-    const page = await events.list({ after, before, direction }, offset, limit);
-    ctx.body = { events: page.items, totalCount: page.totalCount };
+  routes(runtime, router)({
+    method: 'GET',
+    path: '/events/lineage',
+    operationId: 'listLineageEvents',
+    summary: 'List the stored OpenLineage events, as received',
+    tags: ['Lineage events'],
+    scope: 'read',
+    query: {
+      after: Type.Optional(Param.instant('Events at or after this time (no offset: UTC)')),
+      before: Type.Optional(Param.instant('Events at or before this time (no offset: UTC)')),
+      sortDirection: Param.oneOf(['desc', 'asc'] as const, { default: 'desc', description: 'By eventTime; desc: newest first' }),
+      ...pageQuery(),
+    },
+    success: { status: 200, description: 'One page of events', schema: LineageEventList },
+    handler: async ({ query }) => {
+      const after = query.after?.toISOString() ?? '1970-01-01T00:00:00.000Z';
+      const before = query.before?.toISOString() ?? '9999-12-31T23:59:59.999Z';
+      const page = await events.list({ after, before, direction: query.sortDirection }, query.offset, query.limit);
+      return { events: page.items, totalCount: page.totalCount };
+    },
   });
   return router;
 }

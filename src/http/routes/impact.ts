@@ -4,15 +4,16 @@
  * `Accept: text/csv` or `format=csv`. Semantics: docs/impact.md.
  */
 import Router from '@koa/router';
-import type { Context } from 'koa';
-import type { ParsedUrlQuery } from 'node:querystring';
+import { Type } from '@sinclair/typebox';
 import type { Services } from '../context.js';
 import { badRequest, HttpError } from '../errors.js';
 import { toHttpError } from '../middleware/errors.js';
-import { enumParam, intParam, stringParam } from '../pagination.js';
+import { Param } from '../params.js';
+import { routes, type RouteRuntime } from '../route.js';
 import { respondCsv, wantsCsv } from '../csv.js';
-import { asOfParam, DEFAULT_DEPTH, MAX_DEPTH, nodeIdParam, notFoundFor, windowParam } from './lineage.js';
+import { asOfParam, depthParam, notFoundFor, windowParam } from './lineage.js';
 import { IMPACT_DIRECTIONS, RUN_STATES, type RunState } from '../../domain/impact.js';
+import { BlastRadius as BlastRadiusSchema, LineagePaths, SchemaChanges } from '../../api/schemas.js';
 import { minus, parseDuration } from '../../domain/duration.js';
 import type { ParsedNodeId } from '../../domain/node-id.js';
 import { DEFAULT_IMPACT_LIMIT, type AnyImpactNode, type FieldImpactNode, type ImpactHead, type ImpactNode, type ImpactQuery, type LineagePath, type PathEdge, type SchemaChange } from '../../store/impact.js';
@@ -46,31 +47,9 @@ export const SCHEMA_CHANGE_COLUMNS = [
 
 const pick = (item: object, columns: readonly string[]) => columns.map((c) => (item as Record<string, unknown>)[c] ?? null);
 
-const formatParam = (query: ParsedUrlQuery) => {
-  const raw = stringParam(query, 'format');
-  return raw === undefined || raw === '' ? undefined : enumParam(query, 'format', ['json', 'csv'] as const, 'json');
-};
+const formatParam = () => Type.Optional(Param.oneOf(['json', 'csv'] as const, { description: 'The answer\'s format; default: by the Accept header (JSON unless it prefers text/csv)' }));
 
-function stateParam(query: ParsedUrlQuery): RunState | null {
-  const raw = stringParam(query, 'state');
-  if (raw === undefined || raw === '') return null;
-  return enumParam(query, 'state', RUN_STATES, 'FAILED');
-}
-
-/** `since`: an ISO 8601 time, or a duration back from now (P1D, PT6H). Default: one day. */
-function sinceParam(query: ParsedUrlQuery, now = Date.now()): Date {
-  const raw = stringParam(query, 'since');
-  if (raw === undefined || raw === '') return new Date(minus(now, parseDuration('P1D')!));
-  if (/^P/i.test(raw.trim())) {
-    const d = parseDuration(raw);
-    if (!d) throw badRequest(`Query parameter 'since' must be an ISO 8601 time (2024-05-01T12:00:00Z) or duration (P1D, PT6H), got '${raw}'`);
-    return new Date(minus(now, d));
-  }
-  return asOfParam(query, 'since')!;
-}
-
-function entityId(query: ParsedUrlQuery, name: string): Extract<ParsedNodeId, { kind: 'job' | 'dataset' }> {
-  const id = nodeIdParam(query, name);
+function entityId(id: ParsedNodeId, name: string): Extract<ParsedNodeId, { kind: 'job' | 'dataset' }> {
   if (id.kind === 'datasetField') throw badRequest(`Query parameter '${name}' names a dataset field; paths join jobs and datasets (use /api/v1/impact with a datasetField: node for column impact)`);
   return id;
 }
@@ -86,7 +65,7 @@ function timeoutAdvice(err: unknown): unknown {
   );
 }
 
-export function impactRouter({ impact }: Services): Router {
+export function impactRouter({ impact }: Services, runtime: RouteRuntime): Router {
   const router = new Router();
   router.use(async (_ctx, next) => {
     try {
@@ -95,85 +74,128 @@ export function impactRouter({ impact }: Services): Router {
       throw timeoutAdvice(err);
     }
   });
+  const declare = routes(runtime, router);
+  const tags = ['Impact'];
 
-  router.get('/impact', async (ctx: Context) => {
-    const id = nodeIdParam(ctx.query);
-    const q: ImpactQuery = {
-      direction: enumParam(ctx.query, 'direction', IMPACT_DIRECTIONS, 'downstream'),
-      depth: intParam(ctx.query, 'depth', DEFAULT_DEPTH, 0, MAX_DEPTH),
-      asOf: asOfParam(ctx.query),
-      window: windowParam(ctx.query),
-      limit: intParam(ctx.query, 'limit', DEFAULT_IMPACT_LIMIT, 1, MAX_IMPACT_LIMIT),
-      state: stateParam(ctx.query),
-    };
-    const format = formatParam(ctx.query);
-    const columns = id.kind === 'datasetField' ? FIELD_COLUMNS : q.state ? ROOT_CAUSE_COLUMNS : NODE_COLUMNS;
-    if (wantsCsv(ctx, format)) {
-      await respondCsv<AnyImpactNode>(ctx, 'impact.csv', columns, (n) => pick(n, columns), async (out) => {
-        const tail = await impact.blastRadius(id, q, { head: () => out.begin(), node: (n) => out.row(n) });
-        if (!tail) throw notFoundFor(id);
+  declare({
+    method: 'GET',
+    path: '/impact',
+    operationId: 'getImpact',
+    summary: 'Blast radius, root cause or column impact of a node',
+    description:
+      'Everything downstream (or upstream) of a job, dataset or column, nearest first, each with its distance and the node it was reached from. `state` keeps only the jobs whose latest run is in that state (root cause). See docs/impact.md.',
+    tags,
+    scope: 'read',
+    query: {
+      nodeId: Param.nodeId(),
+      direction: Param.oneOf(IMPACT_DIRECTIONS, { default: 'downstream', description: 'Which way to walk' }),
+      depth: depthParam(),
+      asOf: asOfParam(),
+      window: windowParam(),
+      limit: Param.integer({ minimum: 1, maximum: MAX_IMPACT_LIMIT, default: DEFAULT_IMPACT_LIMIT, description: 'Most nodes answered (the nearest)' }),
+      state: Type.Optional(Param.oneOf(RUN_STATES, { description: 'Root cause: only jobs whose latest run is in this state' })),
+      format: formatParam(),
+    },
+    success: { status: 200, description: 'The nodes reached, nearest first, with a summary', schema: BlastRadiusSchema, csv: true },
+    errors: { 404: 'No such node' },
+    handler: async ({ query }, ctx) => {
+      const id = query.nodeId;
+      const q: ImpactQuery = { direction: query.direction, depth: query.depth, asOf: query.asOf ?? null, window: query.window, limit: query.limit, state: query.state ?? null };
+      const columns = id.kind === 'datasetField' ? FIELD_COLUMNS : q.state ? ROOT_CAUSE_COLUMNS : NODE_COLUMNS;
+      if (wantsCsv(ctx, query.format)) {
+        await respondCsv<AnyImpactNode>(ctx, 'impact.csv', columns, (n) => pick(n, columns), async (out) => {
+          const tail = await impact.blastRadius(id, q, { head: () => out.begin(), node: (n) => out.row(n) });
+          if (!tail) throw notFoundFor(id);
+        });
+        return;
+      }
+      let head: ImpactHead | null = null;
+      const nodes: AnyImpactNode[] = [];
+      const tail = await impact.blastRadius(id, q, {
+        head: (h) => void (head = h),
+        node: (n) => void nodes.push(n),
       });
-      return;
-    }
-    let head: ImpactHead | null = null;
-    const nodes: AnyImpactNode[] = [];
-    const tail = await impact.blastRadius(id, q, {
-      head: (h) => void (head = h),
-      node: (n) => void nodes.push(n),
-    });
-    if (!tail || !head) throw notFoundFor(id);
-    const body: BlastRadiusResponse = {
-      ...(head as ImpactHead),
-      direction: q.direction,
-      depth: q.depth,
-      asOf: q.asOf?.toISOString() ?? null,
-      window: q.window === undefined ? impact.defaultWindow.text : (q.window?.text ?? 'all'),
-      state: q.state,
-      nodes,
-      total: tail.total,
-      truncated: tail.truncated,
-    };
-    ctx.body = body;
+      if (!tail || !head) throw notFoundFor(id);
+      const body: BlastRadiusResponse = {
+        ...(head as ImpactHead),
+        direction: q.direction,
+        depth: q.depth,
+        asOf: q.asOf?.toISOString() ?? null,
+        window: q.window === undefined ? impact.defaultWindow.text : (q.window?.text ?? 'all'),
+        state: q.state,
+        nodes,
+        total: tail.total,
+        truncated: tail.truncated,
+      };
+      return body;
+    },
   });
 
-  router.get('/impact/paths', async (ctx: Context) => {
-    const from = entityId(ctx.query, 'from');
-    const to = entityId(ctx.query, 'to');
-    const k = intParam(ctx.query, 'limit', DEFAULT_PATHS, 1, MAX_PATHS);
-    const maxDepth = intParam(ctx.query, 'maxDepth', DEFAULT_DEPTH, 0, MAX_DEPTH);
-    const asOf = asOfParam(ctx.query);
-    const window = windowParam(ctx.query);
-    const format = formatParam(ctx.query);
-    const result = await impact.paths(from, to, { k, maxDepth, asOf, window });
-    if ('missing' in result) throw notFoundFor(result.missing === 'from' ? from : to);
-    if (wantsCsv(ctx, format)) {
-      type Step = PathEdge & { path: number; step: number };
-      const steps: Step[] = result.paths.flatMap((p: LineagePath, i) => p.edges.map((e, j) => ({ ...e, path: i + 1, step: j + 1 })));
-      await respondCsv<Step>(ctx, 'paths.csv', PATH_COLUMNS, (s) => pick(s, PATH_COLUMNS), async (out) => {
-        out.begin();
-        for (const s of steps) await out.row(s);
-      });
-      return;
-    }
-    ctx.body = result;
+  declare({
+    method: 'GET',
+    path: '/impact/paths',
+    operationId: 'getImpactPaths',
+    summary: 'The shortest directed paths between two jobs or datasets',
+    tags,
+    scope: 'read',
+    query: {
+      from: Param.nodeId('Where the paths start: a job or dataset node id'),
+      to: Param.nodeId('Where the paths end: a job or dataset node id'),
+      limit: Param.integer({ minimum: 1, maximum: MAX_PATHS, default: DEFAULT_PATHS, description: 'Most paths answered' }),
+      maxDepth: depthParam('Longest path, in job hops'),
+      asOf: asOfParam(),
+      window: windowParam(),
+      format: formatParam(),
+    },
+    success: { status: 200, description: 'The paths, shortest first', schema: LineagePaths, csv: true },
+    errors: { 404: 'No such node' },
+    handler: async ({ query }, ctx) => {
+      const from = entityId(query.from, 'from');
+      const to = entityId(query.to, 'to');
+      const result = await impact.paths(from, to, { k: query.limit, maxDepth: query.maxDepth, asOf: query.asOf ?? null, window: query.window });
+      if ('missing' in result) throw notFoundFor(result.missing === 'from' ? from : to);
+      if (wantsCsv(ctx, query.format)) {
+        type Step = PathEdge & { path: number; step: number };
+        const steps: Step[] = result.paths.flatMap((p: LineagePath, i) => p.edges.map((e, j) => ({ ...e, path: i + 1, step: j + 1 })));
+        await respondCsv<Step>(ctx, 'paths.csv', PATH_COLUMNS, (s) => pick(s, PATH_COLUMNS), async (out) => {
+          out.begin();
+          for (const s of steps) await out.row(s);
+        });
+        return;
+      }
+      return result;
+    },
   });
 
-  router.get('/impact/schema-changes', async (ctx: Context) => {
-    const since = sinceParam(ctx.query);
-    const namespace = stringParam(ctx.query, 'namespace') || null;
-    const depth = intParam(ctx.query, 'depth', DEFAULT_DEPTH, 0, MAX_DEPTH);
-    const window = windowParam(ctx.query);
-    const limit = intParam(ctx.query, 'limit', DEFAULT_SCHEMA_CHANGES_LIMIT, 1, MAX_SCHEMA_CHANGES_LIMIT);
-    const format = formatParam(ctx.query);
-    const result = await impact.schemaChanges({ since, namespace, depth, window, limit });
-    if (wantsCsv(ctx, format)) {
-      await respondCsv<SchemaChange>(ctx, 'schema-changes.csv', SCHEMA_CHANGE_COLUMNS, (c) => pick(c, SCHEMA_CHANGE_COLUMNS), async (out) => {
-        out.begin();
-        for (const c of result.changes) await out.row(c);
-      });
-      return;
-    }
-    ctx.body = { since: since.toISOString(), namespace, ...result };
+  declare({
+    method: 'GET',
+    path: '/impact/schema-changes',
+    operationId: 'getSchemaChanges',
+    summary: 'Recent schema changes and what is downstream of each',
+    tags,
+    scope: 'read',
+    query: {
+      since: Type.Optional(Param.since('Changes after this time, or this long ago (ISO 8601 duration); default P1D')),
+      namespace: Type.Optional(Param.text({ description: 'Only datasets of this namespace' })),
+      depth: depthParam(),
+      window: windowParam(),
+      limit: Param.integer({ minimum: 1, maximum: MAX_SCHEMA_CHANGES_LIMIT, default: DEFAULT_SCHEMA_CHANGES_LIMIT, description: 'Most changes answered' }),
+      format: formatParam(),
+    },
+    success: { status: 200, description: 'The changes, newest first', schema: SchemaChanges, csv: true },
+    handler: async ({ query }, ctx) => {
+      const since = query.since ?? new Date(minus(Date.now(), parseDuration('P1D')!));
+      const namespace = query.namespace ?? null;
+      const result = await impact.schemaChanges({ since, namespace, depth: query.depth, window: query.window, limit: query.limit });
+      if (wantsCsv(ctx, query.format)) {
+        await respondCsv<SchemaChange>(ctx, 'schema-changes.csv', SCHEMA_CHANGE_COLUMNS, (c) => pick(c, SCHEMA_CHANGE_COLUMNS), async (out) => {
+          out.begin();
+          for (const c of result.changes) await out.row(c);
+        });
+        return;
+      }
+      return { since: since.toISOString(), namespace, ...result };
+    },
   });
 
   return router;

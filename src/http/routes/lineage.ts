@@ -3,128 +3,119 @@
  * /api/v1/runlineage/upstream. Semantics: docs/lineage.md.
  */
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
-import type { ParsedUrlQuery } from 'node:querystring';
+import { Type } from '@sinclair/typebox';
 import type { Services } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
-import { enumParam, intParam, stringParam } from '../pagination.js';
-import { NodeIdError, parseNodeId, type ParsedNodeId } from '../../domain/node-id.js';
-import { serviceRunId } from '../../domain/openlineage/normalize.js';
-import { DIRECTIONS, LINEAGE_INCLUDES, type LineageInclude, type LineageRepository } from '../../store/lineage/index.js';
-import { parseDuration, type Duration } from '../../domain/duration.js';
+import { Param } from '../params.js';
+import { routes, type Request, type RouteRuntime } from '../route.js';
+import type { ParsedNodeId } from '../../domain/node-id.js';
+import { DIRECTIONS, LINEAGE_INCLUDES, type LineageRepository } from '../../store/lineage/index.js';
+import { LineageGraph, RunLineage } from '../../api/schemas.js';
 
 export const DEFAULT_DEPTH = 20;
 export const MAX_DEPTH = 100;
 
-export function nodeIdParam(query: ParsedUrlQuery, name = 'nodeId'): ParsedNodeId {
-  const raw = stringParam(query, name);
-  if (raw === undefined || raw === '') throw badRequest(`Query parameter '${name}' is required (e.g. dataset:<namespace>:<name>)`);
-  try {
-    return parseNodeId(raw);
-  } catch (err) {
-    if (err instanceof NodeIdError) throw badRequest(err.message);
-    throw err;
-  }
-}
-
-function boolParam(query: ParsedUrlQuery, name: string, fallback: boolean): boolean {
-  const raw = stringParam(query, name);
-  if (raw === undefined || raw === '') return fallback;
-  if (/^true$/i.test(raw)) return true;
-  if (/^false$/i.test(raw)) return false;
-  throw badRequest(`Query parameter '${name}' must be true or false, got '${raw}'`);
-}
-
-const depthParam = (query: ParsedUrlQuery) => intParam(query, 'depth', DEFAULT_DEPTH, 0, MAX_DEPTH);
-
+/** `depth` as the lineage routes read it: job hops, 0..MAX_DEPTH, default DEFAULT_DEPTH. */
+export const depthParam = (description = 'Job hops from the start (a dataset-job-dataset step is one)') =>
+  Param.integer({ minimum: 0, maximum: MAX_DEPTH, default: DEFAULT_DEPTH, description: `${description}; default ${DEFAULT_DEPTH}, at most ${MAX_DEPTH}` });
 /** `asOf`: an ISO 8601 time (an offset or Z; none means UTC, as for event times). Absent: now. */
-export function asOfParam(query: ParsedUrlQuery, name = 'asOf'): Date | null {
-  const raw = stringParam(query, name);
-  if (raw === undefined || raw === '') return null;
-  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(raw.trim());
-  const time = m ? Date.parse(`${m[1]}T${m[2] ?? '00:00:00'}${m[3] ?? 'Z'}`) : NaN;
-  if (!m || Number.isNaN(time)) throw badRequest(`Query parameter '${name}' must be an ISO 8601 time such as 2024-05-01T12:00:00Z, got '${raw}'`);
-  return new Date(time);
-}
-
-/** `include`: a comma-separated list (or repeated parameter) of facets, latestRuns. */
-function includeParam(query: ParsedUrlQuery): Set<LineageInclude> {
-  const raw = query.include;
-  const parts = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
-  const out = new Set<LineageInclude>();
-  for (const part of parts) {
-    const match = LINEAGE_INCLUDES.find((i) => i.toLowerCase() === part.toLowerCase());
-    if (!match) throw badRequest(`Query parameter 'include' takes ${LINEAGE_INCLUDES.join(', ')}, got '${part}'`);
-    out.add(match);
-  }
-  return out;
-}
-
-/** `window`: an ISO 8601 duration (P30D, PT12H) or `all`. Absent: undefined (the service's default). */
-export function windowParam(query: ParsedUrlQuery): Duration | null | undefined {
-  const raw = stringParam(query, 'window');
-  if (raw === undefined || raw === '') return undefined;
-  if (raw.toLowerCase() === 'all') return null;
-  const d = parseDuration(raw);
-  if (!d) throw badRequest(`Query parameter 'window' must be an ISO 8601 duration such as P30D or PT12H, or 'all', got '${raw}'`);
-  return d;
-}
+export const asOfParam = () => Type.Optional(Param.instant('The graph as it was at this time (default: now)'));
+export const windowParam = () => Type.Optional(Param.window());
 
 export function notFoundFor(id: ParsedNodeId): Error {
   const what = id.kind === 'datasetField' ? 'Dataset field' : id.kind === 'job' ? 'Job' : 'Dataset';
   return notFound(`${what} '${id.raw}' not found.`);
 }
 
+const lineageQuery = {
+  nodeId: Param.nodeId(),
+  depth: depthParam(),
+  direction: Param.oneOf(DIRECTIONS, { default: 'both', description: 'Follow edges downstream, upstream or both ways' }),
+  asOf: asOfParam(),
+  window: windowParam(),
+  include: Type.Optional(Param.listOf(LINEAGE_INCLUDES, { description: 'Adds facets (and a job\'s context, a dataset\'s column lineage) or the latest run in full to each node\'s data.' })),
+};
+
 /** The dataset-level lineage handler, shared by /api/v1/lineage and /api/v1-beta/lineage. */
-function lineageRoute(lineage: LineageRepository): Middleware {
-  return async (ctx) => {
-    const id = nodeIdParam(ctx.query);
-    const depth = depthParam(ctx.query);
-    const direction = enumParam(ctx.query, 'direction', DIRECTIONS, 'both');
-    const asOf = asOfParam(ctx.query);
-    const window = windowParam(ctx.query);
+function lineageHandler(lineage: LineageRepository) {
+  return async ({ query }: Request<{}, typeof lineageQuery, never>) => {
+    const id = query.nodeId;
     if (id.kind === 'datasetField') {
       throw badRequest(`Node id '${id.raw}' names a dataset field; use /api/v1/column-lineage for column-level lineage`);
     }
-    const graph = await lineage.lineage(id, depth, direction, { asOf, window }, includeParam(ctx.query));
+    const graph = await lineage.lineage(id, query.depth, query.direction, { asOf: query.asOf ?? null, window: query.window }, new Set(query.include ?? []));
     if (!graph) throw notFoundFor(id);
-    ctx.body = graph;
+    return graph;
   };
 }
 
-export function lineageRouter({ lineage }: Services): Router {
-  const router = new Router();
-  router.get('/lineage', lineageRoute(lineage));
+const lineageRoute = (lineage: LineageRepository, operationId: string, extra: { description?: string; deprecated?: boolean } = {}) =>
+  ({
+    method: 'GET',
+    path: '/lineage',
+    operationId,
+    summary: 'The lineage graph around a job or dataset',
+    description: 'Edges seen within the window (plus each job\'s latest known inputs and outputs), as of a time. See docs/lineage.md.' + (extra.description ?? ''),
+    tags: ['Lineage'],
+    scope: 'read',
+    query: lineageQuery,
+    success: { status: 200, description: 'The graph: nodes with their edges', schema: LineageGraph },
+    errors: { 404: 'No such job or dataset' },
+    handler: lineageHandler(lineage),
+  }) as const;
 
-  router.get('/column-lineage', async (ctx) => {
-    const id = nodeIdParam(ctx.query);
-    const depth = depthParam(ctx.query);
-    const withDownstream = boolParam(ctx.query, 'withDownstream', false);
-    const asOf = asOfParam(ctx.query);
-    // Accepted for symmetry with /lineage and validated; a column mapping stays in force until a newer
-    // declaration replaces it, so the window does not narrow column lineage (docs/lineage.md).
-    windowParam(ctx.query);
-    const graph = await lineage.columnLineage(id, depth, withDownstream, asOf);
-    if (!graph) throw notFoundFor(id);
-    ctx.body = graph;
+export function lineageRouter({ lineage }: Services, runtime: RouteRuntime): Router {
+  const router = new Router();
+  const declare = routes(runtime, router);
+  declare(lineageRoute(lineage, 'getLineage'));
+
+  declare({
+    method: 'GET',
+    path: '/column-lineage',
+    operationId: 'getColumnLineage',
+    summary: 'Column-level lineage from a dataset, a column or a job',
+    tags: ['Lineage'],
+    scope: 'read',
+    query: {
+      nodeId: Param.nodeId(),
+      depth: depthParam('Column hops'),
+      withDownstream: Param.boolean({ default: false, description: 'Also the columns fed by the start' }),
+      asOf: asOfParam(),
+      // Accepted for symmetry with /lineage and validated; a column mapping stays in force until a newer
+      // declaration replaces it, so the window does not narrow column lineage (docs/lineage.md).
+      window: windowParam(),
+    },
+    success: { status: 200, description: 'The graph of DATASET_FIELD nodes', schema: LineageGraph },
+    errors: { 404: 'No such job, dataset or column' },
+    handler: async ({ query }) => {
+      const graph = await lineage.columnLineage(query.nodeId, query.depth, query.withDownstream, query.asOf ?? null);
+      if (!graph) throw notFoundFor(query.nodeId);
+      return graph;
+    },
   });
 
-  router.get('/runlineage/upstream', async (ctx) => {
-    const runId = stringParam(ctx.query, 'runId');
-    if (runId === undefined || runId === '') throw badRequest("Query parameter 'runId' is required");
-    if (runId.length > 1024) throw badRequest("Query parameter 'runId' is longer than 1024 characters");
-    const depth = depthParam(ctx.query);
-    // The runId as its producer sent it: a UUID, or any other string (stored under a name-based UUID).
-    const result = await lineage.runLineageUpstream(serviceRunId(runId), depth);
-    if (!result) throw notFound(`Run '${runId}' not found.`);
-    ctx.body = result;
+  declare({
+    method: 'GET',
+    path: '/runlineage/upstream',
+    operationId: 'getRunLineageUpstream',
+    summary: 'The runs upstream of a run: what produced the exact versions it read',
+    tags: ['Lineage'],
+    scope: 'read',
+    query: { runId: Param.runId({ maxLength: 1024, description: 'The run id as its producer sent it' }), depth: depthParam('Run hops') },
+    success: { status: 200, description: 'The upstream runs', schema: RunLineage },
+    errors: { 404: 'No such run' },
+    handler: async ({ query }, ctx) => {
+      const result = await lineage.runLineageUpstream(query.runId, query.depth);
+      if (!result) throw notFound(`Run '${String(ctx.query.runId)}' not found.`);
+      return result;
+    },
   });
   return router;
 }
 
 /** GET /api/v1-beta/lineage: the spec's path of the same graph. */
-export function lineageBetaRouter({ lineage }: Services): Router {
+export function lineageBetaRouter({ lineage }: Services, runtime: RouteRuntime): Router {
   const router = new Router();
-  router.get('/lineage', lineageRoute(lineage));
+  routes(runtime, router)(lineageRoute(lineage, 'getLineageBeta', { description: ' The same as /api/v1/lineage, at the path of the OpenLineage spec.' }));
   return router;
 }

@@ -1,57 +1,82 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import { Type } from '@sinclair/typebox';
 import type { Services } from '../context.js';
-import { HttpError, badRequest, notFound, unprocessable } from '../errors.js';
-import { pageParams } from '../pagination.js';
+import { notFound } from '../errors.js';
+import { pageQuery } from '../pagination.js';
+import { routes, type RouteRuntime } from '../route.js';
+import { Namespace, NamespaceList, Nullable } from '../../api/schemas.js';
 
-/**
- * The JSON object body of a PUT: 415 for another content type, 400 when absent or not an object.
- * (Malformed JSON is answered 400 by the body parser.)
- */
-export function jsonObjectBody(ctx: Context, example: string): Record<string, unknown> {
-  if (!ctx.is('application/json', '+json')) {
-    throw new HttpError(415, 'unsupported_media_type', `Content-Type must be application/json, got '${ctx.get('content-type') || 'none'}'`);
-  }
-  const raw = (ctx.request as unknown as { rawBody?: string }).rawBody;
-  const body = (ctx.request as unknown as { body?: unknown }).body;
-  if (raw === undefined || raw.trim() === '') throw badRequest(`The request body is empty; expected a JSON object such as ${example}`);
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest(`The request body must be a JSON object such as ${example}`);
-  return body as Record<string, unknown>;
-}
+export const NamespaceParams = { namespace: Type.String({ description: 'The namespace name (URL-encoded: names hold slashes and colons)' }) };
 
-/** An optional string field of a body: absent or null → null; anything but a string → 422. */
-export function optionalString(body: Record<string, unknown>, field: string): string | null {
-  const v = body[field];
-  if (v === undefined || v === null) return null;
-  if (typeof v !== 'string') throw unprocessable(`Field '${field}' must be a string or null`, { errors: [`${field} must be a string`] });
-  return v;
-}
+/** PUT /namespaces/{namespace}: the owner is required and not blank; the description may be null. */
+export const NamespaceMeta = Type.Object(
+  { ownerName: Type.String({ minLength: 1, pattern: '\\S' }), description: Type.Optional(Nullable(Type.String())) },
+  { examples: [{ ownerName: 'data-team', description: 'Analytics jobs' }] },
+);
 
-export function namespacesRouter({ namespaces }: Services): Router {
+export function namespacesRouter({ namespaces }: Services, runtime: RouteRuntime): Router {
   const router = new Router();
-  router.get('/namespaces', async (ctx) => {
-    const { limit, offset } = pageParams(ctx.query);
-    const page = await namespaces.list(offset, limit);
-    ctx.body = { namespaces: page.items, totalCount: page.totalCount };
+  const declare = routes(runtime, router);
+  const missing = (name: string) => notFound(`Namespace '${name}' not found.`);
+  declare({
+    method: 'GET',
+    path: '/namespaces',
+    operationId: 'listNamespaces',
+    summary: 'List namespaces',
+    tags: ['Namespaces'],
+    scope: 'read',
+    query: pageQuery(),
+    success: { status: 200, description: 'One page of namespaces, by name', schema: NamespaceList },
+    handler: async ({ query }) => {
+      const page = await namespaces.list(query.offset, query.limit);
+      return { namespaces: page.items, totalCount: page.totalCount };
+    },
   });
-  router.get('/namespaces/:namespace', async (ctx) => {
-    const ns = await namespaces.get(ctx.params.namespace);
-    if (!ns) throw notFound(`Namespace '${ctx.params.namespace}' not found.`);
-    ctx.body = ns;
+  declare({
+    method: 'GET',
+    path: '/namespaces/:namespace',
+    operationId: 'getNamespace',
+    summary: 'Get a namespace',
+    tags: ['Namespaces'],
+    scope: 'read',
+    params: NamespaceParams,
+    success: { status: 200, description: 'The namespace', schema: Namespace },
+    errors: { 404: 'No such namespace' },
+    handler: async ({ params }) => {
+      const ns = await namespaces.get(params.namespace);
+      if (!ns) throw missing(params.namespace);
+      return ns;
+    },
   });
-  router.put('/namespaces/:namespace', async (ctx) => {
-    const body = jsonObjectBody(ctx, '{"ownerName": "me", "description": "..."}');
-    const ownerName = body.ownerName;
-    if (typeof ownerName !== 'string' || ownerName.trim() === '') {
-      throw unprocessable("Field 'ownerName' is required and must be a non-empty string", { errors: ['ownerName must not be blank'] });
-    }
-    const description = optionalString(body, 'description');
-    ctx.body = await namespaces.upsert(ctx.params.namespace, ownerName, description);
+  declare({
+    method: 'PUT',
+    path: '/namespaces/:namespace',
+    operationId: 'putNamespace',
+    summary: 'Create a namespace or replace its owner and description',
+    description: 'Also un-hides a deleted namespace.',
+    tags: ['Namespaces'],
+    scope: 'admin',
+    params: NamespaceParams,
+    body: { schema: NamespaceMeta, what: 'a JSON object such as {"ownerName": "me", "description": "..."}' },
+    success: { status: 200, description: 'The namespace as stored', schema: Namespace },
+    handler: async ({ params, body }) => namespaces.upsert(params.namespace, body.ownerName, body.description ?? null),
   });
-  router.delete('/namespaces/:namespace', async (ctx) => {
-    const ns = await namespaces.softDelete(ctx.params.namespace);
-    if (!ns) throw notFound(`Namespace '${ctx.params.namespace}' not found.`);
-    ctx.body = ns;
+  declare({
+    method: 'DELETE',
+    path: '/namespaces/:namespace',
+    operationId: 'deleteNamespace',
+    summary: 'Hide a namespace with its datasets and jobs (soft delete)',
+    description: 'A later event that mentions it brings back what it mentions.',
+    tags: ['Namespaces'],
+    scope: 'admin',
+    params: NamespaceParams,
+    success: { status: 200, description: 'The hidden namespace', schema: Namespace },
+    errors: { 404: 'No such namespace' },
+    handler: async ({ params }) => {
+      const ns = await namespaces.softDelete(params.namespace);
+      if (!ns) throw missing(params.namespace);
+      return ns;
+    },
   });
   return router;
 }

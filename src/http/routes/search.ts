@@ -5,44 +5,46 @@
  * `after`, strictly before `before`).
  */
 import Router from '@koa/router';
-import type { ParsedUrlQuery } from 'node:querystring';
+import { Type } from '@sinclair/typebox';
 import type { Services } from '../context.js';
-import { badRequest } from '../errors.js';
-import { enumParam, pageParams, stringParam } from '../pagination.js';
+import { pageQuery } from '../pagination.js';
+import { Param } from '../params.js';
+import { routes, type RouteRuntime } from '../route.js';
 import { SEARCH_FILTERS } from '../../store/search.js';
+import { SearchResults } from '../../api/schemas.js';
 
-/** A `YYYY-MM-DD` calendar date → midnight UTC as ISO, 400 otherwise. */
-export function dateParam(query: ParsedUrlQuery, name: string): string | null {
-  const raw = stringParam(query, name);
-  if (raw === undefined || raw === '') return null;
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
-  const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
-  if (!m || !d || d.getUTCFullYear() !== Number(m[1]) || d.getUTCMonth() !== Number(m[2]) - 1 || d.getUTCDate() !== Number(m[3])) {
-    throw badRequest(`Query parameter '${name}' must be a date YYYY-MM-DD, got '${raw}'`);
-  }
-  return d.toISOString();
-}
-
-export function searchRouter({ search }: Services): Router {
+export function searchRouter({ search }: Services, runtime: RouteRuntime): Router {
   const router = new Router();
-  router.get('/search', async (ctx) => {
-    const q = stringParam(ctx.query, 'q');
-    if (q === undefined || q.trim() === '') throw badRequest("Query parameter 'q' is required");
-    const filter = enumParam(ctx.query, 'filter', [...SEARCH_FILTERS, 'all'] as const, 'all');
-    // Marquez spells the second sort UPDATE_AT; accept both.
-    const sort = enumParam(ctx.query, 'sort', ['name', 'updated_at', 'update_at'] as const, 'name');
-    const { limit, offset } = pageParams(ctx.query, 10);
-    const namespace = stringParam(ctx.query, 'namespace');
-    ctx.body = await search.search({
-      q,
-      filter: filter === 'all' ? null : filter,
-      sort: sort === 'name' ? 'name' : 'updated_at',
-      namespace: namespace === undefined || namespace === '' ? null : namespace,
-      after: dateParam(ctx.query, 'after'),
-      before: dateParam(ctx.query, 'before'),
-      offset,
-      limit,
-    });
+  routes(runtime, router)({
+    method: 'GET',
+    path: '/search',
+    operationId: 'search',
+    summary: 'Search dataset and job names',
+    description: 'Case-insensitive substring search over dataset and job names.',
+    tags: ['Search'],
+    scope: 'read',
+    query: {
+      q: Param.text({ description: 'The text to look for', examples: ['orders'] }),
+      filter: Param.oneOf([...SEARCH_FILTERS, 'all'] as const, { default: 'all', description: 'Only datasets or only jobs' }),
+      // Marquez spells the second sort UPDATE_AT; accept both.
+      sort: Param.oneOf(['name', 'updated_at', 'update_at'] as const, { default: 'name', description: '`updated_at`: most recently updated first' }),
+      ...pageQuery(10),
+      namespace: Type.Optional(Param.text({ description: 'Only this namespace' })),
+      after: Type.Optional(Param.calendarDate('Updated on or after this day (UTC)')),
+      before: Type.Optional(Param.calendarDate('Updated strictly before this day (UTC)')),
+    },
+    success: { status: 200, description: 'The matches', schema: SearchResults },
+    handler: async ({ query }) =>
+      search.search({
+        q: query.q,
+        filter: query.filter === 'all' ? null : query.filter,
+        sort: query.sort === 'name' ? 'name' : 'updated_at',
+        namespace: query.namespace ?? null,
+        after: query.after?.toISOString() ?? null,
+        before: query.before?.toISOString() ?? null,
+        offset: query.offset,
+        limit: query.limit,
+      }),
   });
   return router;
 }

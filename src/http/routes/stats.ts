@@ -4,23 +4,13 @@
  * last 7 days, daily. `timezone` (IANA zone id, default UTC) says where hours and days begin.
  */
 import Router from '@koa/router';
-import type { ParsedUrlQuery } from 'node:querystring';
+import { Type } from '@sinclair/typebox';
 import type { Services } from '../context.js';
 import { badRequest } from '../errors.js';
-import { enumParam, stringParam } from '../pagination.js';
+import { Param } from '../params.js';
+import { routes, type RouteRuntime } from '../route.js';
 import { PERIODS, STAT_KINDS } from '../../store/stats.js';
-
-function timezoneParam(query: ParsedUrlQuery): string {
-  const raw = stringParam(query, 'timezone');
-  if (raw === undefined || raw.trim() === '') return 'UTC';
-  try {
-    // Canonical spelling (e.g. 'europe/paris' → 'Europe/Paris'); throws RangeError for unknown zones.
-    const zone = new Intl.DateTimeFormat('en-US', { timeZone: raw.trim() }).resolvedOptions().timeZone;
-    return zone === 'Etc/UTC' || zone === 'Etc/GMT' ? 'UTC' : zone;
-  } catch {
-    throw badRequest(`Query parameter 'timezone' must be a time zone id such as UTC or Europe/Paris, got '${raw}'`);
-  }
-}
+import { IntervalMetric, LineageMetric } from '../../api/schemas.js';
 
 /** A zone both Intl and Neo4j must know; Neo4j's zone database may still reject a rare one. */
 function zoneError(err: unknown, zone: string): Error {
@@ -29,18 +19,42 @@ function zoneError(err: unknown, zone: string): Error {
   return err as Error;
 }
 
-export function statsRouter({ stats }: Services): Router {
+const statsQuery = {
+  period: Param.oneOf(PERIODS, { default: 'DAY', description: 'DAY: the last 24 hours, hourly; WEEK: the last 7 days, daily' }),
+  timezone: Type.Optional(Param.timeZone('Where hours and days begin (IANA zone id; default UTC)')),
+};
+
+export function statsRouter({ stats }: Services, runtime: RouteRuntime): Router {
   const router = new Router();
-  router.get('/stats/lineage-events', async (ctx) => {
-    const period = enumParam(ctx.query, 'period', PERIODS, 'DAY');
-    const zone = timezoneParam(ctx.query);
-    ctx.body = await stats.lineageEvents(period, zone).catch((err) => Promise.reject(zoneError(err, zone)));
+  const declare = routes(runtime, router);
+  declare({
+    method: 'GET',
+    path: '/stats/lineage-events',
+    operationId: 'statsLineageEvents',
+    summary: 'Lineage events per time bucket, by event type',
+    tags: ['Stats'],
+    scope: 'read',
+    query: statsQuery,
+    success: { status: 200, description: 'The buckets, oldest first', schema: Type.Array(LineageMetric) },
+    handler: async ({ query }) => {
+      const zone = query.timezone ?? 'UTC';
+      return stats.lineageEvents(query.period, zone).catch((err) => Promise.reject(zoneError(err, zone)));
+    },
   });
   for (const kind of STAT_KINDS) {
-    router.get(`/stats/${kind}`, async (ctx) => {
-      const period = enumParam(ctx.query, 'period', PERIODS, 'DAY');
-      const zone = timezoneParam(ctx.query);
-      ctx.body = await stats.counts(kind, period, zone).catch((err) => Promise.reject(zoneError(err, zone)));
+    declare({
+      method: 'GET',
+      path: `/stats/${kind}`,
+      operationId: `stats${kind[0].toUpperCase()}${kind.slice(1)}`,
+      summary: `Cumulative count of ${kind} per time bucket`,
+      tags: ['Stats'],
+      scope: 'read',
+      query: statsQuery,
+      success: { status: 200, description: 'The buckets, oldest first', schema: Type.Array(IntervalMetric) },
+      handler: async ({ query }) => {
+        const zone = query.timezone ?? 'UTC';
+        return stats.counts(kind, query.period, zone).catch((err) => Promise.reject(zoneError(err, zone)));
+      },
     });
   }
   return router;

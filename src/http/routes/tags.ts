@@ -1,21 +1,42 @@
 /** GET /tags, PUT /tags/{tag} {description?}. (Tagging datasets, fields and jobs: datasets.ts, jobs.ts.) */
 import Router from '@koa/router';
+import { Type } from '@sinclair/typebox';
 import type { Services } from '../context.js';
-import { pageParams } from '../pagination.js';
-import { jsonObjectBody, optionalString } from './namespaces.js';
+import { pageQuery } from '../pagination.js';
+import { routes, type RouteRuntime } from '../route.js';
+import { Nullable, Tag, TagList } from '../../api/schemas.js';
 
-export function tagsRouter({ tags }: Services): Router {
+export const TagParams = { tag: Type.String({ description: 'The tag name' }) };
+
+export function tagsRouter({ tags }: Services, runtime: RouteRuntime): Router {
   const router = new Router();
-  router.get('/tags', async (ctx) => {
-    const { limit, offset } = pageParams(ctx.query);
-    const page = await tags.list(offset, limit);
-    ctx.body = { tags: page.items, totalCount: page.totalCount };
+  const declare = routes(runtime, router);
+  declare({
+    method: 'GET',
+    path: '/tags',
+    operationId: 'listTags',
+    summary: 'List tags',
+    tags: ['Tags'],
+    scope: 'read',
+    query: pageQuery(),
+    success: { status: 200, description: 'One page of tags, by name', schema: TagList },
+    handler: async ({ query }) => {
+      const page = await tags.list(query.offset, query.limit);
+      return { tags: page.items, totalCount: page.totalCount };
+    },
   });
-  router.put('/tags/:tag', async (ctx) => {
+  declare({
+    method: 'PUT',
+    path: '/tags/:tag',
+    operationId: 'putTag',
+    summary: 'Create a tag or replace its description',
+    tags: ['Tags'],
+    scope: 'admin',
+    params: TagParams,
     // The body is optional: no body (or {}) creates the tag without a description.
-    const hasBody = ((ctx.request as unknown as { rawBody?: string }).rawBody ?? '').trim() !== '';
-    const body = hasBody ? jsonObjectBody(ctx, '{"description": "..."}') : {};
-    ctx.body = await tags.upsert(ctx.params.tag, optionalString(body, 'description'));
+    body: { schema: Type.Object({ description: Type.Optional(Nullable(Type.String())) }), required: false, what: 'a JSON object such as {"description": "..."}' },
+    success: { status: 200, description: 'The tag as stored', schema: Tag },
+    handler: async ({ params, body }) => tags.upsert(params.tag, body?.description ?? null),
   });
   return router;
 }

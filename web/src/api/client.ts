@@ -1,7 +1,11 @@
 /**
- * Every request the UI makes goes through here: one place to add headers (an API key, when the
- * service gets optional auth: set it in `authHeaders`), to turn error bodies `{code, error, message}`
- * into ApiError, and to cancel superseded requests. Only the public API under /api/v1 is used.
+ * Every request the UI makes goes through here: one place to add the API key (when the service runs
+ * with AUTH_MODE=apikey), to turn error bodies `{code, error, message}` into ApiError, and to cancel
+ * superseded requests. Only the public API under /api/v1 is used.
+ *
+ * The key: on a 401 (no key, or a wrong one) or a 403 (a key without the scope an action needs), the
+ * page asks for a key, keeps it for the browser session (sessionStorage: gone when the tab closes)
+ * and sends the request again. Requests refused at the same time share one question.
  */
 import type {
   ColumnLineageGraph,
@@ -22,9 +26,50 @@ import type {
 
 const BASE = '/api/v1';
 
-/** Headers sent with every request (the place for `Authorization: Bearer <key>` later). */
+const KEY_ITEM = 'lineage.apiKey';
+
+function storedKey(): string | null {
+  try {
+    return sessionStorage.getItem(KEY_ITEM);
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps `key` for this browser session (null forgets it). */
+export function setApiKey(key: string | null): void {
+  try {
+    if (key) sessionStorage.setItem(KEY_ITEM, key);
+    else sessionStorage.removeItem(KEY_ITEM);
+  } catch {
+    /* storage disabled: the key lives as long as the page */
+  }
+  memoryKey = key;
+}
+
+let memoryKey: string | null = null;
+
+/** Headers sent with every request: the session's API key, if one was given. */
 export function authHeaders(): Record<string, string> {
-  return {};
+  const key = storedKey() ?? memoryKey;
+  return key ? { authorization: `Bearer ${key}` } : {};
+}
+
+let asking: Promise<string | null> | null = null;
+
+/** Asks the person for an API key (one question for all requests refused at once); null: cancelled. */
+function askForKey(reason: string): Promise<string | null> {
+  asking ??= new Promise<string | null>((resolve) => {
+    // Let the refused requests of this moment join the same question.
+    setTimeout(() => {
+      const answer = window.prompt(`${reason}\n\nEnter an API key (it is kept for this browser session):`);
+      const key = answer?.trim() || null;
+      if (key) setApiKey(key);
+      asking = null;
+      resolve(key);
+    }, 0);
+  });
+  return asking;
 }
 
 export class ApiError extends Error {
@@ -49,7 +94,7 @@ export function query(params: Record<string, QueryValue>): string {
 
 const seg = encodeURIComponent;
 
-async function request<T>(method: string, path: string, signal?: AbortSignal): Promise<T> {
+async function request<T>(method: string, path: string, signal?: AbortSignal, retried = false): Promise<T> {
   let res: Response;
   try {
     res = await fetch(BASE + path, { method, headers: { accept: 'application/json', ...authHeaders() }, signal });
@@ -63,6 +108,11 @@ async function request<T>(method: string, path: string, signal?: AbortSignal): P
     body = text ? JSON.parse(text) : null;
   } catch {
     /* not JSON */
+  }
+  if ((res.status === 401 || res.status === 403) && !retried && !signal?.aborted) {
+    const b = (body ?? {}) as { message?: string };
+    const key = await askForKey(b.message ?? (res.status === 401 ? 'This service needs an API key.' : 'Your API key may not do this.'));
+    if (key) return request<T>(method, path, signal, true);
   }
   if (!res.ok) {
     const b = (body ?? {}) as { error?: string; message?: string };
