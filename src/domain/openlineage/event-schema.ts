@@ -79,6 +79,8 @@ const columnLineageFacet = {
         properties: { inputFields: { type: 'array', items: columnLineageInput } },
       },
     },
+    // ColumnLineage 1-2-0: input columns that affect every output column (normalize.ts spreads them).
+    dataset: { type: 'array', items: columnLineageInput },
   },
 } as const;
 

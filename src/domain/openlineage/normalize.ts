@@ -100,22 +100,51 @@ function transformationsOf(input: Obj, outputColumn: Obj): Obj[] {
   return type || description ? [{ type, description }] : [];
 }
 
-function columnLineageInputs(outputColumn: Obj): ColumnLineageInput[] {
-  if (!Array.isArray(outputColumn.inputFields)) return [];
-  return outputColumn.inputFields.filter(isObj).map((input) => ({
-    namespace: String(input.namespace),
-    name: String(input.name),
-    field: String(input.field),
-    transformations: transformationsOf(input, outputColumn),
-  }));
+/** One input column of a column-lineage facet (an `inputFields` or `dataset` entry) with its transformations. */
+function columnInput(input: Obj, transformations: Obj[]): ColumnLineageInput {
+  return { namespace: String(input.namespace), name: String(input.name), field: String(input.field), transformations };
 }
 
-/** `columnLineage.fields` as entries sorted by output column, so equal facets give equal output. */
+/**
+ * The inputs of one output column, one per input column: a column named twice (directly in
+ * `inputFields` and again in the facet's dataset-wide list) has the transformations of both, its
+ * own first, so the store keeps one edge per input column with everything said about it.
+ */
+function mergeInputs(inputs: ColumnLineageInput[]): ColumnLineageInput[] {
+  const byColumn = new Map<string, ColumnLineageInput>();
+  for (const input of inputs) {
+    const key = JSON.stringify([input.namespace, input.name, input.field]);
+    const seen = byColumn.get(key);
+    if (!seen) {
+      byColumn.set(key, { ...input, transformations: [...input.transformations] });
+      continue;
+    }
+    const known = new Set(seen.transformations.map((t) => JSON.stringify(t)));
+    for (const t of input.transformations) if (!known.has(JSON.stringify(t))) seen.transformations.push(t);
+  }
+  return [...byColumn.values()];
+}
+
+/**
+ * `columnLineage.fields` as entries sorted by output column, so equal facets give equal output.
+ * ColumnLineage 1-2-0 adds `dataset`: input columns that affect the whole output dataset (filters,
+ * joins, grouping, sorting), stated once instead of under every output column. They feed every
+ * output column the facet names, exactly as if each column had listed them (which is how producers
+ * without that option write the same lineage), so impact analysis through a filter column is the
+ * same whichever form the producer chose.
+ */
 export function columnLineage(facet: Obj | undefined): ColumnLineageEntry[] {
   if (!facet || !isObj(facet.fields)) return [];
+  const datasetWide = Array.isArray(facet.dataset)
+    ? facet.dataset.filter(isObj).map((input) => columnInput(input, Array.isArray(input.transformations) ? input.transformations.filter(isObj) : []))
+    : [];
   const entries: ColumnLineageEntry[] = [];
   for (const [field, outputColumn] of Object.entries(facet.fields)) {
-    if (isObj(outputColumn)) entries.push({ field, inputFields: columnLineageInputs(outputColumn) });
+    if (!isObj(outputColumn)) continue;
+    const own = Array.isArray(outputColumn.inputFields)
+      ? outputColumn.inputFields.filter(isObj).map((input) => columnInput(input, transformationsOf(input, outputColumn)))
+      : [];
+    entries.push({ field, inputFields: mergeInputs([...own, ...datasetWide]) });
   }
   return entries.sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0));
 }
