@@ -308,10 +308,20 @@ describe('OpenLineage parseEvent', () => {
       expect(output.lifecycleState).to.equal('OVERWRITE');
       expect(output.datasetType).to.equal('TABLE');
       expect(output.columnLineage.map((c) => c.field)).to.deep.equal(['session_start', 'user_id']);
+      // The dataset-wide input (grouping by user_id) feeds every output column; a column that already
+      // names that input keeps one input with both transformations, its own first.
       expect(output.columnLineage[0].inputFields).to.deep.equal([
         { namespace: 's3://raw-bucket', name: 'events/clicks', field: 'ts', transformations: [{ type: 'DIRECT', subtype: 'AGGREGATION' }] },
+        { namespace: 's3://raw-bucket', name: 'events/clicks', field: 'user_id', transformations: [{ type: 'INDIRECT', subtype: 'GROUP_BY' }] },
       ]);
-      // The dataset-wide part of the facet is not promoted but stays with the facet.
+      expect(output.columnLineage[1].inputFields).to.deep.equal([
+        {
+          namespace: 's3://raw-bucket',
+          name: 'events/clicks',
+          field: 'user_id',
+          transformations: [{ type: 'DIRECT', subtype: 'IDENTITY' }, { type: 'INDIRECT', subtype: 'GROUP_BY' }],
+        },
+      ]);
       expect(output.facets.columnLineage.dataset).to.have.length(1);
     });
 
