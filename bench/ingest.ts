@@ -15,7 +15,10 @@ import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
 import { IngestCommitter } from '../src/ingest/committer.js';
-import { queryTimings } from '../src/store/ingest.js';
+import { queryTimings, setIngestProfile } from '../src/store/ingest.js';
+import { ingestProfile } from '../src/config.js';
+
+setIngestProfile(ingestProfile(process.env.INGEST_PROFILE));
 import { createLogger } from '../src/logger.js';
 
 const EVENTS_PER_LEVEL: Record<number, number> = { 1: Number(process.env.BENCH_EVENTS_C1 ?? 600), 8: Number(process.env.BENCH_EVENTS ?? 4000), 32: Number(process.env.BENCH_EVENTS_C32 ?? 40_000) };

@@ -20,7 +20,10 @@ import { Db, toNative } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
 import { parseEvent } from '../src/domain/openlineage/normalize.js';
 import { IngestCommitter } from '../src/ingest/committer.js';
-import { queryTimings } from '../src/store/ingest.js';
+import { queryTimings, setIngestProfile } from '../src/store/ingest.js';
+import { ingestProfile } from '../src/config.js';
+
+setIngestProfile(ingestProfile(process.env.INGEST_PROFILE));
 import { createLogger } from '../src/logger.js';
 import { createApp } from '../src/app.js';
 

@@ -10,13 +10,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-process.env.INGEST_PROFILE ||= '1';
 const { TrafficGenerator } = await import('./traffic.js');
 const { machine, normalizedEvents, startBenchNeo4j, writeResult } = await import('./support.js');
 const { createDriver } = await import('../src/neo4j/runtime.js');
 const { Db } = await import('../src/store/db.js');
 const { applySchema } = await import('../src/store/schema.js');
-const { writeEvents } = await import('../src/store/ingest.js');
+const { writeEvents, setIngestProfile } = await import('../src/store/ingest.js');
+const { ingestProfile } = await import('../src/config.js');
+// Each stage sent as its own statement unless INGEST_PROFILE says otherwise.
+setIngestProfile(ingestProfile(process.env.INGEST_PROFILE || 'statements'));
 const { cypher } = await import('../src/store/cypher.js');
 const { cypherDir } = await import('../src/paths.js');
 

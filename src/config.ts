@@ -36,6 +36,8 @@ export interface LocalNeo4j {
   browserPort: number | null;
 }
 
+export type IngestProfile = 'off' | 'statements' | 'phases';
+
 export interface Config {
   host: string;
   port: number;
@@ -66,6 +68,8 @@ export interface Config {
   facetKeysMax: number;
   /** While another ingest transaction is in flight, how long (ms) a free writer waits for a fuller batch. */
   ingestLingerMs: number;
+  /** INGEST_PROFILE: timings of the ingest statements or phases (src/store/ingest.ts), for diagnosis. */
+  ingestProfile: IngestProfile;
   /** While another ingest transaction is in flight, the batch a free writer starts without lingering. */
   ingestMinBatch: number;
   /** Time allowed for in-flight requests to finish on SIGTERM before connections are cut. */
@@ -211,8 +215,18 @@ export function loadConfig(env: Env = process.env): Config {
     ingestMinBatch: int(env, 'INGEST_MIN_BATCH', 16, 1, 1000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     lineageWindow: duration(env, 'LINEAGE_WINDOW', 'P30D'),
+    ingestProfile: ingestProfile(env.INGEST_PROFILE),
     neo4j,
   };
+}
+
+/**
+ * INGEST_PROFILE (diagnosis and benches): unset or empty → off; `phases` → the time of each planning
+ * and writing phase of a batch; anything else → the time of each ingest statement, sent one by one.
+ */
+export function ingestProfile(value: string | undefined): IngestProfile {
+  if (!value) return 'off';
+  return value === 'phases' ? 'phases' : 'statements';
 }
 
 /** AUTH_MODE, API_KEYS_FILE / API_KEYS, METRICS_PUBLIC, LOG_FORMAT, CORS_ORIGINS, TRUST_PROXY. */

@@ -10,7 +10,7 @@ import { createLogger, type Logger } from './logger.js';
 import { startNeo4jRuntime, type Neo4jRuntime } from './neo4j/runtime.js';
 import { Db } from './store/db.js';
 import { applySchema } from './store/schema.js';
-import { planIngestStatements } from './store/ingest.js';
+import { planIngestStatements, setIngestProfile } from './store/ingest.js';
 import { createApp } from './app.js';
 import { migrateEdgeHistory, migrateFoldBookkeeping } from './store/migrations.js';
 import { projectRoot } from './paths.js';
@@ -28,6 +28,7 @@ export interface RunningService {
 }
 
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  setIngestProfile(config.ingestProfile);
   const runtime = await startNeo4jRuntime(config.neo4j, logger);
   try {
     const db = new Db(runtime.driver, runtime.database, config.queryTimeoutMs);

@@ -41,6 +41,12 @@ describe('config', () => {
     expect(errorOf({ INGEST_MIN_BATCH: '0' }).variable).to.equal('INGEST_MIN_BATCH');
   });
 
+  it('profiles ingestion only when INGEST_PROFILE asks: statements, or phases', () => {
+    expect(loadConfig({}).ingestProfile).to.equal('off');
+    expect(loadConfig({ INGEST_PROFILE: '1' }).ingestProfile).to.equal('statements');
+    expect(loadConfig({ INGEST_PROFILE: 'phases' }).ingestProfile).to.equal('phases');
+  });
+
   it('bounds the ingest queue at 10,000 waiting events by default, configurable', () => {
     expect(loadConfig({})).to.include({ ingestMaxQueue: 10_000 });
     expect(loadConfig({ INGEST_MAX_QUEUE: '500' })).to.include({ ingestMaxQueue: 500 });

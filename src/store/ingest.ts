@@ -15,12 +15,20 @@ import neo4j from 'neo4j-driver';
 import type { EdgeWriteRow, StoredEdge } from '../domain/edge-plan.js';
 import type { DatasetRef } from '../domain/openlineage/types.js';
 import type { TerminalState } from '../domain/run-state.js';
+import type { IngestProfile } from '../config.js';
 
-/** Per-query timings, collected only when INGEST_PROFILE is set (bench and diagnosis). */
+/** Per-statement timings, collected only while profiling statements (INGEST_PROFILE; bench and diagnosis). */
 export const queryTimings = new Map<string, number[]>();
-const profiling = Boolean(process.env.INGEST_PROFILE) && process.env.INGEST_PROFILE !== 'phases';
+/** Per-phase timings, collected only while profiling phases. */
 export const phaseTimings = new Map<string, number[]>();
-const phases = process.env.INGEST_PROFILE === 'phases';
+let profiling = false;
+let phases = false;
+
+/** Turns timing collection on or off for the process (server.ts passes config.ingestProfile). */
+export function setIngestProfile(profile: IngestProfile): void {
+  profiling = profile === 'statements';
+  phases = profile === 'phases';
+}
 function phase(name: string, since: number): number {
   const now = performance.now();
   if (phases) {
