@@ -10,7 +10,7 @@ import { constants as zlib } from 'node:zlib';
 import type { Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import type { Db } from './store/db.js';
-import { createServices, type Services } from './http/context.js';
+import { createServices, type Services } from './services.js';
 import { bodyError, errorHandler } from './http/middleware/errors.js';
 import { declaredLengthLimit, stateChangingRequests } from './http/middleware/request-guards.js';
 import { admission, type AdmissionOptions } from './http/middleware/admission.js';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { Type } from '@sinclair/typebox';
-import type { Services } from '../context.js';
+import type { Services } from '../../services.js';
 import { notFound } from '../errors.js';
 import { pageQuery } from '../pagination.js';
 import { Param } from '../params.js';

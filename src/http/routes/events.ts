@@ -5,7 +5,7 @@
  */
 import Router from '@koa/router';
 import { Type } from '@sinclair/typebox';
-import type { Services } from '../context.js';
+import type { Services } from '../../services.js';
 import { pageQuery } from '../pagination.js';
 import { Param } from '../params.js';
 import { routes, type RouteRuntime } from '../route.js';

@@ -4,7 +4,7 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Services } from '../context.js';
+import type { Services } from '../../services.js';
 import { isConnectionError } from '../../neo4j/availability.js';
 import { routes, type RouteRuntime } from '../route.js';
 import { Health, NotReady, Ready } from '../../api/schemas.js';

@@ -5,7 +5,7 @@
  */
 import Router from '@koa/router';
 import { Type } from '@sinclair/typebox';
-import type { Services } from '../context.js';
+import type { Services } from '../../services.js';
 import { badRequest, HttpError } from '../errors.js';
 import { toHttpError } from '../middleware/errors.js';
 import { Param } from '../params.js';

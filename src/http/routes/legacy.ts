@@ -23,7 +23,7 @@ import crypto from 'node:crypto';
 import Router from '@koa/router';
 import { Type } from '@sinclair/typebox';
 import type { Context } from 'koa';
-import type { Services } from '../context.js';
+import type { Services } from '../../services.js';
 import { HttpError, notFound } from '../errors.js';
 import { Param } from '../params.js';
 import { routes, type RouteRuntime } from '../route.js';

@@ -8,7 +8,7 @@
  */
 import Router from '@koa/router';
 import { Type, type TUnsafe } from '@sinclair/typebox';
-import type { Services } from '../context.js';
+import type { Services } from '../../services.js';
 import { HttpError, unprocessable } from '../errors.js';
 import { parseEvent } from '../../domain/openlineage/normalize.js';
 import { eventNamespaces } from '../../domain/openlineage/namespaces.js';

@@ -4,7 +4,7 @@
  */
 import Router from '@koa/router';
 import { Type } from '@sinclair/typebox';
-import type { Services } from '../context.js';
+import type { Services } from '../../services.js';
 import { badRequest, notFound } from '../errors.js';
 import { Param } from '../params.js';
 import { routes, type Request, type RouteRuntime } from '../route.js';

@@ -1,7 +1,7 @@
 /** GET /sources, GET /sources/{source}: the data sources datasets come from; PUT (legacy): legacy.ts. */
 import Router from '@koa/router';
 import { Type } from '@sinclair/typebox';
-import type { Services } from '../context.js';
+import type { Services } from '../../services.js';
 import { notFound } from '../errors.js';
 import { pageQuery } from '../pagination.js';
 import { routes, type RouteRuntime } from '../route.js';

@@ -1,7 +1,7 @@
 /** GET /tags, PUT /tags/{tag} {description?}. (Tagging datasets, fields and jobs: datasets.ts, jobs.ts.) */
 import Router from '@koa/router';
 import { Type } from '@sinclair/typebox';
-import type { Services } from '../context.js';
+import type { Services } from '../../services.js';
 import { pageQuery } from '../pagination.js';
 import { routes, type RouteRuntime } from '../route.js';
 import { Nullable, Tag, TagList } from '../../api/schemas.js';

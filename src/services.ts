@@ -1,22 +1,25 @@
-/** What every router gets: the repositories and process-wide collaborators. */
-import type { Logger } from '../logger.js';
-import { observeAdmission, observeCommitter, observeNeo4j, type Metrics } from '../metrics.js';
-import { Admission, type AdmissionOptions } from './middleware/admission.js';
-import type { Db } from '../store/db.js';
-import { NamespaceRepository } from '../store/namespaces.js';
-import { DEFAULT_COMMITTER_OPTIONS, IngestCommitter, type CommitterOptions } from '../ingest/committer.js';
-import { LineageRepository, type LineageOptions } from '../store/lineage/index.js';
-import { DatasetRepository } from '../store/datasets.js';
-import { JobRepository } from '../store/jobs.js';
-import { RunRepository } from '../store/runs.js';
-import { SourceRepository } from '../store/sources.js';
-import { TagRepository } from '../store/tags.js';
-import { SearchRepository } from '../store/search.js';
-import { EventRepository } from '../store/events.js';
-import { StatsRepository } from '../store/stats.js';
-import { Readiness } from '../readiness.js';
-import { ImpactRepository } from '../store/impact.js';
-import { DEFAULT_FACET_KEYS_MAX, FacetKeyBudget } from '../ingest/facet-keys.js';
+/**
+ * The composition root: builds the repositories and process-wide collaborators (committer, query
+ * admission, metrics observers) on one Db, once per app; every router gets them as `Services`.
+ */
+import type { Logger } from './logger.js';
+import { observeAdmission, observeCommitter, observeNeo4j, type Metrics } from './metrics.js';
+import { Admission, type AdmissionOptions } from './http/middleware/admission.js';
+import type { Db } from './store/db.js';
+import { NamespaceRepository } from './store/namespaces.js';
+import { DEFAULT_COMMITTER_OPTIONS, IngestCommitter, type CommitterOptions } from './ingest/committer.js';
+import { LineageRepository, type LineageOptions } from './store/lineage/index.js';
+import { DatasetRepository } from './store/datasets.js';
+import { JobRepository } from './store/jobs.js';
+import { RunRepository } from './store/runs.js';
+import { SourceRepository } from './store/sources.js';
+import { TagRepository } from './store/tags.js';
+import { SearchRepository } from './store/search.js';
+import { EventRepository } from './store/events.js';
+import { StatsRepository } from './store/stats.js';
+import { Readiness } from './readiness.js';
+import { ImpactRepository } from './store/impact.js';
+import { DEFAULT_FACET_KEYS_MAX, FacetKeyBudget } from './ingest/facet-keys.js';
 
 export interface Services {
   db: Db;
