@@ -6,6 +6,7 @@
  */
 import type { DatasetRef } from './openlineage/types.js';
 import { FOREVER, isCurrent, observe, sameHistory, withHeldUntil, type EdgeHistory, type Span } from './edge-history.js';
+import { refKey } from './ingest/keys.js';
 
 /** An edge as jobs-state.cypher returns it (times in epoch ms). */
 export interface StoredEdge extends EdgeHistory {
@@ -71,7 +72,6 @@ function propsOf(e: EdgeHistory): EdgeProps {
   };
 }
 
-const refKey = (r: DatasetRef) => JSON.stringify([r.namespace, r.name]);
 
 /**
  * What one run event observed: the datasets it names from its time until the run's last event, and,

@@ -13,6 +13,7 @@
  *
  * Pure: no I/O.
  */
+import { isUuid } from './uuid-v5.js';
 
 export type NodeKind = 'job' | 'dataset' | 'datasetField';
 
@@ -47,7 +48,6 @@ export const MAX_NODE_ID_LENGTH = 4096;
 /** Colons allowed in the part after the prefix (a field id with 64 colons has ~2,000 splits). */
 export const MAX_COLONS = 64;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PREFIXES: readonly NodeKind[] = ['datasetField', 'dataset', 'job'];
 
 function colonPositions(s: string): number[] {
@@ -95,7 +95,7 @@ export function parseNodeId(raw: unknown): ParsedNodeId {
   let body = raw.slice(kind.length + 1);
   let version: string | null = null;
   const hash = body.lastIndexOf('#');
-  if (hash !== -1 && UUID.test(body.slice(hash + 1))) {
+  if (hash !== -1 && isUuid(body.slice(hash + 1))) {
     version = body.slice(hash + 1).toLowerCase();
     body = body.slice(0, hash);
   }

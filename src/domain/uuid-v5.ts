@@ -6,6 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 
+/** A UUID in its text form (any version, either case). */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const isUuid = (text: string): boolean => UUID_PATTERN.test(text);
+
 const namespaceBytes = new Map<string, Buffer>();
 
 function bytesOf(namespace: string): Buffer {

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { uuidV5 } from './uuid-v5.js';
 import type { DatasetRef } from './openlineage/types.js';
+import { compareText } from './compare.js';
 
 export const JOB_VERSION_NAMESPACE = '5b9f3a52-6a0e-4c59-9d44-3c7b0f1e2a61';
 export const DATASET_VERSION_NAMESPACE = '0d6c1f4e-2b7a-4f3e-8e5d-9a1b2c3d4e5f';
@@ -23,7 +24,7 @@ export interface JobVersionInput {
 export function sortedRefs(refs: DatasetRef[]): DatasetRef[] {
   const seen = new Map<string, DatasetRef>();
   for (const r of refs) seen.set(JSON.stringify([r.namespace, r.name]), { namespace: r.namespace, name: r.name });
-  return [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+  return [...seen.entries()].sort(([a], [b]) => compareText(a, b)).map(([, r]) => r);
 }
 
 function keysSorted(keys: string[]): boolean {

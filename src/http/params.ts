@@ -12,6 +12,7 @@ import { Type, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { NodeIdError, parseNodeId, type ParsedNodeId } from '../domain/node-id.js';
 import { minus, parseDuration, type Duration } from '../domain/duration.js';
 import { serviceRunId } from '../domain/openlineage/normalize.js';
+import { isUuid } from '../domain/uuid-v5.js';
 
 /** Symbol key of the function turning a valid formatted string into its value (never serialized). */
 export const DECODE = Symbol('decode');
@@ -21,7 +22,6 @@ export interface FormatSpec {
   problem(raw: string): string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 /** An ISO 8601 time (an offset or Z; none means UTC, as for event times; a bare date is its midnight UTC). */
@@ -62,7 +62,7 @@ function parseSince(raw: string, now = Date.now()): Date | null {
 
 /** Custom string formats, by name (registered with route.ts's ajv; named as such in the OpenAPI document). */
 export const FORMATS: Record<string, FormatSpec> = {
-  uuid: { problem: (raw) => (UUID.test(raw) ? null : `must be a UUID, got '${raw}'`) },
+  uuid: { problem: (raw) => (isUuid(raw) ? null : `must be a UUID, got '${raw}'`) },
   'node-id': {
     problem(raw) {
       try {

@@ -98,10 +98,8 @@ export class IngestCommitter {
   private activeEvents = 0;
   /** Most events inside the committer (waiting or in flight) lately: about the number of producers. */
   private readonly peak = new RecentPeak();
-  private closed = false;
   private lingerTimer: NodeJS.Timeout | null = null;
   private expiryTimer: NodeJS.Timeout | null = null;
-  private idleWaiters: (() => void)[] = [];
   private lastOverloadLog = 0;
   private readonly commitListeners: ((events: number, seconds: number) => void)[] = [];
   readonly stats: CommitterStats = { transactions: 0, events: 0, retries: 0, splits: 0, refused: 0, refusedForWait: 0, refusedUnavailable: 0 };
@@ -118,7 +116,6 @@ export class IngestCommitter {
   }
 
   submit(event: NormalizedEvent): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('ingestion is shutting down'));
     if (this.db.availability.isDown) {
       this.stats.refusedUnavailable++;
       return Promise.reject(new Neo4jUnavailable(this.db.availability.reason ?? 'down'));
@@ -180,7 +177,6 @@ export class IngestCommitter {
     this.expiryTimer = setTimeout(() => {
       this.expiryTimer = null;
       this.refuseExpired();
-      if (this.queue.length === 0 && this.active === 0) this.idleWaiters.splice(0).forEach((w) => w());
       this.scheduleExpiry();
     }, dueIn);
     this.expiryTimer.unref();
@@ -223,17 +219,11 @@ export class IngestCommitter {
     return this.active;
   }
 
-  /** Resolves when nothing is queued or in flight (used on shutdown). */
-  async drain(): Promise<void> {
-    this.closed = true;
-    if (this.active === 0 && this.queue.length === 0) return;
-    await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
-  }
 
   private pump(): void {
     while (this.active < this.opts.writers && this.queue.length > 0) {
       const othersBusy = this.active > 0;
-      if (othersBusy && this.queue.length < this.startThreshold() && !this.closed) {
+      if (othersBusy && this.queue.length < this.startThreshold()) {
         this.lingerTimer ??= setTimeout(() => {
           this.lingerTimer = null;
           this.startBatch();
@@ -257,10 +247,7 @@ export class IngestCommitter {
       this.lingerTimer = null;
     }
     this.refuseExpired();
-    if (this.queue.length === 0) {
-      if (this.active === 0) this.idleWaiters.splice(0).forEach((w) => w());
-      return;
-    }
+    if (this.queue.length === 0) return;
     const batch = this.queue.splice(0, this.opts.maxBatch);
     this.active++;
     this.activeEvents += batch.length;
@@ -268,7 +255,6 @@ export class IngestCommitter {
       this.active--;
       this.activeEvents -= batch.length;
       if (this.queue.length > 0) this.pump();
-      else if (this.active === 0) this.idleWaiters.splice(0).forEach((w) => w());
     });
   }
 

@@ -19,6 +19,7 @@ import type { Duration } from '../domain/duration.js';
 import { iso } from './time.js';
 import { datasetNodeId, fieldNodeId, jobNodeId, type ParsedNodeId } from '../domain/node-id.js';
 import { diffSchemas, isEmptyDiff, ownersOf, pathTo, schemaFields, summarize, ViaPicker, type ImpactDirection, type ImpactSummary, type RunState, type SchemaDiff } from '../domain/impact.js';
+import { compareText } from '../domain/compare.js';
 
 type Props = Record<string, unknown>;
 
@@ -295,7 +296,7 @@ export class ImpactRepository {
       for (const [to, r] of found) reached.set(to, { distance: d, ...r });
       frontier = [...found.keys()];
     }
-    const ordered = [...reached.entries()].sort(([a, x], [b, y]) => x.distance - y.distance || (a < b ? -1 : a > b ? 1 : 0));
+    const ordered = [...reached.entries()].sort(([a, x], [b, y]) => x.distance - y.distance || compareText(a, b));
     const toNode = ([nodeId, r]: (typeof ordered)[number]): FieldImpactNode => {
       const c = columns.get(nodeId)!;
       return {

@@ -5,6 +5,7 @@
  */
 import { composite, compositeParams, cypher } from './cypher.js';
 import { LastStatement, toNative, type TxRunner } from './db.js';
+import { iso } from './time.js';
 import { takeApartAliasHistory } from './alias-repair.js';
 import { mentionedJobs, mentionedRefs, mentionedRuns, planBatch } from '../domain/ingest/batch-plan.js';
 import { AliasMap } from '../domain/ingest/aliases.js';
@@ -49,7 +50,6 @@ async function run(tx: TxRunner, name: string, params: Record<string, unknown>) 
   return result;
 }
 
-const iso = (v: unknown) => (v == null ? null : new Date(v as string).toISOString());
 
 /** Datasets-state's rows, sorted: that statement takes the datasets' write locks, and a fixed order keeps deadlocks rare. */
 function datasetsToRead(items: Incoming[]): DatasetRef[] {

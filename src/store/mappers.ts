@@ -9,6 +9,7 @@ import { parseStamps, wins, type Stamp } from '../domain/facet-stamps.js';
 import { schemaFields } from '../domain/openlineage/normalize.js';
 import { toNative } from './db.js';
 import { iso } from './time.js';
+import { compareText } from '../domain/compare.js';
 
 type Props = Record<string, unknown>;
 
@@ -24,7 +25,7 @@ function json<T>(text: unknown, fallback: T): T {
   }
 }
 
-const refOrder = (a: EntityId, b: EntityId) => (a.namespace === b.namespace ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.namespace < b.namespace ? -1 : 1);
+const refOrder = (a: EntityId, b: EntityId) => compareText(a.namespace, b.namespace) || compareText(a.name, b.name);
 const refs = (pairs: unknown): EntityId[] => ((pairs as [string, string][] | null) ?? []).map(([namespace, name]) => ({ namespace, name })).sort(refOrder);
 
 /**
@@ -127,7 +128,7 @@ function versionFacets(v: Props): Record<string, unknown> {
       if (!cur || (stamp && wins(stamp, cur.stamp))) best.set(key, { stamp, value });
     }
   }
-  return Object.fromEntries([...best.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, { value }]) => [k, value]));
+  return Object.fromEntries([...best.entries()].sort(([a], [b]) => compareText(a, b)).map(([k, { value }]) => [k, value]));
 }
 
 /** Dataset version projection: `{dataset: <dataset projection>, version: v {.*, readFacets}, run: <run projection> | null}`. */

@@ -1,14 +1,11 @@
 /** Identity and ordering helpers shared by the ingest planner. */
 import type { DatasetRef } from '../openlineage/types.js';
+import { byKey } from '../compare.js';
 
 /** The key of a dataset or job: its (namespace, name) pair. */
 export const refKey = (r: DatasetRef): string => JSON.stringify([r.namespace, r.name]);
 
-/** A comparator by a string key (lock orders, stable output). */
-export const byKey =
-  <T>(key: (t: T) => string) =>
-  (a: T, b: T): number =>
-    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+export { byKey };
 
 export const byRef = byKey<DatasetRef>(refKey);
 

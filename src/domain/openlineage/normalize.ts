@@ -3,7 +3,7 @@
  * service run ids, facets split into kept and deleted, and well-known facets promoted to fields.
  * Pure: no I/O, and the body is never mutated (facet objects are shared with `raw`, as sent).
  */
-import { uuidV5 } from '../uuid-v5.js';
+import { isUuid, uuidV5 } from '../uuid-v5.js';
 import type {
   ColumnLineageEntry,
   ColumnLineageInput,
@@ -42,11 +42,10 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 // Any version and variant: Marquez (Java's UUID.fromString) keeps every 8-4-4-4-12 hex id as is.
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A sent runId as the service's run id: UUIDs lower-cased, any other string a stable name-based UUID. */
 export function serviceRunId(runId: string): string {
-  return UUID_SHAPE.test(runId) ? runId.toLowerCase() : uuidV5(runId, RUN_ID_NAMESPACE);
+  return isUuid(runId) ? runId.toLowerCase() : uuidV5(runId, RUN_ID_NAMESPACE);
 }
 
 /** Any ISO-8601 date-time (any fraction precision; Z, ±hh:mm, ±hhmm, ±hh, or no offset = UTC) → `…T…sssZ`. */
