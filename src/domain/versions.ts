@@ -1,7 +1,7 @@
 /**
  * Deterministic, name-based (UUIDv5) ids for versions. Determinism is what makes ingestion
  * idempotent: the same facts always produce the same id, so a retried event MERGEs onto the node it
- * created the first time. The exact algorithms are documented in the README ("Versioning").
+ * created the first time. The exact algorithms are documented in docs/ingest.md ("Versions and ids").
  */
 import { createHash } from 'node:crypto';
 import { uuidV5 } from './uuid-v5.js';
