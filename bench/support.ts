@@ -93,6 +93,8 @@ export function machine() {
     node: process.version,
     neo4j: `${NEO4J_DEFAULT_VERSION} community (local, same machine)`,
     date: new Date().toISOString(),
+    /** 1, 5 and 15 minute load averages when the result was written: other work on the machine. */
+    loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100),
   };
 }
 
