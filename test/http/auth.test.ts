@@ -69,7 +69,9 @@ describe('API keys and scopes (AUTH_MODE=apikey)', () => {
     expect(wrong).to.deep.equal([]);
   });
 
-  it('every route answers each key as its scope says: 401 without a key, 403 without the scope, and writes nothing when it refuses', async () => {
+  it('every route answers each key as its scope says: 401 without a key, 403 without the scope, and writes nothing when it refuses', async function () {
+    // Four credentials against every route, some of them deep reads: minutes on a loaded machine.
+    this.timeout(300_000);
     const before = await graphShape(t.db);
     const holders: [string, string, Set<string>][] = [
       ['reader', keys.read, new Set(['read'])],
@@ -144,7 +146,8 @@ describe('API keys and scopes (AUTH_MODE=apikey)', () => {
     }
   });
 
-  it('403 names the missing scope; the key that has it passes; admin includes read and write', async () => {
+  it('403 names the missing scope; the key that has it passes; admin includes read and write', async function () {
+    this.timeout(300_000);
     const denied = await t.request('DELETE', '/api/v1/namespaces/default', { headers: { authorization: `Bearer ${keys.write}` } });
     expect(denied.status).to.equal(403);
     expect(denied.body).to.include({ code: 403, error: 'forbidden' });
