@@ -303,7 +303,7 @@ describe('OpenLineage conformance fixtures through the ingest parser', () => {
       it(`${key} stays in the ${side === 'inputs' ? 'inputFacets' : 'outputFacets'} of its dataset (${name})`, () => {
         const [d] = parsed(name)[side];
         const slot = side === 'inputs' ? d.inputFacets : d.outputFacets;
-        const facet = key === 'dataQualityAssertions' ? slot[key].assertions[0] : slot[key];
+        const facet = key === 'dataQualityAssertions' ? (slot[key] as any).assertions[0] : slot[key];
         expect(facet).to.deep.include(expected);
         expect(d.facets).to.deep.equal({});
       });
