@@ -46,11 +46,16 @@ const schemaFacet = {
   properties: { fields: { type: 'array', items: { $ref: SCHEMA_FIELD_REF } } },
 } as const;
 
+/**
+ * `identifiers` is not required to be a list: the official Python client's legacy
+ * `openlineage.client.facet.SymlinksDatasetFacet()` (still shipped in 1.54.0) defaults it to `{}`,
+ * which names no symlink. `items` still checks every identifier of a list; anything else is read
+ * as no symlinks (normalize.ts), not a reason to refuse the event.
+ */
 const symlinksFacet = {
   type: 'object',
   properties: {
     identifiers: {
-      type: 'array',
       items: { type: 'object', required: ['namespace', 'name'], properties: { namespace: nonEmptyString, name: nonEmptyString } },
     },
   },

@@ -482,6 +482,12 @@ describe('OpenLineage parseEvent', () => {
       ]);
     });
 
+    it('reads no symlinks from identifiers that are no list (the Python client\'s legacy SymlinksDatasetFacet() sends {})', () => {
+      const event = parsed(withOutput({ facets: { symlinks: { identifiers: {} } } }));
+      expect(event.outputs[0].symlinks).to.deep.equal([]);
+      expect(event.outputs[0].facets.symlinks).to.deep.equal({ identifiers: {} });
+    });
+
     it('turns the per-field transformation of columnLineage 1-0-x into one transformation', () => {
       const input = { namespace: PG, name: 'src', field: 'a' };
       const event = parsed(

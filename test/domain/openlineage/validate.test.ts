@@ -73,6 +73,13 @@ describe('OpenLineage validateShape', () => {
       const body = { eventTime: '2024-06-01T10:00:00Z', producer: PRODUCER, dataset: { namespace: 'ns', name: 'd', facets: { schema: { _deleted: true } } } };
       expect(validateShape(body)).to.deep.equal([]);
     });
+
+    it('symlink identifiers that are no list, read as no symlinks (the Python client\'s legacy SymlinksDatasetFacet() sends {})', () => {
+      for (const identifiers of [{}, null, 'hive.orders']) {
+        const body = runEvent({ inputs: [{ namespace: 'ns', name: 'd', facets: { symlinks: { identifiers } } }] });
+        expect(paths(body), JSON.stringify(identifiers)).to.deep.equal([]);
+      }
+    });
   });
 
   describe('rejects with a JSON pointer', () => {
