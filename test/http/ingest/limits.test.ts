@@ -9,7 +9,9 @@ import { EVENT_LIMITS } from '../../../src/domain/openlineage/limits.js';
  * limit, at once and with nothing written; an event at the limit is stored. Never a 5xx: a 503 for
  * an event that can never be stored makes producers that honour Retry-After retry it forever.
  */
-describe('ingest: event limits', () => {
+describe('ingest: event limits', function () {
+  // Events at the limits are large (1,000 datasets, 20,000 columns): slow on a loaded machine.
+  this.timeout(180_000);
   const t = useTestApp();
 
   async function expectLimit(event: unknown, limit: string) {
