@@ -19,8 +19,9 @@ export interface ImpactAnswer {
 
 export type ImpactRequest = Omit<ImpactQuery, 'limit'>;
 
-export async function fetchImpact(q: ImpactRequest, signal?: AbortSignal): Promise<ImpactAnswer> {
-  const answer = await api.impact({ ...q, limit: VIEW_LIMIT }, signal);
+/** `limit`: rows for the table (the nearest), at most VIEW_LIMIT. */
+export async function fetchImpact(q: ImpactRequest, limit = VIEW_LIMIT, signal?: AbortSignal): Promise<ImpactAnswer> {
+  const answer = await api.impact({ ...q, limit: Math.min(Math.max(limit, 1), VIEW_LIMIT) }, signal);
   return { answer, rows: impactRows(answer), summary: impactSummary(answer) };
 }
 

@@ -24,7 +24,10 @@ export function ImpactPage({ loc }: { loc: Location }) {
   const depth = Number.isInteger(rawDepth) && rawDepth >= 1 && rawDepth <= 20 ? rawDepth : 20;
   const win = loc.params.get('window') || DEFAULT_WINDOW;
   const request: ImpactRequest = { nodeId: node, direction: 'downstream', depth, window: win };
-  const impact = useAsync((signal) => (node ? fetchImpact(request, signal) : Promise.resolve(null)), [node, depth, win]);
+  // `limit` (1 to VIEW_LIMIT rows, default VIEW_LIMIT) is for deep links that want only the nearest.
+  const rawLimit = Number(loc.params.get('limit') ?? VIEW_LIMIT);
+  const limit = Number.isInteger(rawLimit) && rawLimit >= 1 && rawLimit <= VIEW_LIMIT ? rawLimit : VIEW_LIMIT;
+  const impact = useAsync((signal) => (node ? fetchImpact(request, limit, signal) : Promise.resolve(null)), [node, depth, win, limit]);
   const [csvError, setCsvError] = useState<unknown>(null);
   const [downloading, setDownloading] = useState(false);
   const data = impact.data;
@@ -122,7 +125,7 @@ export function ImpactPage({ loc }: { loc: Location }) {
             </tbody>
           </table>
           <p class="muted small">
-            From the service's blast radius ({win === 'all' ? 'all history' : `edges seen within ${win}`}, {depth} job hops; the table shows at most the nearest {VIEW_LIMIT}).
+            From the service's blast radius ({win === 'all' ? 'all history' : `edges seen within ${win}`}, {depth} job hops; the table shows at most the nearest {limit}).
           </p>
         </>
       )}
