@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { useTestApp } from '../helper.js';
+import { useTestApp, wipe } from '../helper.js';
 
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -18,6 +18,17 @@ describe('GET /api/v1/namespaces', () => {
     expect(ns.ownerName).to.be.a('string');
     expect(ns.isHidden).to.equal(false);
     expect(res.body.totalCount).to.equal(1);
+  });
+
+  it('answers an empty page, not a 500, when no namespace is visible (all soft-deleted, or none yet)', async () => {
+    expect((await t().request('DELETE', '/api/v1/namespaces/default')).status).to.equal(200);
+    const hidden = await t().get('/api/v1/namespaces');
+    expect(hidden.status, JSON.stringify(hidden.body)).to.equal(200);
+    expect(hidden.body).to.deep.equal({ namespaces: [], totalCount: 0 });
+    await wipe(t().db);
+    const none = await t().get('/api/v1/namespaces?offset=5');
+    expect(none.status, JSON.stringify(none.body)).to.equal(200);
+    expect(none.body).to.deep.equal({ namespaces: [], totalCount: 0 });
   });
 
   it('gets one namespace by name and 404s an unknown one', async () => {

@@ -333,25 +333,46 @@ describe('web UI in Chromium', function () {
     await graphReady();
   });
 
-  it('lists the downstream impact and downloads it as CSV', async () => {
+  it('lists the downstream impact from /api/v1/impact and downloads the service’s CSV', async () => {
+    const apiRequests: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/api/v1/')) apiRequests.push(new URL(r.url()).pathname);
+    });
     await open(`/impact?node=${enc(dsNode('staging.orders'))}`);
     await page.waitForSelector('[data-testid=impact] tbody tr');
-    const rows = await page.$$eval('[data-testid=impact] tbody tr', (l) => l.map((r) => [r.getAttribute('data-node-id'), r.children[0].textContent]));
+    const rows = await page.$$eval('[data-testid=impact] tbody tr', (l) =>
+      l.map((r) => [r.getAttribute('data-node-id'), r.getAttribute('data-distance'), r.children[0].textContent, r.querySelector('[data-testid=via]')?.textContent]),
+    );
     expect(rows).to.deep.equal([
-      [jobNode('legacy.export'), '1'],
-      [jobNode('transform.daily_revenue'), '1'],
-      [dsNode('legacy.orders_export'), '1'],
-      [dsNode('mart.daily_revenue'), '1'],
-      [jobNode('report.revenue_dashboard'), '2'],
-      [dsNode('bi.revenue_dashboard'), '2'],
+      [jobNode('legacy.export'), '1', '1', 'staging.orders'],
+      [jobNode('transform.daily_revenue'), '1', '1', 'staging.orders'],
+      [dsNode('legacy.orders_export'), '2', '1', 'legacy.export'],
+      [dsNode('mart.daily_revenue'), '2', '1', 'transform.daily_revenue'],
+      [jobNode('report.revenue_dashboard'), '3', '2', 'mart.daily_revenue'],
+      [dsNode('bi.revenue_dashboard'), '4', '2', 'report.revenue_dashboard'],
     ]);
-    expect(await page.getByTestId('impact-summary').textContent()).to.include('6 downstream: 3 jobs (0 failing), 3 datasets');
+    const states = await page.$$eval('[data-testid=impact] tbody tr [data-state]', (l) => l.map((b) => b.getAttribute('data-state')));
+    expect(states).to.deep.equal(['COMPLETED', 'COMPLETED', 'RUNNING']);
+    const summary = await page.getByTestId('impact-summary').textContent();
+    expect(summary).to.equal('6 downstream: 3 jobs (0 failing), 3 datasets · by job hops: 1: 4, 2: 2');
+    expect(apiRequests.filter((p) => p === '/api/v1/impact')).to.have.length(1);
+    expect(apiRequests, 'the view asks the impact endpoint, not the lineage graph').to.not.include('/api/v1/lineage');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('csv').click()]);
-    const csv = fs.readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
-    expect(csv[0]).to.equal('type,namespace,name,distance,job_hops,latest_run_state,via,last_seen_at');
-    expect(csv).to.have.length(7);
-    expect(csv[5]).to.match(/^job,shop,report\.revenue_dashboard,3,2,RUNNING,/);
+    const csv = fs.readFileSync((await download.path())!, 'utf8').split('\r\n');
+    expect(csv[0]).to.equal('id,type,namespace,name,distance,via,tags,owners,latestRunState,latestRunEndedAt');
+    expect(csv).to.have.length(8); // header, 6 rows, and the empty string after the last CRLF
+    expect(csv[5]).to.equal(`${jobNode('report.revenue_dashboard')},JOB,${JOB_NS},report.revenue_dashboard,3,${dsNode('mart.daily_revenue')},[],[],RUNNING,`);
     await shot('impact');
+
+    // A list cut at the limit says so, and the CSV still has every node reached.
+    await open(`/impact?node=${enc(dsNode('staging.orders'))}&limit=3`);
+    await page.waitForSelector('[data-testid=impact-truncated]');
+    expect(await page.locator('[data-testid=impact] tbody tr').count()).to.equal(3);
+    expect(await page.getByTestId('impact-truncated').textContent()).to.include('showing the nearest 3 of 6; the CSV has all of them');
+    expect(await page.getByTestId('impact-summary').textContent()).to.include('6 downstream: 3 jobs (0 failing), 3 datasets');
+    const [full] = await Promise.all([page.waitForEvent('download'), page.getByTestId('csv').click()]);
+    const lines = fs.readFileSync((await full.path())!, 'utf8').trim().split('\r\n');
+    expect(lines.slice(1).map((l) => l.split(',')[0])).to.deep.equal(rows.map((r) => r[0]));
   });
 
   it('shows column lineage of a dataset as a graph and a table of mappings', async () => {

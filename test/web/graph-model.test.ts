@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { LineageGraph, LineageNode } from '../../src/api/types.js';
 import { layeredLayout, placeInOrder } from '../../web/src/graph/layout.js';
-import { downstreamCsv, downstreamOf, shortestPath, staleness, toModel } from '../../web/src/graph/model.js';
+import { shortestPath, staleness, toModel } from '../../web/src/graph/model.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-06-10T12:00:00Z');
@@ -59,21 +59,6 @@ describe('web graph model', () => {
     expect(siblings.nodes).to.deep.equal(['dataset:w:o1', 'job:a:c1', 'dataset:w:hub', 'job:a:c2', 'dataset:w:o2']);
     expect(siblings.edges).to.have.length(4);
     expect(shortestPath(m, 'dataset:w:raw', 'dataset:w:nope')).to.equal(null);
-  });
-
-  it('lists everything downstream, nearest first, with job hops, and writes it as CSV', () => {
-    const m = toModel(answer, NOW);
-    const list = downstreamOf(m, 'dataset:w:hub');
-    expect(list.map((e) => [e.node.name, e.distance, e.jobHops, e.via])).to.deep.equal([
-      ['c1', 1, 1, 'dataset:w:hub'],
-      ['c2', 1, 1, 'dataset:w:hub'],
-      ['o1', 2, 1, 'job:a:c1'],
-      ['o2', 2, 1, 'job:a:c2'],
-    ]);
-    const csv = downstreamCsv(list).split('\r\n');
-    expect(csv[0]).to.equal('type,namespace,name,distance,job_hops,latest_run_state,via,last_seen_at');
-    expect(csv[2]).to.match(/^job,a,c2,1,1,FAILED,dataset:w:hub,2026-/);
-    expect(downstreamCsv([{ ...list[0], node: { ...list[0].node, name: 'a "quoted", name' } }])).to.include('"a ""quoted"", name"');
   });
 });
 

@@ -89,7 +89,7 @@ export const paths = {
   lineage: (s: LineageState) =>
     withQuery('/lineage', { node: s.node, depth: s.depth, direction: s.direction === 'both' ? undefined : s.direction, asOf: s.asOf, window: s.window, selected: s.selected, to: s.to }),
   columnLineage: (node: string, params: { depth?: number; downstream?: boolean } = {}) => withQuery('/column-lineage', { node, ...params }),
-  impact: (node: string, params: { depth?: number } = {}) => withQuery('/impact', { node, ...params }),
+  impact: (node: string, params: { depth?: number; window?: string } = {}) => withQuery('/impact', { node, ...params }),
 };
 
 export const nodeIds = {

@@ -8,6 +8,7 @@
  * and sends the request again. Requests refused at the same time share one question.
  */
 import type {
+  BlastRadius,
   ColumnLineageGraph,
   Dataset,
   DatasetList,
@@ -94,10 +95,11 @@ export function query(params: Record<string, QueryValue>): string {
 
 const seg = encodeURIComponent;
 
-async function request<T>(method: string, path: string, signal?: AbortSignal, retried = false): Promise<T> {
+/** `accept`: JSON (parsed) by default; any other type answers the body's text (CSV downloads). */
+async function request<T>(method: string, path: string, signal?: AbortSignal, retried = false, accept = 'application/json'): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(BASE + path, { method, headers: { accept: 'application/json', ...authHeaders() }, signal });
+    res = await fetch(BASE + path, { method, headers: { accept, ...authHeaders() }, signal });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiError(0, 'network', `The service did not answer (${(err as Error).message})`);
@@ -112,13 +114,13 @@ async function request<T>(method: string, path: string, signal?: AbortSignal, re
   if ((res.status === 401 || res.status === 403) && !retried && !signal?.aborted) {
     const b = (body ?? {}) as { message?: string };
     const key = await askForKey(b.message ?? (res.status === 401 ? 'This service needs an API key.' : 'Your API key may not do this.'));
-    if (key) return request<T>(method, path, signal, true);
+    if (key) return request<T>(method, path, signal, true, accept);
   }
   if (!res.ok) {
     const b = (body ?? {}) as { error?: string; message?: string };
     throw new ApiError(res.status, b.error ?? 'error', b.message ?? `${res.status} ${res.statusText}`);
   }
-  return body as T;
+  return (accept === 'application/json' ? body : text) as T;
 }
 
 const get = <T>(path: string, signal?: AbortSignal) => request<T>('GET', path, signal);
@@ -138,6 +140,18 @@ export interface LineageQuery {
   asOf?: string;
   /** ISO 8601 duration (P30D) or `all`. */
   window?: string;
+}
+
+/** GET /impact (docs/impact.md): job or dataset ids here (columns answer the same shape with DATASET_FIELD nodes). */
+export interface ImpactQuery {
+  nodeId: string;
+  direction?: 'downstream' | 'upstream';
+  depth?: number;
+  asOf?: string;
+  window?: string;
+  /** Most nodes answered (the nearest); the summary still counts every node reached. */
+  limit?: number;
+  state?: string;
 }
 
 export const api = {
@@ -165,6 +179,9 @@ export const api = {
   search: (q: string, opts: { limit?: number; filter?: 'dataset' | 'job'; namespace?: string } = {}, signal?: AbortSignal) =>
     get<SearchResults>(`/search${query({ q, ...opts })}`, signal),
   lineage: (q: LineageQuery, signal?: AbortSignal) => get<LineageGraph>(`/lineage${query({ ...q })}`, signal),
+  impact: (q: ImpactQuery, signal?: AbortSignal) => get<BlastRadius>(`/impact${query({ ...q })}`, signal),
+  /** The same answer as CSV (RFC 4180, the service's columns), as text. */
+  impactCsv: (q: ImpactQuery, signal?: AbortSignal) => request<string>('GET', `/impact${query({ ...q, format: 'csv' })}`, signal, false, 'text/csv'),
   columnLineage: (q: { nodeId: string; depth?: number; withDownstream?: boolean }, signal?: AbortSignal) =>
     get<ColumnLineageGraph>(`/column-lineage${query({ ...q })}`, signal),
 };

@@ -1,24 +1,31 @@
 /**
- * The impact view's data source. Until the service has impact endpoints, the blast radius is the
- * downstream walk of GET /api/v1/lineage (direction=downstream), computed here; when
- * `/api/v1/impact` lands, `fetchImpact` switches to it and the view stays as it is.
+ * The impact view's data: GET /api/v1/impact (the service's blast radius, docs/impact.md) for the
+ * table, and the same question as CSV for the download.
  */
-import { api } from './client';
-import { downstreamOf, toModel, type DownstreamEntry, type ViewNode } from '../graph/model';
+import { api, type ImpactQuery } from './client';
+import { impactRows, impactSummary, type ImpactRow, type ImpactSummaryView } from '../impact';
+import type { BlastRadius } from './types';
+
+/** Rows the table shows at most (the nearest); the CSV download has every node reached. */
+export const VIEW_LIMIT = 1000;
+/** The service's largest `limit`. */
+const MAX_LIMIT = 1_000_000;
 
 export interface ImpactAnswer {
-  /** Where the list came from (shown under the table). */
-  source: 'lineage';
-  start: ViewNode | null;
-  entries: DownstreamEntry[];
-  /** The lineage answer hit the service's node cap: the list may be incomplete. */
-  truncated: boolean;
+  answer: BlastRadius;
+  rows: ImpactRow[];
+  summary: ImpactSummaryView;
 }
 
-export async function fetchImpact(nodeId: string, depth: number, signal?: AbortSignal): Promise<ImpactAnswer> {
-  const answer = await api.lineage({ nodeId, depth, direction: 'downstream', window: 'all' }, signal);
-  const model = toModel(answer);
-  // The answer names the start as the service resolved it (an alias resolves to its primary name).
-  const start = model.byId.get(nodeId) ?? model.nodes.find((n) => model.in.get(n.id)!.length === 0) ?? null;
-  return { source: 'lineage', start, entries: start ? downstreamOf(model, start.id) : [], truncated: answer.truncated };
+export type ImpactRequest = Omit<ImpactQuery, 'limit'>;
+
+/** `limit`: rows for the table (the nearest), at most VIEW_LIMIT. */
+export async function fetchImpact(q: ImpactRequest, limit = VIEW_LIMIT, signal?: AbortSignal): Promise<ImpactAnswer> {
+  const answer = await api.impact({ ...q, limit: Math.min(Math.max(limit, 1), VIEW_LIMIT) }, signal);
+  return { answer, rows: impactRows(answer), summary: impactSummary(answer) };
+}
+
+/** The service's CSV of the same question, sized to hold every node the table's answer counted. */
+export function fetchImpactCsv(q: ImpactRequest, total: number): Promise<string> {
+  return api.impactCsv({ ...q, limit: Math.min(Math.max(total, 1), MAX_LIMIT) });
 }

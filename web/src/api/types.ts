@@ -2,9 +2,17 @@
  * The API's shapes, shared with the server (src/api/types.ts), plus the narrower views the UI reads
  * from the lineage endpoints' free-form `data`.
  */
+import type { Static } from '@sinclair/typebox';
 import type { DatasetField, EntityId, LineageGraph, Run } from '../../../src/api/types.js';
+import type * as S from '../../../src/api/schemas.js';
 
 export type * from '../../../src/api/types.js';
+
+/** GET /impact (docs/impact.md): the blast radius, nearest first, with its summary. */
+export type BlastRadius = Static<typeof S.BlastRadius>;
+export type ImpactNode = Static<typeof S.ImpactNode>;
+export type FieldImpactNode = Static<typeof S.FieldImpactNode>;
+export type ImpactSummary = Static<typeof S.ImpactSummary>;
 
 /** `data` of a JOB node of GET /lineage (docs/lineage.md). */
 export interface LineageJobData {

@@ -1,7 +1,6 @@
 /**
  * What the graph views draw, derived from the lineage endpoints' answers: nodes with labels and
- * states, edges with their staleness, paths between two nodes and downstream hop counts. Pure (no
- * DOM), unit-tested in Node.
+ * states, edges with their staleness, paths between two nodes. Pure (no DOM), unit-tested in Node.
  */
 import type { ColumnFieldData, LineageDatasetData, LineageGraph, LineageJobData, LineageNode } from '../api/types.js';
 
@@ -132,53 +131,4 @@ export function shortestPath(m: GraphModel, a: string, b: string): { nodes: stri
     return { nodes: nodes.reverse(), edges: edges.reverse() };
   };
   return walk(a, b, 'out') ?? walk(b, a, 'out') ?? walk(a, b, 'any');
-}
-
-export interface DownstreamEntry {
-  node: ViewNode;
-  /** Edges from the start on the shortest downstream path. */
-  distance: number;
-  /** Jobs on that path, the entry itself included (a dataset written by a job next to the start: 1). */
-  jobHops: number;
-  /** The node it is reached from on that path. */
-  via: string | null;
-  /** When the edge it is reached by was last observed. */
-  lastSeenAt: string | null;
-}
-
-/**
- * Everything downstream of `start` in a lineage answer (a strict walk along the arrows), nearest
- * first: the blast radius of a change to `start`.
- */
-export function downstreamOf(m: GraphModel, start: string): DownstreamEntry[] {
-  if (!m.byId.has(start)) return [];
-  const entries = new Map<string, DownstreamEntry>();
-  const queue = [start];
-  const dist = new Map<string, { distance: number; jobHops: number }>([[start, { distance: 0, jobHops: 0 }]]);
-  for (let h = 0; h < queue.length; h++) {
-    const v = queue[h];
-    const here = dist.get(v)!;
-    for (const e of m.out.get(v) ?? []) {
-      const w = e.target;
-      if (dist.has(w)) continue;
-      const node = m.byId.get(w)!;
-      const d = { distance: here.distance + 1, jobHops: here.jobHops + (node.kind === 'job' ? 1 : 0) };
-      dist.set(w, d);
-      entries.set(w, { node, ...d, via: v, lastSeenAt: e.lastSeenAt });
-      queue.push(w);
-    }
-  }
-  return [...entries.values()].sort((x, y) => x.distance - y.distance || x.node.kind.localeCompare(y.node.kind) || x.node.id.localeCompare(y.node.id));
-}
-
-function csvCell(v: string | number | null): string {
-  const s = v === null ? '' : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** The downstream list as CSV (RFC 4180), one row per node. */
-export function downstreamCsv(entries: DownstreamEntry[]): string {
-  const rows = [['type', 'namespace', 'name', 'distance', 'job_hops', 'latest_run_state', 'via', 'last_seen_at']];
-  for (const e of entries) rows.push([e.node.kind, e.node.namespace, e.node.name, String(e.distance), String(e.jobHops), e.node.state ?? '', e.via ?? '', e.lastSeenAt ?? '']);
-  return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
