@@ -5,6 +5,7 @@
  */
 import { composite, compositeParams, cypher } from './cypher.js';
 import { LastStatement, toNative, type TxRunner } from './db.js';
+import type { ParamsOf, QueryName } from './catalogue.js';
 import { iso } from './time.js';
 import { takeApartAliasHistory } from './alias-repair.js';
 import { mentionedJobs, mentionedRefs, mentionedRuns, planBatch } from '../domain/ingest/batch-plan.js';
@@ -40,7 +41,7 @@ function phase(name: string, since: number): number {
   return now;
 }
 
-async function run(tx: TxRunner, name: string, params: Record<string, unknown>) {
+async function run(tx: TxRunner, name: QueryName, params: Record<string, unknown>) {
   if (!profiling) return tx.run(cypher(name), params);
   const start = performance.now();
   const result = await tx.run(cypher(name), params);
@@ -193,7 +194,7 @@ async function readBatchState(tx: TxRunner, items: Incoming[]): Promise<{ runs: 
 type Plan = ReturnType<typeof planBatch>;
 
 /** The write stages of a batch, in the order they run: statement, its list parameter, its rows. */
-const WRITE_STAGES: { name: string; param: string; rows: (plan: Plan) => unknown[] }[] = [
+const WRITE_STAGES: { name: QueryName; param: string; rows: (plan: Plan) => unknown[] }[] = [
   { name: 'ingest/namespaces', param: 'namespaces', rows: (p) => p.namespaces },
   { name: 'ingest/datasets-upsert', param: 'datasets', rows: (p) => p.datasets },
   { name: 'ingest/alias-names', param: 'names', rows: (p) => p.aliasNames },
