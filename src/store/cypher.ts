@@ -5,7 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { cypherDir } from '../paths.js';
-import type { QueryName } from './catalogue.js';
+import type { ParamsOf, QueryName, RowOf } from './catalogue.js';
+import type { Result } from 'neo4j-driver';
+import type { TxRunner } from './db.js';
 
 /** A file the loader reads: a query of the catalogue (catalogue.ts), or an ad hoc example (tested on its own). */
 export type CypherFile = QueryName | `examples/${string}`;
@@ -29,6 +31,15 @@ export function cypher(name: CypherFile): string {
     cache.set(name, text);
   }
   return text;
+}
+
+/**
+ * Runs cypher/<name>.cypher in `tx` with its declared parameters (src/store/catalogue.ts); its records
+ * are typed by the catalogue. For statements inside a unit of work; a single statement is `Db.query`
+ * or `Db.command`.
+ */
+export function runQuery<K extends QueryName>(tx: TxRunner, name: K, params: ParamsOf<K>): Result<RowOf<K>> {
+  return tx.run<RowOf<K>>(cypher(name), params);
 }
 
 /**
