@@ -61,8 +61,8 @@ const dateTimeOrNull = field<DateTime<number | Integer> | null>();
 const parsed = field<unknown>();
 const list = field<unknown[]>();
 const strings = field<string[]>();
-/** Bucketed stats rows: bounds as driver DateTimes, counts as Integers (toMetric converts them). */
 const statsParams = { period: field<'DAY' | 'WEEK'>(), timezone: str, now: str };
+/** Bucketed stats rows: bounds as driver DateTimes, counts as Integers (toMetric converts them). */
 const statsRow = { startInterval: dateTime, endInterval: dateTime, count: integer };
 const page = { offset: integer, limit: integer };
 const ref = { namespace: str, name: str };
@@ -258,9 +258,6 @@ export type QueryName = keyof Catalogue;
 export type ParamsOf<K extends QueryName> = TypeOf<Catalogue[K]['params']>;
 /** The fields of a row cypher/<K>.cypher returns. */
 export type RowOf<K extends QueryName> = TypeOf<Catalogue[K]['row']>;
-
-/** The queries whose name starts with `prefix` (for names computed at the call site, e.g. `stats/${kind}`). */
-export type QueriesIn<Prefix extends string> = Extract<QueryName, `${Prefix}${string}`>;
 
 /** `name` as a QueryName, for names found at run time (a folder listing); throws when it is not declared. */
 export function queryName(name: string): QueryName {
