@@ -27,7 +27,8 @@ const EVENTS = Number(process.env.BENCH_WRITES_EVENTS ?? 4_000);
 const BATCH = 16;
 
 const stageNames = [...fs.readdirSync(path.join(cypherDir, 'ingest')).map((f) => `ingest/${f.replace(/\.cypher$/, '')}`), 'events/store'];
-const stageOf = new Map(stageNames.map((name) => [cypher(name), name]));
+const { queryName } = await import('../src/store/catalogue.js');
+const stageOf = new Map(stageNames.map((name) => [cypher(queryName(name)), name]));
 
 async function main() {
   const neo4j = await startBenchNeo4j('writes');

@@ -6,7 +6,7 @@
  * graph the symlink would have given from the start (cypher/ingest/alias-repair.cypher). Rare: it
  * happens once per alias, and only for aliases used before they were declared.
  */
-import { cypher } from './cypher.js';
+import { runQuery } from './cypher.js';
 import type { TxRunner } from './db.js';
 import type { Incoming } from '../domain/ingest/rows.js';
 import type { DatasetRef } from '../domain/openlineage/types.js';
@@ -14,7 +14,7 @@ import { parseEvent } from '../domain/openlineage/normalize.js';
 
 /** The stored events to replay for `names` (after taking apart what was recorded under them). */
 export async function takeApartAliasHistory(tx: TxRunner, names: DatasetRef[]): Promise<Incoming[]> {
-  const result = await tx.run(cypher('ingest/alias-repair'), { names });
+  const result = await runQuery(tx, 'ingest/alias-repair', { names });
   const payloads = (result.records[0]?.get('events') as string[] | undefined) ?? [];
   const items: Incoming[] = [];
   for (const payload of payloads.sort()) {

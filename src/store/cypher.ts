@@ -5,6 +5,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { cypherDir } from '../paths.js';
+import type { ParamsOf, QueryName, RowOf } from './catalogue.js';
+import type { Result } from 'neo4j-driver';
+import type { TxRunner } from './db.js';
+
+/** A file the loader reads: a query of the catalogue (catalogue.ts), or an ad hoc example (tested on its own). */
+export type CypherFile = QueryName | `examples/${string}`;
 
 const cache = new Map<string, string>();
 
@@ -18,13 +24,22 @@ export function cypherSource(name: string): string {
  * whole-line comments: they document the file, and Neo4j need not receive, decode and pre-parse
  * them on every run (the ingest statements run in every ingest transaction).
  */
-export function cypher(name: string): string {
+export function cypher(name: CypherFile): string {
   let text = cache.get(name);
   if (text === undefined) {
     text = cypherSource(name).replace(/^[ \t]*\/\/.*(?:\r?\n|$)/gm, '');
     cache.set(name, text);
   }
   return text;
+}
+
+/**
+ * Runs cypher/<name>.cypher in `tx` with its declared parameters (src/store/catalogue.ts); its records
+ * are typed by the catalogue. For statements inside a unit of work; a single statement is `Db.query`
+ * or `Db.command`.
+ */
+export function runQuery<K extends QueryName>(tx: TxRunner, name: K, params: ParamsOf<K>): Result<RowOf<K>> {
+  return tx.run<RowOf<K>>(cypher(name), params);
 }
 
 /**
@@ -45,7 +60,7 @@ export function cypher(name: string): string {
  * `CYPHER replan=skip` line is dropped here and applies to the whole composite when the first file
  * has it.
  */
-export function composite(names: string[], returns: string[] = []): string {
+export function composite(names: readonly QueryName[], returns: string[] = []): string {
   const parts = names.map((name, i) => {
     const body = cypher(name).replace(/^\s*CYPHER replan=skip\s*\n/, '');
     return `CALL () {\n${body.replace(/\$(\w+)/g, (_, p: string) => `$${COMPOSITE_PARAM}.${compositeKey(i, p)}`).trimEnd()}\n}`;
@@ -87,7 +102,7 @@ const compacted = new Map<string, string>();
  * The query text as sent, for queries run on every read request: whole-line `//` comments dropped and
  * whitespace collapsed, so every request carries less text.
  */
-export function compactCypher(name: string): string {
+export function compactCypher(name: QueryName): string {
   let text = compacted.get(name);
   if (text === undefined) {
     text = cypher(name).replace(/\s+/g, ' ').trim();
@@ -103,7 +118,7 @@ const MAX_RELS_MARK = /\b\d+\s*\/\*maxRels\*\//g;
  * `maxRels` (a validated integer: Cypher has no parameters there). Texts differ only in that number
  * (and the walk's direction), so there is one cached plan per direction and depth.
  */
-export function withMaxRels(name: string, maxRels: number): string {
+export function withMaxRels(name: QueryName, maxRels: number): string {
   if (!Number.isSafeInteger(maxRels) || maxRels < 0 || maxRels > 1000) throw new Error(`invalid traversal bound ${maxRels}`);
   const text = compactCypher(name);
   if (!text.includes('/*maxRels*/')) throw new Error(`cypher/${name}.cypher has no /*maxRels*/ bound`);

@@ -2,6 +2,7 @@
 import type { Dataset, DatasetVersion, Page } from '../api/types.js';
 import type { QueryResult } from 'neo4j-driver';
 import { int, type Db } from './db.js';
+import type { RowOf } from './catalogue.js';
 import { toDataset, toDatasetVersion } from './mappers.js';
 
 export class DatasetRepository {
@@ -63,7 +64,7 @@ export class DatasetRepository {
     return this.fieldTagResult(await this.db.command('datasets/field-untag', { namespace, name, field, tag }));
   }
 
-  private fieldTagResult(res: QueryResult): Dataset | 'no-dataset' | 'no-field' {
+  private fieldTagResult(res: QueryResult<RowOf<'datasets/field-tag' | 'datasets/field-untag'>>): Dataset | 'no-dataset' | 'no-field' {
     const row = res.records[0];
     if (!row) return 'no-dataset';
     if (!row.get('fieldExists')) return 'no-field';

@@ -11,6 +11,7 @@
  */
 import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape, type Result, type SessionMode } from 'neo4j-driver';
 import { cypher } from './cypher.js';
+import type { ParamsOf, QueryName, RowOf } from './catalogue.js';
 import { commitBehind } from '../neo4j/commit-behind.js';
 import { MAX_TRANSACTION_RETRY_MS } from '../neo4j/runtime.js';
 import { Neo4jAvailability, Neo4jUnavailable, isConnectionError, type AvailabilityOptions } from '../neo4j/availability.js';
@@ -191,13 +192,13 @@ export class Db {
   }
 
   /** Runs one named query from cypher/ in a read transaction. */
-  async query<R extends RecordShape = RecordShape>(name: string, params: Params = {}, timeoutMs?: number): Promise<QueryResult<R>> {
-    return this.read({ op: name, timeoutMs }, (tx) => tx.run<R>(cypher(name), params));
+  async query<K extends QueryName>(name: K, params: ParamsOf<K>, timeoutMs?: number): Promise<QueryResult<RowOf<K>>> {
+    return this.read({ op: name, timeoutMs }, (tx) => tx.run<RowOf<K>>(cypher(name), params));
   }
 
   /** Runs one named query from cypher/ in a write transaction. */
-  async command<R extends RecordShape = RecordShape>(name: string, params: Params = {}): Promise<QueryResult<R>> {
-    return this.write({ op: name }, (tx) => tx.run<R>(cypher(name), params));
+  async command<K extends QueryName>(name: K, params: ParamsOf<K>): Promise<QueryResult<RowOf<K>>> {
+    return this.write({ op: name }, (tx) => tx.run<RowOf<K>>(cypher(name), params));
   }
 }
 

@@ -12,7 +12,8 @@
  * answer of any size streams.
  */
 import neo4j, { type Record as Neo4jRecord } from 'neo4j-driver';
-import { int, type Db, type Params } from './db.js';
+import { int, type Db } from './db.js';
+import type { ParamsOf, QueryName, RowOf } from './catalogue.js';
 import { columnInput, edgeExtras, maxRelsFor, viewParams, withMaxRels, type ColumnInput, type EdgeExtras, type LineageRepository } from './lineage/index.js';
 import { directed } from './cypher.js';
 import type { Duration } from '../domain/duration.js';
@@ -148,8 +149,9 @@ export class ImpactRepository {
     return this.lineage.window;
   }
 
-  private async run(op: string, text: string, params: Params): Promise<Neo4jRecord[]> {
-    const res = await this.db.read({ op, timeoutMs: this.timeoutMs }, (tx) => tx.run(text, params));
+  /** `text` is cypher/<op>.cypher as sent (bounded, directed). */
+  private async run<K extends QueryName>(op: K, text: string, params: ParamsOf<K>): Promise<Neo4jRecord<RowOf<K>>[]> {
+    const res = await this.db.read({ op, timeoutMs: this.timeoutMs }, (tx) => tx.run<RowOf<K>>(text, params));
     return res.records;
   }
 
@@ -173,7 +175,7 @@ export class ImpactRepository {
     if (!start) return null;
     const text = directed(withMaxRels('impact/blast-radius', maxRelsFor(id.kind, q.depth)), q.direction);
     const rootCause = q.state !== null;
-    const params = {
+    const params: ParamsOf<'impact/blast-radius'> = {
       startId: start.eid,
       ...view,
       rows: int(rootCause ? ROOT_CAUSE_MAX_ROWS : q.limit + 1),
@@ -185,7 +187,7 @@ export class ImpactRepository {
     let matched = 0;
     let total = 0;
     await this.db.read({ op: 'impact/blast-radius', timeoutMs: this.timeoutMs }, async (tx) => {
-      const result = tx.run(text, params);
+      const result = tx.run<RowOf<'impact/blast-radius'>>(text, params);
       try {
         for await (const rec of result) {
           const isJob = rec.get('isJob') as boolean;

@@ -5,6 +5,7 @@
  */
 import { composite, compositeParams, cypher } from './cypher.js';
 import { LastStatement, toNative, type TxRunner } from './db.js';
+import type { ParamsOf, QueryName } from './catalogue.js';
 import { iso } from './time.js';
 import { takeApartAliasHistory } from './alias-repair.js';
 import { mentionedJobs, mentionedRefs, mentionedRuns, planBatch } from '../domain/ingest/batch-plan.js';
@@ -40,7 +41,7 @@ function phase(name: string, since: number): number {
   return now;
 }
 
-async function run(tx: TxRunner, name: string, params: Record<string, unknown>) {
+async function run(tx: TxRunner, name: QueryName, params: Record<string, unknown>) {
   if (!profiling) return tx.run(cypher(name), params);
   const start = performance.now();
   const result = await tx.run(cypher(name), params);
@@ -164,12 +165,20 @@ function datasetState(rows: DatasetRecord[]): { aliases: AliasMap; stamps: Map<s
   return { aliases: new AliasMap(aliases), stamps };
 }
 
+/**
+ * A stage of the ingest statements: a query file, its one list parameter and where its rows come
+ * from, checked against the catalogue (the parameter is the file's, the rows are of its type).
+ */
+function stage<K extends QueryName, P extends keyof ParamsOf<K> & string, From>(name: K, param: P, rows: (from: From) => ParamsOf<K>[P]) {
+  return { name, param, rows: rows as (from: From) => unknown[] };
+}
+
 /** The read stages of a batch, in the order they run: statement, its list parameter, its rows. */
 const READ_STAGES = [
-  { name: 'ingest/runs-prepare', param: 'runs', rows: mentionedRuns },
-  { name: 'ingest/datasets-state', param: 'datasets', rows: datasetsToRead },
-  { name: 'ingest/jobs-state', param: 'jobs', rows: mentionedJobs },
-] as const;
+  stage('ingest/runs-prepare', 'runs', mentionedRuns),
+  stage('ingest/datasets-state', 'datasets', datasetsToRead),
+  stage('ingest/jobs-state', 'jobs', mentionedJobs),
+];
 
 let readBatch: string | undefined;
 /** The read stages as one statement, answering one row: runs, datasets, jobs (see composite in cypher.ts). */
@@ -193,22 +202,22 @@ async function readBatchState(tx: TxRunner, items: Incoming[]): Promise<{ runs: 
 type Plan = ReturnType<typeof planBatch>;
 
 /** The write stages of a batch, in the order they run: statement, its list parameter, its rows. */
-const WRITE_STAGES: { name: string; param: string; rows: (plan: Plan) => unknown[] }[] = [
-  { name: 'ingest/namespaces', param: 'namespaces', rows: (p) => p.namespaces },
-  { name: 'ingest/datasets-upsert', param: 'datasets', rows: (p) => p.datasets },
-  { name: 'ingest/alias-names', param: 'names', rows: (p) => p.aliasNames },
-  { name: 'ingest/parent-jobs', param: 'parents', rows: (p) => p.parentJobs },
-  { name: 'ingest/jobs-upsert', param: 'jobs', rows: (p) => p.jobs },
-  { name: 'ingest/parent-runs', param: 'parents', rows: (p) => p.parentRuns },
-  { name: 'ingest/runs-upsert', param: 'runs', rows: (p) => p.runs },
-  { name: 'ingest/run-outputs', param: 'outputs', rows: (p) => p.outputs },
-  { name: 'ingest/dataset-event-versions', param: 'datasets', rows: (p) => p.datasetEvents },
-  { name: 'ingest/versions-commit', param: 'commits', rows: (p) => p.commits },
-  { name: 'ingest/run-inputs', param: 'inputs', rows: (p) => p.inputs },
-  { name: 'ingest/column-lineage', param: 'edges', rows: (p) => p.columnEdges },
-  { name: 'ingest/job-versions', param: 'versions', rows: (p) => p.versions },
-  { name: 'ingest/lineage-edges', param: 'edges', rows: (p) => edgeWriteParams(p.lineageEdges) },
-  { name: 'events/store', param: 'events', rows: (p) => p.events },
+const WRITE_STAGES = [
+  stage('ingest/namespaces', 'namespaces', (p: Plan) => p.namespaces),
+  stage('ingest/datasets-upsert', 'datasets', (p: Plan) => p.datasets),
+  stage('ingest/alias-names', 'names', (p: Plan) => p.aliasNames),
+  stage('ingest/parent-jobs', 'parents', (p: Plan) => p.parentJobs),
+  stage('ingest/jobs-upsert', 'jobs', (p: Plan) => p.jobs),
+  stage('ingest/parent-runs', 'parents', (p: Plan) => p.parentRuns),
+  stage('ingest/runs-upsert', 'runs', (p: Plan) => p.runs),
+  stage('ingest/run-outputs', 'outputs', (p: Plan) => p.outputs),
+  stage('ingest/dataset-event-versions', 'datasets', (p: Plan) => p.datasetEvents),
+  stage('ingest/versions-commit', 'commits', (p: Plan) => p.commits),
+  stage('ingest/run-inputs', 'inputs', (p: Plan) => p.inputs),
+  stage('ingest/column-lineage', 'edges', (p: Plan) => p.columnEdges),
+  stage('ingest/job-versions', 'versions', (p: Plan) => p.versions),
+  stage('ingest/lineage-edges', 'edges', (p: Plan) => edgeWriteParams(p.lineageEdges)),
+  stage('events/store', 'events', (p: Plan) => p.events),
 ];
 
 let writeBatch: string | undefined;

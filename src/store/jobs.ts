@@ -15,8 +15,11 @@ export class JobRepository {
 
   /** null when a namespace is given and does not exist. */
   async list(filter: JobFilter, offset: number, limit: number): Promise<Page<Job> | null> {
-    const params = { namespace: filter.namespace, states: filter.lastRunStates, offset: int(offset), limit: int(limit) };
-    const res = await this.db.query(filter.namespace === null ? 'jobs/list' : 'jobs/list-in-namespace', params);
+    const params = { states: filter.lastRunStates, offset: int(offset), limit: int(limit) };
+    const res =
+      filter.namespace === null
+        ? await this.db.query('jobs/list', params)
+        : await this.db.query('jobs/list-in-namespace', { ...params, namespace: filter.namespace });
     const row = res.records[0];
     if (!row.get('namespaceExists')) return null;
     return { totalCount: Number(row.get('totalCount')), items: (row.get('jobs') as unknown[]).map(toJob) };

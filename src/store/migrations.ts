@@ -4,7 +4,7 @@
  * never needs one huge transaction), and recorded as a (:Migration {name}) node once done, so a
  * restart after an interruption simply runs it again.
  */
-import { cypher } from './cypher.js';
+import { runQuery } from './cypher.js';
 import { int, toNative, type Db } from './db.js';
 import { planEdges, type EdgeObservation } from '../domain/edge-plan.js';
 import type { Logger } from '../logger.js';
@@ -64,7 +64,7 @@ export function storedObservations(job: { namespace: string; name: string }, run
  * kept only each job's current version's edges. Returns the number of jobs migrated (0 when done before).
  */
 export async function migrateEdgeHistory(db: Db, logger?: Logger, batchSize = 200): Promise<number> {
-  const applied = await db.read({ op: 'migration' }, (tx) => tx.run(cypher('migrations/applied'), { name: EDGE_HISTORY_MIGRATION }));
+  const applied = await db.read({ op: 'migration' }, (tx) => runQuery(tx, 'migrations/applied', { name: EDGE_HISTORY_MIGRATION }));
   if (applied.records[0].get('applied')) return 0;
   const started = performance.now();
   let after: { namespace: string; name: string } | null = null;
@@ -72,7 +72,7 @@ export async function migrateEdgeHistory(db: Db, logger?: Logger, batchSize = 20
   for (;;) {
     const cursor: { namespace: string; name: string } | null = after;
     const batch: JobHistory[] = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx): Promise<JobHistory[]> => {
-      const res = await tx.run(cypher('migrations/edge-history-runs'), {
+      const res = await runQuery(tx, 'migrations/edge-history-runs', {
         afterNamespace: cursor?.namespace ?? null,
         afterName: cursor?.name ?? null,
         limit: int(batchSize),
@@ -86,8 +86,8 @@ export async function migrateEdgeHistory(db: Db, logger?: Logger, batchSize = 20
       if (!rows.length) return rows;
       const observations = rows.flatMap((j) => storedObservations(j, j.runs, j.declared));
       const states = new Map(rows.flatMap((j) => j.runs.map((r) => [r.id, r.state ?? 'NEW'] as [string, string])));
-      await tx.run(cypher('migrations/edge-history-clear'), { jobs: rows.map((j) => ({ namespace: j.namespace, name: j.name })) });
-      await tx.run(cypher('ingest/lineage-edges'), { edges: edgeWriteParams(planEdges(new Map(), observations, states)) });
+      await runQuery(tx, 'migrations/edge-history-clear', { jobs: rows.map((j) => ({ namespace: j.namespace, name: j.name })) });
+      await runQuery(tx, 'ingest/lineage-edges', { edges: edgeWriteParams(planEdges(new Map(), observations, states)) });
       return rows;
     });
     if (!batch.length) break;
@@ -95,7 +95,7 @@ export async function migrateEdgeHistory(db: Db, logger?: Logger, batchSize = 20
     after = { namespace: batch[batch.length - 1].namespace, name: batch[batch.length - 1].name };
     if (jobs % (batchSize * 10) === 0) logger?.info({ jobs }, 'migrating lineage edges: giving each its history');
   }
-  await db.write({ op: 'migration' }, (tx) => tx.run(cypher('migrations/record'), { name: EDGE_HISTORY_MIGRATION, now: new Date().toISOString() }));
+  await db.write({ op: 'migration' }, (tx) => runQuery(tx, 'migrations/record', { name: EDGE_HISTORY_MIGRATION, now: new Date().toISOString() }));
   if (jobs > 0) logger?.info({ jobs, ms: Math.round(performance.now() - started) }, 'lineage edges migrated: each has its history');
   return jobs;
 }
@@ -109,13 +109,13 @@ export const FOLD_BOOKKEEPING_MIGRATION = 'fold-bookkeeping';
  * runs visited (0 when done before).
  */
 export async function migrateFoldBookkeeping(db: Db, logger?: Logger, batchSize = 2000): Promise<number> {
-  const applied = await db.read({ op: 'migration' }, (tx) => tx.run(cypher('migrations/applied'), { name: FOLD_BOOKKEEPING_MIGRATION }));
+  const applied = await db.read({ op: 'migration' }, (tx) => runQuery(tx, 'migrations/applied', { name: FOLD_BOOKKEEPING_MIGRATION }));
   if (applied.records[0].get('applied')) return 0;
   let after = '';
   let runs = 0;
   for (;;) {
     const last: string | null = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx) => {
-      const res = await tx.run(cypher('migrations/fold-bookkeeping'), { after, limit: int(batchSize) });
+      const res = await runQuery(tx, 'migrations/fold-bookkeeping', { after, limit: int(batchSize) });
       return res.records[0].get('last') as string | null;
     });
     if (last === null) break;
@@ -123,6 +123,6 @@ export async function migrateFoldBookkeeping(db: Db, logger?: Logger, batchSize 
     after = last;
     if (runs % (batchSize * 10) === 0) logger?.info({ runs }, 'migrating ingest bookkeeping');
   }
-  await db.write({ op: 'migration' }, (tx) => tx.run(cypher('migrations/record'), { name: FOLD_BOOKKEEPING_MIGRATION, now: new Date().toISOString() }));
+  await db.write({ op: 'migration' }, (tx) => runQuery(tx, 'migrations/record', { name: FOLD_BOOKKEEPING_MIGRATION, now: new Date().toISOString() }));
   return runs;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Plan } from 'neo4j-driver';
 import { cypherDir } from '../../src/paths.js';
 import { cypher } from '../../src/store/cypher.js';
+import { queryName } from '../../src/store/catalogue.js';
 import { planIngestStatements, readBatchStatement, writeBatchStatement } from '../../src/store/ingest.js';
 import { applySchema } from '../../src/store/schema.js';
 import { testDb, wipe } from '../helper.js';
@@ -52,7 +53,7 @@ describe('ingest query plans', () => {
 
   for (const name of ingestQueries) {
     it(`${name} keeps its cached plan and plans without scans on an empty database`, async () => {
-      await expectSeekOnlyPlan(cypher(name));
+      await expectSeekOnlyPlan(cypher(queryName(name)));
     });
   }
 

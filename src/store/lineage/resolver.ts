@@ -1,6 +1,7 @@
 /** Node ids to graph nodes: one query over all of an id's candidate (namespace, name) splits. */
 import { compactCypher } from '../cypher.js';
-import type { Db, Params } from '../db.js';
+import type { Db } from '../db.js';
+import type { ParamsOf, QueryName, RowOf } from '../catalogue.js';
 import type { EntityRef, FieldRef } from '../../domain/node-id.js';
 import { END_OF_TIME } from './view.js';
 
@@ -17,8 +18,9 @@ export class LineageReader {
     readonly timeoutMs: number | undefined,
   ) {}
 
-  async run(op: string, text: string, params: Params) {
-    const res = await this.db.read({ op, timeoutMs: this.timeoutMs }, (tx) => tx.run(text, params));
+  /** `text` is cypher/<op>.cypher as sent (compacted, bounded, directed). */
+  async run<K extends QueryName>(op: K, text: string, params: ParamsOf<K>) {
+    const res = await this.db.read({ op, timeoutMs: this.timeoutMs }, (tx) => tx.run<RowOf<K>>(text, params));
     return res.records;
   }
 
