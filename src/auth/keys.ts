@@ -37,7 +37,7 @@ export function generateKey(): string {
 
 /** The line of a keys file (JSON) describing `key`; the key itself is not in it. */
 export function keyEntry(id: string, key: string, scopes: KeyScope[], namespaces: string[] | null): string {
-  return JSON.stringify({ id, sha256: hashKey(key).toString('hex'), scopes, ...(namespaces && namespaces.length ? { namespaces } : {}) });
+  return JSON.stringify({ id, sha256: hashKey(key).toString('hex'), scopes, ...(namespaces?.length ? { namespaces } : {}) });
 }
 
 function parseEntry(raw: unknown, where: string): ApiKey {

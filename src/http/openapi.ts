@@ -108,7 +108,7 @@ function operation(spec: AnyRouteSpec): Json {
     add(401);
     add(403);
   }
-  if (spec.body) [413, 415, 422].forEach((s) => add(s));
+  if (spec.body) for (const s of [413, 415, 422]) add(s);
   // Every state-changing request takes JSON or no body, and never comes cross-site from a browser
   // (middleware/request-guards.ts), whether or not the route reads a body.
   if (spec.method !== 'GET') {
@@ -117,7 +117,7 @@ function operation(spec: AnyRouteSpec): Json {
     add(403, spec.scope === 'public' ? 'A cross-site browser request (Sec-Fetch-Site)' : `${STANDARD_ERRORS[403]}, or a cross-site browser request (Sec-Fetch-Site)`);
   }
   add(500);
-  if (!spec.static) [503, 504].forEach((s) => add(s));
+  if (!spec.static) for (const s of [503, 504]) add(s);
   for (const [status, e] of Object.entries(spec.errors ?? {})) {
     errors.set(Number(status), typeof e === 'string' ? { description: e } : { description: e.description, schema: documentSchema(e.schema) });
   }

@@ -61,7 +61,7 @@ export interface RouteSpec<P extends TProperties, Q extends TProperties, B exten
   errors?: Record<number, string | { description: string; schema: TSchema }>;
   /** Needs no database (health, the document): no 503/504 answers. */
   static?: boolean;
-  handler: (req: Request<P, Q, B>, ctx: Context) => Promise<Static<O> | void> | Static<O> | void;
+  handler: (req: Request<P, Q, B>, ctx: Context) => Promise<Static<O> | undefined> | Static<O> | undefined;
 }
 
 /** A handler's view of the request: declared parts only, validated and decoded. */
@@ -140,7 +140,10 @@ export function problemsOf(errors: ErrorObject[] | null | undefined, formatProbl
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 function validator(schema: TSchema): ValidateFunction {
   let v = compiled.get(schema);
-  if (!v) compiled.set(schema, (v = ajv.compile(schema)));
+  if (!v) {
+    v = ajv.compile(schema);
+    compiled.set(schema, v);
+  }
   return v;
 }
 

@@ -40,6 +40,7 @@ export interface Field<T> {
 }
 const field = <T>(): Field<T> => ({});
 
+// biome-ignore lint/suspicious/noExplicitAny: a field of any declared type
 type Fields = Record<string, Field<any>>;
 /** The object type a field list declares. */
 type TypeOf<F extends Fields> = { [K in keyof F]: F[K] extends Field<infer T> ? T : never };

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { rng } from '../../bench/traffic.js';
-import { jobEventObservations, planEdges, runEventObservations, type EdgeProps, type StoredEdge } from '../../src/domain/edge-plan.js';
+import { jobEventObservations, planEdges, runEventObservations, type EdgeObservation, type EdgeProps, type StoredEdge } from '../../src/domain/edge-plan.js';
 import { inView } from '../../src/domain/edge-history.js';
 
 const DAY = 86_400_000;
@@ -26,7 +26,7 @@ function fold(events: Event[]) {
   let eid = 0;
   const ref = (name: string) => ({ namespace: 'wh', name });
   for (const ev of events) {
-    let observations;
+    let observations: EdgeObservation[];
     const states = new Map<string, string>();
     if (ev.runId === null) {
       observations = jobEventObservations(JOB, ev.time, ev.inputs.map(ref), ev.outputs.map(ref));

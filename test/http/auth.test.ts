@@ -20,7 +20,7 @@ const entries: [string, string, KeyScope[], string[] | null][] = [
   ['dashboard', keys.readWrite, ['read', 'write'], null],
 ];
 const apiKeys: ApiKey[] = parseKeys(entries.map(([id, key, scopes, ns]) => keyEntry(id, key, scopes, ns)).join('\n'), 'test');
-export const apikeyAuth = (metricsPublic = false): AuthOptions => ({ mode: 'apikey', keys: apiKeys, metricsPublic });
+const apikeyAuth = (metricsPublic = false): AuthOptions => ({ mode: 'apikey', keys: apiKeys, metricsPublic });
 
 const PUBLIC = new Set(['GET /healthz', 'GET /readyz', 'GET /api/v1/openapi.json', 'GET /api/docs', 'GET /api/docs/{file}']);
 const WRITE = [

@@ -83,6 +83,7 @@ describe('query catalogue', () => {
  * What the compiler rejects (checked by `npm run typecheck`, never run): a misspelt name, a missing,
  * extra or mistyped parameter, a field the query does not return.
  */
+// biome-ignore lint/suspicious/noExportsInTest: compiled by typecheck, never run; exported so it is not unused
 export function compileTimeChecks(db: Db): void {
   const page = { offset: neo4j.int(0), limit: neo4j.int(10) };
   void (async () => {

@@ -38,7 +38,7 @@ export class ContractChecker {
   private readonly validators = new Map<string, ValidateFunction>();
   private static readonly ID = 'https://lineage.local/test/openapi.json';
 
-  constructor(private readonly doc: OpenApiDocument) {
+  constructor(doc: OpenApiDocument) {
     this.ajv.addFormat('date-time', { type: 'string', validate: (s: string) => ISO_MILLIS_Z.test(s) });
     this.ajv.addFormat('uuid', { type: 'string', validate: (s: string) => UUID.test(s) });
     for (const [name, spec] of Object.entries(FORMATS)) if (name !== 'uuid') this.ajv.addFormat(name, { type: 'string', validate: (s: string) => spec.problem(s) === null });

@@ -76,7 +76,7 @@ describe('web layered layout', () => {
     const r = layeredLayout({ widths: [80, 80, 80, 80, 80, 80], edges }, { nodeHeight: 30, nodeGap: 10 });
     expect(r.layers).to.be.greaterThan(1);
     const byLayer = new Map<number, number[]>();
-    r.layer.forEach((l, v) => byLayer.set(l, [...(byLayer.get(l) ?? []), r.y[v]]));
+    for (const [v, l] of r.layer.entries()) byLayer.set(l, [...(byLayer.get(l) ?? []), r.y[v]]);
     for (const ys of byLayer.values()) {
       const sorted = ys.sort((a, b) => a - b);
       for (let i = 1; i < sorted.length; i++) expect(sorted[i] - sorted[i - 1]).to.be.at.least(40 - 1e-9);

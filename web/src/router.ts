@@ -29,14 +29,16 @@ function current(): Location {
 }
 
 const listeners = new Set<() => void>();
-window.addEventListener('popstate', () => listeners.forEach((l) => l()));
+window.addEventListener('popstate', () => {
+  for (const l of listeners) l();
+});
 
 export function navigate(href: string, opts: { replace?: boolean } = {}): void {
   if (href === window.location.pathname + window.location.search) return;
   if (opts.replace) window.history.replaceState(null, '', href);
   else window.history.pushState(null, '', href);
   if (!opts.replace) window.scrollTo(0, 0);
-  listeners.forEach((l) => l());
+  for (const l of listeners) l();
 }
 
 export function useLocation(): Location {

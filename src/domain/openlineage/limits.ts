@@ -153,8 +153,8 @@ export function limitProblems(event: NormalizedEvent): LimitProblem[] {
       if (ref.externalRunId.length > EVENT_LIMITS.runIdChars) add(`${path}/run/runId`, `is ${ref.externalRunId.length} characters long; at most ${EVENT_LIMITS.runIdChars}`, 'runIdChars');
     }
   }
-  event.inputs.forEach((d, i) => dataset(d, `/inputs/${i}`));
-  event.outputs.forEach((d, i) => dataset(d, `/outputs/${i}`));
+  for (const [i, d] of event.inputs.entries()) dataset(d, `/inputs/${i}`);
+  for (const [i, d] of event.outputs.entries()) dataset(d, `/outputs/${i}`);
   if (event.dataset) dataset(event.dataset, '/dataset');
 
   if (fields > EVENT_LIMITS.fieldsPerEvent) add('', `has ${fields} schema columns; an event may carry at most ${EVENT_LIMITS.fieldsPerEvent}`, 'fieldsPerEvent');

@@ -112,8 +112,12 @@ export function impactRouter({ impact }: Services, runtime: RouteRuntime): Route
       let head: ImpactHead | null = null;
       const nodes: AnyImpactNode[] = [];
       const tail = await impact.blastRadius(id, q, {
-        head: (h) => void (head = h),
-        node: (n) => void nodes.push(n),
+        head: (h) => {
+          head = h;
+        },
+        node: (n) => {
+          nodes.push(n);
+        },
       });
       if (!tail || !head) throw notFoundFor(id);
       const body: BlastRadiusResponse = {

@@ -126,7 +126,7 @@ export class ColumnLineage {
       if (!f) return null;
       if (!id.version) return { startIds: [f.eid], at: asOf?.toISOString() ?? null, pinned: null };
       const start = await this.columns(await this.reader.resolve('dataset', [{ namespace: f.namespace, name: f.dataset }]), 'dataset', id.version);
-      if (!start || !start.fieldNames || !start.fieldNames.has(f.field)) return null;
+      if (!start?.fieldNames?.has(f.field)) return null;
       return { startIds: [f.eid], at: start.at, pinned: { namespace: f.namespace, dataset: f.dataset, version: id.version, fields: null } };
     }
     const entity = await this.reader.resolve(id.kind, id.candidates, asOf && !id.version ? neo4j.types.DateTime.fromStandardDate(asOf) : undefined);

@@ -23,7 +23,7 @@ describe('ingest backpressure (bounded queue)', () => {
       expect(r.headers.get('retry-after')).to.equal('1');
     }
     const stored = await storedRunIds();
-    events.forEach((e, i) => expect(stored.has(runIdOf(e)), `event ${i} (${responses[i].status})`).to.equal(responses[i].status === 201));
+    for (const [i, e] of events.entries()) expect(stored.has(runIdOf(e)), `event ${i} (${responses[i].status})`).to.equal(responses[i].status === 201);
 
     // Retried once the queue has room, the refused events go in.
     for (const [i, e] of events.entries()) if (responses[i].status === 503) expect((await t().post('/api/v1/lineage', e)).status).to.equal(201);
@@ -41,7 +41,7 @@ describe('ingest backpressure (bounded queue)', () => {
     for (const f of res.body.failed_events) expect(f).to.include({ retriable: true }).and.to.have.property('reason').that.matches(/overloaded/);
     const failedIndexes = new Set(res.body.failed_events.map((f: { index: number }) => f.index));
     const stored = await storedRunIds();
-    events.forEach((e, i) => expect(stored.has(runIdOf(e)), `event ${i}`).to.equal(!failedIndexes.has(i)));
+    for (const [i, e] of events.entries()) expect(stored.has(runIdOf(e)), `event ${i}`).to.equal(!failedIndexes.has(i));
   });
 
   it('exposes the queue and the refusals in /metrics', async () => {

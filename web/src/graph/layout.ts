@@ -172,7 +172,9 @@ export function layeredLayout(input: LayoutInput, opts: LayoutOptions = {}): Lay
     }
   }
   const pos = new Float64Array(n);
-  const setPositions = (row: number[]) => row.forEach((v, i) => (pos[v] = i - (row.length - 1) / 2));
+  const setPositions = (row: number[]) => {
+    for (const [i, v] of row.entries()) pos[v] = i - (row.length - 1) / 2;
+  };
   rows.forEach(setPositions);
 
   // Barycenter sweeps: down uses predecessors (already placed layers on the left), up successors.
@@ -211,7 +213,7 @@ export function layeredLayout(input: LayoutInput, opts: LayoutOptions = {}): Lay
         return sum / nb.length;
       });
       const placed = placeInOrder(want, pitch);
-      row.forEach((v, i) => (y[v] = placed[i]));
+      for (const [i, v] of row.entries()) y[v] = placed[i];
     }
   }
 
