@@ -11,7 +11,7 @@
  */
 import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape, type Result, type SessionMode } from 'neo4j-driver';
 import { cypher } from './cypher.js';
-import { commitBehind } from '../neo4j/commit-behind.js';
+import { commitBehind } from '../neo4j/patches/commit-behind.js';
 import { MAX_TRANSACTION_RETRY_MS } from '../neo4j/runtime.js';
 import { Neo4jAvailability, Neo4jUnavailable, isConnectionError, type AvailabilityOptions } from '../neo4j/availability.js';
 
@@ -21,7 +21,7 @@ export type TxRunner = Pick<ManagedTransaction, 'run'>;
 /**
  * Returned by a unit of work whose last statement's answer is not needed before COMMIT (its
  * records are not read): Db then sends COMMIT right behind that statement instead of after its
- * answer (src/neo4j/commit-behind.ts). The statement's error, if any, is still the transaction's.
+ * answer (src/neo4j/patches/commit-behind.ts). The statement's error, if any, is still the transaction's.
  */
 export class LastStatement {
   constructor(readonly result: Result) {}

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import neo4j, { type Transaction } from 'neo4j-driver';
-import { canCommitBehind } from '../../src/neo4j/commit-behind.js';
+import { canCommitBehind } from '../../src/neo4j/patches/commit-behind.js';
 import { LastStatement } from '../../src/store/db.js';
 import { testDb, wipe } from '../helper.js';
 
@@ -10,7 +10,7 @@ const count = async (): Promise<number> => {
 };
 
 // Ingest ends its transaction with a statement whose answer it does not need (LastStatement): Db
-// sends COMMIT right behind it (src/neo4j/commit-behind.ts).
+// sends COMMIT right behind it (src/neo4j/patches/commit-behind.ts).
 describe('Db transactions: COMMIT sent behind an unanswered last statement', () => {
   beforeEach(() => wipe());
 

@@ -24,6 +24,22 @@ interface ResultInternals {
   _streamObserverPromise?: Promise<unknown>;
 }
 
+/** The driver-core modules whose internals commitBehind relies on. */
+export const TRANSACTION_MODULE = 'neo4j-driver-core/lib/transaction.js';
+export const RESULT_MODULE = 'neo4j-driver-core/lib/result.js';
+
+/** Why commitBehind cannot apply to a given driver's modules (null: it can): checked on their source text. */
+export function commitBehindGuard(transactionModule: unknown, resultModule: unknown): string | null {
+  const Transaction = (transactionModule as { default?: unknown } | null)?.default;
+  const Result = (resultModule as { default?: unknown } | null)?.default;
+  if (typeof Transaction !== 'function') return `${TRANSACTION_MODULE} has no default export class (Transaction)`;
+  if (typeof Result !== 'function') return `${RESULT_MODULE} has no default export class (Result)`;
+  if (!/this\._results = \[\]/.test(String(Transaction))) return 'Transaction no longer keeps its open results in _results';
+  if (!/pendingResults: this\._results/.test(String(Transaction))) return 'Transaction.commit() no longer waits for _results (pendingResults)';
+  if (!/this\._streamObserverPromise = /.test(String(Result))) return 'Result no longer holds _streamObserverPromise';
+  return null;
+}
+
 /** Whether the driver exposes what commitBehind needs (tests check it, so an upgrade cannot silently fall back). */
 export function canCommitBehind(tx: Transaction, last: Result): boolean {
   return Array.isArray((tx as unknown as TransactionInternals)._results) && (last as unknown as ResultInternals)._streamObserverPromise instanceof Promise;
