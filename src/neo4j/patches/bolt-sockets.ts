@@ -19,7 +19,7 @@
  * constructor also takes a `connect` function, but the driver never passes one, so it is no seam.
  */
 import net from 'node:net';
-import { requireFromDriver } from './driver-internals.js';
+import { ORIGINAL, requireFromDriver, unpatched } from './driver-internals.js';
 
 /** The driver module whose channel `write` the patch wraps. */
 export const NODE_CHANNEL_MODULE = 'neo4j-driver-bolt-connection/lib/channel/node/node-channel.js';
@@ -32,7 +32,7 @@ interface NodeChannelPrototype {
 export function boltSocketsGuard(channelModule: unknown): string | null {
   const NodeChannel = (channelModule as { default?: unknown } | null)?.default;
   if (typeof NodeChannel !== 'function') return `${NODE_CHANNEL_MODULE} has no default export class (NodeChannel)`;
-  const write = (NodeChannel.prototype as NodeChannelPrototype | undefined)?.write;
+  const write = unpatched((NodeChannel.prototype as NodeChannelPrototype | undefined)?.write);
   if (typeof write !== 'function' || write.length !== 1) return 'NodeChannel.prototype.write(buffer) is gone or changed arity';
   // The wrapped write must still be where the channel writes to its socket, and the socket its `_conn`.
   if (!/this\._conn\.write\(/.test(String(write))) return 'NodeChannel.prototype.write no longer writes to this._conn';
@@ -81,6 +81,7 @@ export function installBoltSocketTuning(): boolean {
     }
     return write.call(this, buffer);
   };
+  Object.defineProperty(proto.write, ORIGINAL, { value: write });
   installed = true;
   return installed;
 }

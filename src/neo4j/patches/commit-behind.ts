@@ -35,7 +35,8 @@ export function commitBehindGuard(transactionModule: unknown, resultModule: unkn
   if (typeof Transaction !== 'function') return `${TRANSACTION_MODULE} has no default export class (Transaction)`;
   if (typeof Result !== 'function') return `${RESULT_MODULE} has no default export class (Result)`;
   if (!/this\._results = \[\]/.test(String(Transaction))) return 'Transaction no longer keeps its open results in _results';
-  if (!/pendingResults: this\._results/.test(String(Transaction))) return 'Transaction.commit() no longer waits for _results (pendingResults)';
+  const commit = (Transaction.prototype as { commit?: unknown } | undefined)?.commit;
+  if (typeof commit !== 'function' || !/pendingResults: this\._results/.test(String(commit))) return 'Transaction.commit() no longer waits for _results (pendingResults)';
   if (!/this\._streamObserverPromise = /.test(String(Result))) return 'Result no longer holds _streamObserverPromise';
   return null;
 }

@@ -14,3 +14,11 @@ export const requireFromDriver = createRequire(createRequire(import.meta.url).re
 export function requireFromDriverAt(nodeModulesParent: string): NodeJS.Require {
   return createRequire(path.join(nodeModulesParent, 'node_modules', 'neo4j-driver', 'package.json'));
 }
+
+/** A patched driver function keeps the driver's own under this key, so guards check the driver's code, not the patch. */
+export const ORIGINAL = Symbol.for('lineage-service.driver-patch.original');
+
+/** The driver's own function behind `fn` (itself when it is not patched). */
+export function unpatched<T>(fn: T): T {
+  return ((fn as { [ORIGINAL]?: T } | null)?.[ORIGINAL] ?? fn) as T;
+}

@@ -18,7 +18,7 @@
  * package-lock.json). If a driver upgrade moves it, `installPlainParamsFastPath` returns false,
  * the driver keeps its own behaviour, and test/neo4j/patches/plain-params.test.ts fails to say so.
  */
-import { requireFromDriver } from './driver-internals.js';
+import { ORIGINAL, requireFromDriver, unpatched } from './driver-internals.js';
 
 export { requireFromDriver };
 
@@ -31,7 +31,7 @@ export const TRANSFORMER_MODULE = 'neo4j-driver-bolt-connection/lib/bolt/transfo
 export function plainParamsGuard(transformerModule: unknown): string | null {
   const Transformer = (transformerModule as { default?: unknown } | null)?.default;
   if (typeof Transformer !== 'function') return `${TRANSFORMER_MODULE} has no default export class (Transformer)`;
-  const toStructure = (Transformer.prototype as { toStructure?: unknown } | undefined)?.toStructure;
+  const toStructure = unpatched((Transformer.prototype as { toStructure?: unknown } | undefined)?.toStructure);
   if (typeof toStructure !== 'function' || toStructure.length !== 1) return 'Transformer.prototype.toStructure(value) is gone or changed arity';
   return null;
 }
@@ -59,6 +59,7 @@ export function installPlainParamsFastPath(): boolean {
       if (prototype === Object.prototype || prototype === null) return value;
       return original.call(this, value);
     };
+    Object.defineProperty(proto.toStructure, ORIGINAL, { value: original });
     installed = true;
   } catch {
     /* layout changed: keep the driver's own path */
