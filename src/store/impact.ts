@@ -148,7 +148,7 @@ export class ImpactRepository {
   }
 
   private async run(op: string, text: string, params: Params): Promise<Neo4jRecord[]> {
-    const res = await this.db.read({ op, timeoutMs: this.timeoutMs }, (tx) => tx.run(text, params));
+    const res = await this.db.execute('READ', op, text, params, { timeoutMs: this.timeoutMs });
     return res.records;
   }
 
@@ -183,6 +183,7 @@ export class ImpactRepository {
     let emitted = 0;
     let matched = 0;
     let total = 0;
+    // A transaction of its own (not executeQuery): the records go to the sink as they arrive.
     await this.db.read({ op: 'impact/blast-radius', timeoutMs: this.timeoutMs }, async (tx) => {
       const result = tx.run(text, params);
       try {

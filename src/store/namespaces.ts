@@ -1,6 +1,5 @@
 /** Namespace aggregate: the root of the object model. */
 import type { Namespace, Page } from '../api/types.js';
-import { cypher } from './cypher.js';
 import { int, toNative, type Db } from './db.js';
 import { iso } from './time.js';
 
@@ -22,7 +21,7 @@ export class NamespaceRepository {
   constructor(private readonly db: Db) {}
 
   async ensureDefault(now = new Date()): Promise<void> {
-    await this.db.write({ op: 'namespaces/ensure-default' }, (tx) => tx.run(cypher('namespaces/ensure-default'), { now: now.toISOString() }));
+    await this.db.command('namespaces/ensure-default', { now: now.toISOString() });
   }
 
   async list(offset: number, limit: number): Promise<Page<Namespace>> {

@@ -17,14 +17,15 @@ export class LineageReader {
     readonly timeoutMs: number | undefined,
   ) {}
 
-  async run(op: string, text: string, params: Params) {
-    const res = await this.db.read({ op, timeoutMs: this.timeoutMs }, (tx) => tx.run(text, params));
+  /** One read statement; `signal` (the HTTP request's) ends it in Neo4j when the client goes away. */
+  async run(op: string, text: string, params: Params, signal?: AbortSignal) {
+    const res = await this.db.execute('READ', op, text, params, { timeoutMs: this.timeoutMs, signal });
     return res.records;
   }
 
   /** The job or (primary) dataset a parsed id names, or null when none of its splits existed (undeleted) at `asOf`. */
-  async resolve(kind: 'job' | 'dataset', candidates: EntityRef[], asOf = END_OF_TIME): Promise<Resolved | null> {
-    const recs = await this.run(`lineage/resolve-${kind}`, compactCypher(`lineage/resolve-${kind}`), { candidates, asOf });
+  async resolve(kind: 'job' | 'dataset', candidates: EntityRef[], asOf = END_OF_TIME, signal?: AbortSignal): Promise<Resolved | null> {
+    const recs = await this.run(`lineage/resolve-${kind}`, compactCypher(`lineage/resolve-${kind}`), { candidates, asOf }, signal);
     if (!recs.length) return null;
     const r = recs[0];
     return { eid: r.get('eid'), namespace: r.get('namespace'), name: r.get('name') };
