@@ -358,6 +358,7 @@ export const ErrorDetail = Type.Object(
     path: Type.String({ description: 'JSON pointer of the failing value within `in` (e.g. `/run/runId`, `/limit`); empty for the whole' }),
     message: Type.String(),
     in: Type.Optional(Type.Union([Type.Literal('body'), Type.Literal('query'), Type.Literal('path'), Type.Literal('header')])),
+    limit: Type.Optional(Type.String({ description: 'With error `limit_exceeded`: the limit this value is past (docs/operations.md#limits)' })),
   },
   { $id: 'ErrorDetail' },
 );
@@ -368,6 +369,7 @@ export const ErrorBody = Type.Object(
     error: Type.String({ description: 'A stable machine-readable word: bad_request, unauthorized, forbidden, not_found, validation_failed, ...' }),
     message: Type.String(),
     errors: Type.Optional(Type.Array(ErrorDetail)),
+    limits: Type.Optional(Type.Array(Type.String(), { description: 'With error `limit_exceeded`: every limit the request is past' })),
   },
   { $id: 'Error', additionalProperties: true, description: 'Every error answer. Some add details (e.g. readiness adds `status`, `neo4j`)' },
 );
@@ -382,6 +384,7 @@ export const NotReady = Type.Object(
     status: Type.Union([Type.Literal('not_ready'), Type.Literal('warming_up')]),
     neo4j: Type.Union([Type.Literal('up'), Type.Literal('down')]),
     warmingUp: Type.Optional(Type.Array(Type.String())),
+    downForMs: Type.Optional(Type.Integer({ description: 'How long Neo4j has been known to be down' })),
   },
   { $id: 'NotReady' },
 );
