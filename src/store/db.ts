@@ -234,7 +234,13 @@ export class Db {
    * at once with Neo4jUnavailable while Neo4j is known to be down (and when it is marked down while
    * the statement runs), TransactionDeadlineExceeded past the deadline, QueryCancelled when
    * `opts.signal` aborts; a connection error turns into Neo4jUnavailable when a probe confirms it.
-   * Each abort closes the driver session, which resets the connection: Neo4j stops the query.
+   * Each abort closes the driver session, which resets the connection: Neo4j stops the query
+   * (QueryConfig.signal; the pinned neo4j-driver 5.28.3 has it).
+   *
+   * One difference from read/write: the driver retries a lost connection inside executeQuery
+   * (within MAX_TRANSACTION_RETRY_MS) without telling us, so the first statements of an outage
+   * nobody has noticed yet end when Neo4j is marked down (the service's heartbeat, every 2 s; the
+   * local server's supervisor, at once; any read/write's probe), or at their deadline: a 503 either way.
    */
   async execute<R extends RecordShape = RecordShape>(
     routing: 'READ' | 'WRITE',
