@@ -114,9 +114,11 @@ async function boltSocketsAfterAQuery(uri: string): Promise<net.Socket[]> {
 
 describe('driver patch: Bolt socket tuning (TCP_NODELAY, one write per tick)', function () {
   this.timeout(60_000);
-  const to = upstream();
+  // TEST_NEO4J_URI is set by the global fixture, after this file is loaded.
+  let to: Upstream;
   let proxy: Awaited<ReturnType<typeof startProxy>>;
   before(async () => {
+    to = upstream();
     proxy = await startProxy(to);
   });
   after(() => proxy?.close());
