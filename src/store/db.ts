@@ -11,9 +11,8 @@
  *   read and command of the repositories goes this way.
  * - `read` / `write` / `rehearse`: a unit of work of several statements in one transaction, run by
  *   the hand-made loop below. It stays for what executeQuery cannot do:
- *   * the ingest write (src/ingest/committer.ts, src/store/ingest.ts): several statements whose later
- *     ones depend on the earlier ones' answers, with COMMIT sent right behind the last one
- *     (LastStatement, src/neo4j/patches/commit-behind.ts) instead of after its answer;
+ *   * the ingest write (src/ingest/committer.ts, src/store/ingest.ts): several statements in one
+ *     transaction, whose later ones depend on the earlier ones' answers;
  *   * migrations (src/store/migrations.ts) and the schema (src/store/schema.ts): multi-statement
  *     batches and procedure calls run once at start;
  *   * the impact walk (src/store/impact.ts), which streams records to the HTTP response as they
@@ -26,7 +25,6 @@
  */
 import neo4j, { type Driver, type EagerResult, type ManagedTransaction, type QueryResult, type RecordShape, type Result, type SessionMode } from 'neo4j-driver';
 import { cypher } from './cypher.js';
-import { commitBehind } from '../neo4j/patches/commit-behind.js';
 import { MAX_TRANSACTION_RETRY_MS } from '../neo4j/runtime.js';
 import { Neo4jAvailability, Neo4jUnavailable, isConnectionError, type AvailabilityOptions } from '../neo4j/availability.js';
 
@@ -34,9 +32,10 @@ import { Neo4jAvailability, Neo4jUnavailable, isConnectionError, type Availabili
 export type TxRunner = Pick<ManagedTransaction, 'run'>;
 
 /**
- * Returned by a unit of work whose last statement's answer is not needed before COMMIT (its
- * records are not read): Db then sends COMMIT right behind that statement instead of after its
- * answer (src/neo4j/patches/commit-behind.ts). The statement's error, if any, is still the transaction's.
+ * Returned by a unit of work whose last statement's records are not read: Db waits for its answer
+ * (its error, if any, is the transaction's) and commits. (COMMIT used to be sent right behind it,
+ * without waiting: re-measured in 22 pairs it did not clear the bench's noise, and was dropped:
+ * docs/performance/driver-patches.md.)
  */
 export class LastStatement {
   constructor(readonly result: Result) {}
@@ -164,14 +163,7 @@ export class Db {
       let result: T;
       try {
         result = await work(tx);
-        if (result instanceof LastStatement) {
-          const committed = commitBehind(tx, result.result);
-          // Awaited below; when the statement fails, COMMIT fails with it and the statement's own error is the one thrown.
-          committed.catch(() => undefined);
-          await result.result;
-          await committed;
-          return result;
-        }
+        if (result instanceof LastStatement) await result.result;
       } catch (err) {
         await tx.rollback().catch(() => undefined);
         throw err;

@@ -7,13 +7,11 @@
  * newest release line: `npm run driver:check-patches`), so a driver upgrade is one decision.
  */
 import { boltSocketsGuard, installBoltSocketTuning, NODE_CHANNEL_MODULE } from './bolt-sockets.js';
-import { commitBehindGuard, RESULT_MODULE, TRANSACTION_MODULE } from './commit-behind.js';
 import { installPlainParamsFastPath, plainParamsGuard, TRANSFORMER_MODULE } from './plain-params.js';
 
 /**
- * Installs the patches that act on every connection (before the driver opens any: a connection's
- * transformer binds its functions when it is built). commit-behind is not installed: Db calls it
- * per transaction.
+ * Installs the patches (before the driver opens any connection: a connection's transformer binds
+ * its functions when it is built).
  */
 export function installDriverPatches(): void {
   installBoltSocketTuning();
@@ -38,6 +36,5 @@ export function patchGuards(load: (id: string) => unknown): GuardResult[] {
   return [
     attempt('bolt-sockets', () => boltSocketsGuard(load(NODE_CHANNEL_MODULE))),
     attempt('plain-params', () => plainParamsGuard(load(TRANSFORMER_MODULE))),
-    attempt('commit-behind', () => commitBehindGuard(load(TRANSACTION_MODULE), load(RESULT_MODULE))),
   ];
 }

@@ -3,7 +3,6 @@ import { patchGuards } from '../../../src/neo4j/patches/index.js';
 import { requireFromDriver } from '../../../src/neo4j/patches/driver-internals.js';
 import { boltSocketsGuard } from '../../../src/neo4j/patches/bolt-sockets.js';
 import { plainParamsGuard } from '../../../src/neo4j/patches/plain-params.js';
-import { commitBehindGuard } from '../../../src/neo4j/patches/commit-behind.js';
 import { checkDriverRelease } from '../../../scripts/driver-guards.js';
 
 // Each driver patch's guard checks that the driver function it patches still exists with the
@@ -14,7 +13,6 @@ describe('driver patch guards', () => {
     expect(patchGuards(requireFromDriver)).to.deep.equal([
       { patch: 'bolt-sockets', problem: null },
       { patch: 'plain-params', problem: null },
-      { patch: 'commit-behind', problem: null },
     ]);
   });
 
@@ -22,7 +20,6 @@ describe('driver patch guards', () => {
     expect(boltSocketsGuard({ default: class { write(_a: unknown, _b: unknown) {} } })).to.match(/write\(buffer\)/);
     expect(boltSocketsGuard({ default: class { write(buffer: unknown) { return buffer; } } })).to.match(/_conn/);
     expect(plainParamsGuard({})).to.match(/no default export/);
-    expect(commitBehindGuard({ default: class {} }, { default: class {} })).to.match(/_results/);
     expect(patchGuards(() => { throw new Error('Cannot find module'); }).every((g) => /cannot load/.test(g.problem ?? ''))).to.equal(true);
   });
 
