@@ -109,6 +109,13 @@ function operation(spec: AnyRouteSpec): Json {
     add(403);
   }
   if (spec.body) [413, 415, 422].forEach((s) => add(s));
+  // Every state-changing request takes JSON or no body, and never comes cross-site from a browser
+  // (middleware/request-guards.ts), whether or not the route reads a body.
+  if (spec.method !== 'GET') {
+    add(413);
+    add(415, 'A body that is not JSON: state-changing routes take JSON or no body (a form cannot reach them)');
+    add(403, spec.scope === 'public' ? 'A cross-site browser request (Sec-Fetch-Site)' : `${STANDARD_ERRORS[403]}, or a cross-site browser request (Sec-Fetch-Site)`);
+  }
   add(500);
   if (!spec.static) [503, 504].forEach((s) => add(s));
   for (const [status, e] of Object.entries(spec.errors ?? {})) {
