@@ -16,7 +16,7 @@ import path from 'node:path';
 import { TrafficGenerator } from './traffic.js';
 import { KeepAliveConnection } from './http-client.js';
 import { checkoutRef, cpuSpeedProbe, jitCpuSeconds, machine, processCpuSeconds, summarize, writeResult } from './support.js';
-import { findFreePort } from '../src/neo4j/local-server.js';
+import { findFreePort } from '../src/free-port.js';
 import { projectRoot } from '../src/paths.js';
 
 const EVENTS = Number(process.env.BENCH_COLD_EVENTS ?? 20_000);

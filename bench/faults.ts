@@ -17,7 +17,7 @@ import os from 'node:os';
 import { runFaultDrill } from '../test/support/fault-drill.js';
 import { runEvent } from '../test/support/events.js';
 import { cpuSpeedProbe, machine, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
-import { LocalNeo4jServer } from '../src/neo4j/local-server.js';
+import { LocalNeo4jServer } from '../src/neo4j/local/server.js';
 import { NEO4J_DEFAULT_VERSION } from '../src/config.js';
 import { projectRoot } from '../src/paths.js';
 import path from 'node:path';

@@ -26,7 +26,7 @@ import { applySchema } from '../src/store/schema.js';
 import { IngestCommitter } from '../src/ingest/committer.js';
 import { createLogger } from '../src/logger.js';
 import type { NormalizedEvent } from '../src/domain/openlineage/types.js';
-import type { LocalNeo4jServer } from '../src/neo4j/local-server.js';
+import type { LocalNeo4jServer } from '../src/neo4j/local/server.js';
 import type { Driver } from 'neo4j-driver';
 
 type SideName = 'A' | 'B';

@@ -1,7 +1,7 @@
 /**
  * bench:pack: what packing an ingest batch's parameters into Bolt costs the service, with the
  * neo4j-driver's own per-value type checks (baseline) and with the plain-params fast path
- * (src/neo4j/plain-params.ts), measured in alternating rounds in one process.
+ * (src/neo4j/patches/plain-params.ts), measured in alternating rounds in one process.
  *
  * The batches are real: bench traffic is ingested at concurrency 32 into a local Neo4j (so batches
  * have the sizes and the warm-graph contents they have under load: unchanged facets left out), and
@@ -11,7 +11,7 @@
 import { IngestCommitter } from '../src/ingest/committer.js';
 import { createLogger } from '../src/logger.js';
 import { createDriver } from '../src/neo4j/runtime.js';
-import { installPlainParamsFastPath, requireFromDriver, TRANSFORMER_MODULE } from '../src/neo4j/plain-params.js';
+import { installPlainParamsFastPath, requireFromDriver, TRANSFORMER_MODULE } from '../src/neo4j/patches/plain-params.js';
 import { Db, type TxRunner } from '../src/store/db.js';
 import { writeBatchStatement } from '../src/store/ingest.js';
 import { applySchema } from '../src/store/schema.js';

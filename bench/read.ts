@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { machine, request, startBenchNeo4j, summarize, writeResult } from './support.js';
-import { LocalNeo4jServer } from '../src/neo4j/local-server.js';
+import { LocalNeo4jServer } from '../src/neo4j/local/server.js';
 import { NEO4J_DEFAULT_VERSION } from '../src/config.js';
 import { projectRoot } from '../src/paths.js';
 import { rng } from './traffic.js';

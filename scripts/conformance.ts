@@ -20,7 +20,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, NEO4J_DEFAULT_VERSION } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
-import { LocalNeo4jServer } from '../src/neo4j/local-server.js';
+import { LocalNeo4jServer } from '../src/neo4j/local/server.js';
 import { projectRoot } from '../src/paths.js';
 import { startService } from '../src/server.js';
 

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import neo4j, { type Driver, type QueryResult } from 'neo4j-driver';
 import { loadConfig, ConfigError, type LocalNeo4j } from '../src/config.js';
 import { createDriver } from '../src/neo4j/runtime.js';
-import { LocalNeo4jServer } from '../src/neo4j/local-server.js';
+import { LocalNeo4jServer } from '../src/neo4j/local/server.js';
 import { toNative } from '../src/store/db.js';
 import { iso } from '../src/store/time.js';
 import { csvLine } from '../src/http/csv.js';

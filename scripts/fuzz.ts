@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
-import { LocalNeo4jServer } from '../src/neo4j/local-server.js';
+import { LocalNeo4jServer } from '../src/neo4j/local/server.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { NEO4J_DEFAULT_VERSION } from '../src/config.js';
 import { projectRoot } from '../src/paths.js';

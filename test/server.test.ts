@@ -10,7 +10,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { findFreePort } from '../src/neo4j/local-server.js';
+import { findFreePort } from '../src/free-port.js';
 import { projectRoot } from '../src/paths.js';
 
 interface Proc {

@@ -1,13 +1,14 @@
 /**
  * Resolves where the graph lives: an external server when NEO4J_URI is set, otherwise a local
- * Neo4j server started (and later stopped) by this process.
+ * Neo4j server started (and later stopped) by this process. The local launcher (src/neo4j/local/)
+ * is imported only in that second case, so a service or test pointed at a remote Neo4j never loads
+ * it and needs neither Java nor Maven.
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { LocalNeo4jServer } from './local-server.js';
-import { enableNoDelayForDriverSockets } from './no-delay.js';
-import { installPlainParamsFastPath } from './plain-params.js';
+import type { LocalNeo4jServer } from './local/server.js';
+import { installDriverPatches } from './patches/index.js';
 
 export interface Neo4jRuntime {
   driver: Driver;
@@ -31,8 +32,7 @@ export const CONNECTION_ACQUISITION_TIMEOUT_MS = 10_000;
 export const MAX_TRANSACTION_RETRY_MS = 15_000;
 
 export function createDriver(uri: string, user: string, password: string, logger?: Logger): Driver {
-  enableNoDelayForDriverSockets();
-  installPlainParamsFastPath();
+  installDriverPatches();
   const auth = password ? neo4j.auth.basic(user, password) : undefined;
   return neo4j.driver(uri, auth, {
     maxConnectionPoolSize: 64,
@@ -52,6 +52,7 @@ export async function startNeo4jRuntime(config: Config['neo4j'], logger?: Logger
     const driver = createDriver(config.uri, config.user, config.password, logger);
     return { driver, database: config.database, uri: config.uri, close: () => driver.close() };
   }
+  const { LocalNeo4jServer } = await import('./local/server.js');
   const server = new LocalNeo4jServer({ ...config, logger, supervise: true, classDataSharing: true });
   await server.start();
   const driver = createDriver(server.uri, '', '', logger);

@@ -1,18 +1,31 @@
 /**
- * The one gateway to Neo4j: transactions retried on transient errors, always naming the database,
- * tagged with metadata so `SHOW TRANSACTIONS` tells service work from ad hoc queries, and bounded by
- * a timeout.
+ * The one gateway to Neo4j: every statement names the database, is tagged with metadata so
+ * `SHOW TRANSACTIONS` tells service work from ad hoc queries, is bounded by a timeout and fails at
+ * once while Neo4j is known to be down (availability.ts).
  *
- * Transactions are run here rather than through the driver's executeRead/executeWrite because those
- * wait for BEGIN's answer before sending the first query: one extra round trip per transaction,
- * which under ingest load cost about 3 ms of each ~30 ms batch. Here BEGIN, the queries and COMMIT
- * go out back to back; the retry rules are the driver's (neo4j.isRetriableError, exponential
- * backoff with jitter, bounded by MAX_TRANSACTION_RETRY_MS).
+ * Two ways in:
+ * - `execute` (and `query` / `command` on it): one statement through the driver's supported
+ *   `driver.executeQuery`: pipelined BEGIN, the driver's managed retries, the transaction timeout and
+ *   metadata, and an AbortSignal that ends the query in Neo4j when the caller gives up (an HTTP
+ *   client that disconnected, the client-side deadline, Neo4j marked down). Every single-statement
+ *   read and command of the repositories goes this way.
+ * - `read` / `write` / `rehearse`: a unit of work of several statements in one transaction, run by
+ *   the hand-made loop below. It stays for what executeQuery cannot do:
+ *   * the ingest write (src/ingest/committer.ts, src/store/ingest.ts): several statements in one
+ *     transaction, whose later ones depend on the earlier ones' answers;
+ *   * migrations (src/store/migrations.ts) and the schema (src/store/schema.ts): multi-statement
+ *     batches and procedure calls run once at start;
+ *   * the impact walk (src/store/impact.ts), which streams records to the HTTP response as they
+ *     arrive, where executeQuery collects them all first;
+ *   * the warm-up rehearsal (always rolled back) and planning of the ingest statements.
+ *   Here BEGIN, the queries and COMMIT go out back to back as in executeQuery; the retry rules are
+ *   the driver's (neo4j.isRetriableError, exponential backoff with jitter, bounded by
+ *   MAX_TRANSACTION_RETRY_MS), and a lost connection is retried only if a probe finds Neo4j
+ *   answering, so a dead server costs one probe, not the retry budget.
  */
-import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape, type Result, type SessionMode } from 'neo4j-driver';
+import neo4j, { type Driver, type EagerResult, type ManagedTransaction, type QueryResult, type RecordShape, type Result, type SessionMode } from 'neo4j-driver';
 import { cypher } from './cypher.js';
 import type { ParamsOf, QueryName, RowOf } from './catalogue.js';
-import { commitBehind } from '../neo4j/commit-behind.js';
 import { MAX_TRANSACTION_RETRY_MS } from '../neo4j/runtime.js';
 import { Neo4jAvailability, Neo4jUnavailable, isConnectionError, type AvailabilityOptions } from '../neo4j/availability.js';
 
@@ -20,9 +33,10 @@ import { Neo4jAvailability, Neo4jUnavailable, isConnectionError, type Availabili
 export type TxRunner = Pick<ManagedTransaction, 'run'>;
 
 /**
- * Returned by a unit of work whose last statement's answer is not needed before COMMIT (its
- * records are not read): Db then sends COMMIT right behind that statement instead of after its
- * answer (src/neo4j/commit-behind.ts). The statement's error, if any, is still the transaction's.
+ * Returned by a unit of work whose last statement's records are not read: Db waits for its answer
+ * (its error, if any, is the transaction's) and commits. (COMMIT used to be sent right behind it,
+ * without waiting: re-measured in 22 pairs it did not clear the bench's noise, and was dropped:
+ * docs/performance/driver-patches.md.)
  */
 export class LastStatement {
   constructor(readonly result: Result) {}
@@ -46,6 +60,22 @@ export interface TxOptions {
  */
 export const CLIENT_DEADLINE_GRACE_MS = 2000;
 
+/** A statement given up by its caller (an HTTP client that disconnected): Neo4j was told to stop it. */
+export class QueryCancelled extends Error {
+  readonly code = 'QueryCancelled';
+  constructor(readonly op: string) {
+    super(`'${op}' was cancelled by its caller`);
+    this.name = 'QueryCancelled';
+  }
+}
+
+export interface ExecuteOptions {
+  /** Transaction timeout (ms; default: the Db's). */
+  timeoutMs?: number;
+  /** Aborting it ends the statement in Neo4j and rejects with QueryCancelled. */
+  signal?: AbortSignal;
+}
+
 /** A transaction that got no answer from Neo4j within its timeout and the grace period. */
 export class TransactionDeadlineExceeded extends Error {
   readonly code = 'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration';
@@ -59,6 +89,9 @@ export class Db {
   /** Whether Neo4j is reachable; while it is known not to be, transactions fail at once (availability.ts). */
   readonly availability: Neo4jAvailability;
 
+  /** Statements in flight through executeQuery: aborted the moment Neo4j is marked down. */
+  private readonly inFlight = new Set<AbortController>();
+
   constructor(
     readonly driver: Driver,
     readonly database: string,
@@ -66,6 +99,10 @@ export class Db {
     availability: Partial<AvailabilityOptions> = {},
   ) {
     this.availability = new Neo4jAvailability((timeoutMs) => this.ping(timeoutMs), availability);
+    this.availability.onChange((up, reason) => {
+      if (up) return;
+      for (const controller of this.inFlight) controller.abort(new Neo4jUnavailable(reason));
+    });
   }
 
   private config(opts: TxOptions) {
@@ -127,14 +164,7 @@ export class Db {
       let result: T;
       try {
         result = await work(tx);
-        if (result instanceof LastStatement) {
-          const committed = commitBehind(tx, result.result);
-          // Awaited below; when the statement fails, COMMIT fails with it and the statement's own error is the one thrown.
-          committed.catch(() => undefined);
-          await result.result;
-          await committed;
-          return result;
-        }
+        if (result instanceof LastStatement) await result.result;
       } catch (err) {
         await tx.rollback().catch(() => undefined);
         throw err;
@@ -191,14 +221,68 @@ export class Db {
     }
   }
 
-  /** Runs one named query from cypher/ in a read transaction. */
-  async query<K extends QueryName>(name: K, params: ParamsOf<K>, timeoutMs?: number): Promise<QueryResult<RowOf<K>>> {
-    return this.read({ op: name, timeoutMs }, (tx) => tx.run<RowOf<K>>(cypher(name), params));
+  /**
+   * Runs one statement with the driver's executeQuery (READ routing for reads), answered within its
+   * timeout plus CLIENT_DEADLINE_GRACE_MS whatever Neo4j does. Errors are those of read/write: fails
+   * at once with Neo4jUnavailable while Neo4j is known to be down (and when it is marked down while
+   * the statement runs), TransactionDeadlineExceeded past the deadline, QueryCancelled when
+   * `opts.signal` aborts; a connection error turns into Neo4jUnavailable when a probe confirms it.
+   * Each abort closes the driver session, which resets the connection: Neo4j stops the query
+   * (QueryConfig.signal; the pinned neo4j-driver 5.28.3 has it).
+   *
+   * One difference from read/write: the driver retries a lost connection inside executeQuery
+   * (within MAX_TRANSACTION_RETRY_MS) without telling us, so the first statements of an outage
+   * nobody has noticed yet end when Neo4j is marked down (the service's heartbeat, every 2 s; the
+   * local server's supervisor, at once; any read/write's probe), or at their deadline: a 503 either way.
+   */
+  async execute<R extends RecordShape = RecordShape>(
+    routing: 'READ' | 'WRITE',
+    op: string,
+    text: string,
+    params: Params = {},
+    opts: ExecuteOptions = {},
+  ): Promise<EagerResult<R>> {
+    this.availability.assertUp();
+    if (opts.signal?.aborted) throw new QueryCancelled(op);
+    const timeoutMs = opts.timeoutMs ?? this.defaultTimeoutMs;
+    const controller = new AbortController();
+    const cancel = () => controller.abort(new QueryCancelled(op));
+    opts.signal?.addEventListener('abort', cancel, { once: true });
+    const timer = setTimeout(() => controller.abort(new TransactionDeadlineExceeded(op, timeoutMs)), timeoutMs + CLIENT_DEADLINE_GRACE_MS);
+    this.inFlight.add(controller);
+    const run = this.driver.executeQuery<EagerResult<R>>(text, params, {
+      routing,
+      database: this.database,
+      // As read/write: no causal chaining between statements (a single server; the ingest path has none either).
+      bookmarkManager: null,
+      transactionConfig: this.config({ op, timeoutMs }),
+      signal: controller.signal,
+    });
+    // Aborted, the driver closes the session, but against a hung server its promise may never settle.
+    const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
+    try {
+      return await Promise.race([run, aborted]);
+    } catch (err) {
+      if (err instanceof QueryCancelled || err instanceof TransactionDeadlineExceeded || err instanceof Neo4jUnavailable) throw err;
+      if (isConnectionError(err) && !(await this.availability.check())) throw new Neo4jUnavailable(this.availability.reason ?? (err as Error).message);
+      throw err;
+    } finally {
+      run.catch(() => undefined);
+      aborted.catch(() => undefined);
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', cancel);
+      this.inFlight.delete(controller);
+    }
   }
 
-  /** Runs one named query from cypher/ in a write transaction. */
-  async command<K extends QueryName>(name: K, params: ParamsOf<K>): Promise<QueryResult<RowOf<K>>> {
-    return this.write({ op: name }, (tx) => tx.run<RowOf<K>>(cypher(name), params));
+  /** Runs one named query from cypher/ as a read (executeQuery, READ routing). */
+  async query<K extends QueryName>(name: K, params: ParamsOf<K>, timeoutMs?: number): Promise<EagerResult<RowOf<K>>> {
+    return this.execute<RowOf<K>>('READ', name, cypher(name), params, { timeoutMs });
+  }
+
+  /** Runs one named query from cypher/ as a write (executeQuery, WRITE routing). */
+  async command<K extends QueryName>(name: K, params: ParamsOf<K>): Promise<EagerResult<RowOf<K>>> {
+    return this.execute<RowOf<K>>('WRITE', name, cypher(name), params);
   }
 }
 

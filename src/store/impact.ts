@@ -151,7 +151,7 @@ export class ImpactRepository {
 
   /** `text` is cypher/<op>.cypher as sent (bounded, directed). */
   private async run<K extends QueryName>(op: K, text: string, params: ParamsOf<K>): Promise<Neo4jRecord<RowOf<K>>[]> {
-    const res = await this.db.read({ op, timeoutMs: this.timeoutMs }, (tx) => tx.run<RowOf<K>>(text, params));
+    const res = await this.db.execute<RowOf<K>>('READ', op, text, params, { timeoutMs: this.timeoutMs });
     return res.records;
   }
 
@@ -186,6 +186,7 @@ export class ImpactRepository {
     let emitted = 0;
     let matched = 0;
     let total = 0;
+    // A transaction of its own (not executeQuery): the records go to the sink as they arrive.
     await this.db.read({ op: 'impact/blast-radius', timeoutMs: this.timeoutMs }, async (tx) => {
       const result = tx.run<RowOf<'impact/blast-radius'>>(text, params);
       try {

@@ -229,7 +229,7 @@ export function writeBatchStatement(): string {
 
 /**
  * Applies the events in `tx`, in order. Throws RunJobConflict for a run id reused by another job.
- * Returns the write statement unanswered (LastStatement): Db commits right behind it.
+ * Returns the write statement unanswered (LastStatement): Db awaits its answer, then commits.
  */
 export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<LastStatement | void> {
   let t = performance.now();

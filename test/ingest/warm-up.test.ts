@@ -3,7 +3,7 @@ import { useTestApp } from '../helper.js';
 import { graphShape, value } from '../support/graph.js';
 import { createLogger } from '../../src/logger.js';
 import { WARM_UP_NAMESPACE, warmUpBatch, warmUpWritePath } from '../../src/ingest/warm-up.js';
-import { describeExit } from '../../src/neo4j/local-server.js';
+import { describeExit } from '../../src/neo4j/local/server.js';
 
 describe('warm-up of the write path (before /readyz turns ready)', () => {
   const t = useTestApp();

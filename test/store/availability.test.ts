@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createDriver } from '../../src/neo4j/runtime.js';
 import { Db, TransactionDeadlineExceeded } from '../../src/store/db.js';
 import { Neo4jAvailability, Neo4jUnavailable } from '../../src/neo4j/availability.js';
-import { findFreePort } from '../../src/neo4j/local-server.js';
+import { findFreePort } from '../../src/free-port.js';
 import { testDriver } from '../helper.js';
 
 /**

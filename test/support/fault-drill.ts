@@ -11,7 +11,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import neo4j from 'neo4j-driver';
-import { findFreePort } from '../../src/neo4j/local-server.js';
+import { findFreePort } from '../../src/free-port.js';
 import { projectRoot } from '../../src/paths.js';
 import { runEvent } from './events.js';
 

@@ -6,7 +6,6 @@
  *                                   directory and a free port, so it never touches the service's data.
  */
 import path from 'node:path';
-import { LocalNeo4jServer } from '../../src/neo4j/local-server.js';
 import { NEO4J_DEFAULT_VERSION } from '../../src/config.js';
 import { projectRoot } from '../../src/paths.js';
 import { createDriver } from '../../src/neo4j/runtime.js';
@@ -27,6 +26,8 @@ async function startTestNeo4j(): Promise<void> {
     stop = async () => void (await container.stop());
     return;
   }
+  // Imported here, not at the top: with TEST_NEO4J_URI set, the launcher (Java, Maven) is never loaded.
+  const { LocalNeo4jServer } = await import('../../src/neo4j/local/server.js');
   const server = new LocalNeo4jServer({
     dir: process.env.NEO4J_LOCAL_DIR ?? path.join(projectRoot, '.neo4j'),
     version: process.env.NEO4J_LOCAL_VERSION ?? NEO4J_DEFAULT_VERSION,

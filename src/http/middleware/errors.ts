@@ -6,7 +6,7 @@ import type { Middleware } from 'koa';
 import { HttpError } from '../errors.js';
 import type { Logger } from '../../logger.js';
 import { Neo4jUnavailable } from '../../neo4j/availability.js';
-import { TransactionDeadlineExceeded } from '../../store/db.js';
+import { QueryCancelled, TransactionDeadlineExceeded } from '../../store/db.js';
 
 interface BodyParserError extends Error {
   status?: number;
@@ -30,6 +30,8 @@ const UNAVAILABLE_CODES = new Set(['ServiceUnavailable', 'SessionExpired', 'Neo.
 export function toHttpError(err: unknown): HttpError | null {
   if (err instanceof HttpError) return err;
   if (err instanceof Neo4jUnavailable) return new HttpError(503, 'unavailable', err.message);
+  // The client went away before its answer (nobody reads this one; the request log shows it).
+  if (err instanceof QueryCancelled) return new HttpError(400, 'bad_request', 'The client closed the request before its answer; its query was cancelled');
   if (err instanceof TransactionDeadlineExceeded) return new HttpError(503, 'unavailable', `The graph database did not answer in time: ${err.message}; retry later`);
   const e = err as BodyParserError & Neo4jLikeError;
   if (!e || typeof e !== 'object') return null;

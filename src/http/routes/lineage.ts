@@ -3,10 +3,12 @@
  * /api/v1/runlineage/upstream. Semantics: docs/lineage.md.
  */
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import { Type } from '@sinclair/typebox';
 import type { Services } from '../../services.js';
 import { badRequest, notFound } from '../errors.js';
 import { Param } from '../params.js';
+import { clientGone } from '../client-gone.js';
 import { routes, type Request, type RouteRuntime } from '../route.js';
 import type { ParsedNodeId } from '../../domain/node-id.js';
 import { DIRECTIONS, LINEAGE_INCLUDES, type LineageRepository } from '../../store/lineage/index.js';
@@ -38,12 +40,14 @@ const lineageQuery = {
 
 /** The dataset-level lineage handler, shared by /api/v1/lineage and /api/v1-beta/lineage. */
 function lineageHandler(lineage: LineageRepository) {
-  return async ({ query }: Request<{}, typeof lineageQuery, never>) => {
+  return async ({ query }: Request<{}, typeof lineageQuery, never>, ctx: Context) => {
     const id = query.nodeId;
     if (id.kind === 'datasetField') {
       throw badRequest(`Node id '${id.raw}' names a dataset field; use /api/v1/column-lineage for column-level lineage`);
     }
-    const graph = await lineage.lineage(id, query.depth, query.direction, { asOf: query.asOf ?? null, window: query.window }, new Set(query.include ?? []));
+    const view = { asOf: query.asOf ?? null, window: query.window };
+    // A deep lineage can run for seconds: if the client disconnects, Neo4j stops it.
+    const graph = await lineage.lineage(id, query.depth, query.direction, view, new Set(query.include ?? []), clientGone(ctx));
     if (!graph) throw notFoundFor(id);
     return graph;
   };

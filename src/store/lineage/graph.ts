@@ -43,9 +43,10 @@ export class GraphLineage {
     direction: Direction,
     view: { asOf: Date | null; window?: Duration | null } = { asOf: null },
     include: ReadonlySet<LineageInclude> = new Set(),
+    signal?: AbortSignal,
   ): Promise<LineageGraph | null> {
     const timeParams = viewParams({ asOf: view.asOf, window: view.window === undefined ? this.window : view.window });
-    const start = await this.reader.resolve(id.kind, id.candidates, timeParams.asOf);
+    const start = await this.reader.resolve(id.kind, id.candidates, timeParams.asOf, signal);
     if (!start) return null;
     const recs = await this.reader.run('lineage/graph', graphQuery(direction, maxRelsFor(id.kind, depth)), {
       startId: start.eid,
@@ -53,7 +54,7 @@ export class GraphLineage {
       facets: include.has('facets'),
       runDetails: include.has('latestRuns'),
       maxNodes: int(this.maxNodes + 1),
-    });
+    }, signal);
     const truncated = recs.length > this.maxNodes;
     const asOf = view.asOf?.getTime() ?? null;
     const nodes: LineageNode[] = [];

@@ -67,8 +67,10 @@ export class LineageRepository {
     direction: Direction,
     view?: { asOf: Date | null; window?: Duration | null },
     include?: ReadonlySet<LineageInclude>,
+    /** Aborted (the HTTP client disconnected): the query is ended in Neo4j. */
+    signal?: AbortSignal,
   ): Promise<LineageGraph | null> {
-    return this.graph.lineage(id, depth, direction, view, include);
+    return this.graph.lineage(id, depth, direction, view, include, signal);
   }
 
   columnLineage(id: ParsedNodeId, depth: number, withDownstream: boolean, asOf: Date | null = null): Promise<LineageGraph | null> {

@@ -18,15 +18,18 @@ export class LineageReader {
     readonly timeoutMs: number | undefined,
   ) {}
 
-  /** `text` is cypher/<op>.cypher as sent (compacted, bounded, directed). */
-  async run<K extends QueryName>(op: K, text: string, params: ParamsOf<K>) {
-    const res = await this.db.read({ op, timeoutMs: this.timeoutMs }, (tx) => tx.run<RowOf<K>>(text, params));
+  /**
+   * One read statement (`text` is cypher/<op>.cypher as sent: compacted, bounded, directed); `signal`
+   * (the HTTP request's) ends it in Neo4j when the client goes away.
+   */
+  async run<K extends QueryName>(op: K, text: string, params: ParamsOf<K>, signal?: AbortSignal) {
+    const res = await this.db.execute<RowOf<K>>('READ', op, text, params, { timeoutMs: this.timeoutMs, signal });
     return res.records;
   }
 
   /** The job or (primary) dataset a parsed id names, or null when none of its splits existed (undeleted) at `asOf`. */
-  async resolve(kind: 'job' | 'dataset', candidates: EntityRef[], asOf = END_OF_TIME): Promise<Resolved | null> {
-    const recs = await this.run(`lineage/resolve-${kind}`, compactCypher(`lineage/resolve-${kind}`), { candidates, asOf });
+  async resolve(kind: 'job' | 'dataset', candidates: EntityRef[], asOf = END_OF_TIME, signal?: AbortSignal): Promise<Resolved | null> {
+    const recs = await this.run(`lineage/resolve-${kind}`, compactCypher(`lineage/resolve-${kind}`), { candidates, asOf }, signal);
     if (!recs.length) return null;
     const r = recs[0];
     return { eid: r.get('eid'), namespace: r.get('namespace'), name: r.get('name') };

@@ -91,17 +91,24 @@ describe('GET /api/v1/impact: blast radius', () => {
     it('costs two round trips to Neo4j (resolve, traverse) whatever the size', async () => {
       const ops: string[] = [];
       const db = t().db;
+      // Single statements go through db.execute (executeQuery), the streamed walk through db.read.
       const read = db.read.bind(db);
+      const execute = db.execute.bind(db);
       db.read = ((opts, work) => {
         ops.push(opts.op);
         return read(opts, work);
       }) as typeof db.read;
+      db.execute = ((routing, op, text, params, opts) => {
+        ops.push(op);
+        return execute(routing, op, text, params, opts);
+      }) as typeof db.execute;
       try {
         await getImpact(t(), radius(ds('totals'), { direction: 'upstream', depth: 0 }));
         await getImpact(t(), radius(ds('src')));
         expect((await t().get(radius(ds('src'), { format: 'csv' }))).status).to.equal(200);
       } finally {
         db.read = read;
+        db.execute = execute;
       }
       expect(ops).to.deep.equal(['lineage/resolve-dataset', 'impact/blast-radius', 'lineage/resolve-dataset', 'impact/blast-radius', 'lineage/resolve-dataset', 'impact/blast-radius']);
     });

@@ -261,13 +261,18 @@ describe('GET /api/v1/impact: errors', () => {
     it('a traversal past QUERY_TIMEOUT_MS answers 504 suggesting a smaller depth or a limit', async () => {
       // Neo4j checks transaction timeouts every 2 s, so a real over-long traversal is cut at some point
       // after the timeout; this checks deterministically what the client sees when it is.
+      // The streamed blast radius runs in db.read, the other impact queries through db.execute (executeQuery).
+      const timedOut = () => Object.assign(new Error('The transaction has been terminated.'), { code: 'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration' });
       const read = slow.db.read.bind(slow.db);
       slow.db.read = (async (opts, work) => {
-        if (opts.op.startsWith('impact/')) {
-          throw Object.assign(new Error('The transaction has been terminated.'), { code: 'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration' });
-        }
+        if (opts.op.startsWith('impact/')) throw timedOut();
         return read(opts, work);
       }) as typeof slow.db.read;
+      const execute = slow.db.execute.bind(slow.db);
+      slow.db.execute = (async (routing, op, text, params, opts) => {
+        if (op.startsWith('impact/')) throw timedOut();
+        return execute(routing, op, text, params, opts);
+      }) as typeof slow.db.execute;
       for (const path of [impactPath({ nodeId: ds('a'), depth: 100 }), impactPath({ nodeId: ds('a'), format: 'csv' }), impactPath({ from: ds('a'), to: ds('b') }, '/api/v1/impact/paths'), changes({ since: 'P1Y' })]) {
         const res = await slow.get(path);
         expect(res.status, `${path}: ${res.text}`).to.equal(504);

@@ -148,16 +148,17 @@ describe('GET /api/v1/lineage: errors, symlinks, soft deletes, timeouts', () => 
     it('answer 504 with a clear message when the traversal exceeds the transaction timeout', async () => {
       await runJob(t(), 'j', ['a'], ['b']);
       const seen: (number | undefined)[] = [];
-      const read = slow.db.read.bind(slow.db);
-      slow.db.read = (async (opts, work) => {
-        seen.push(opts.timeoutMs ?? slow.db.defaultTimeoutMs);
-        if (opts.op === 'lineage/graph') {
+      // Lineage reads are single statements: they go through db.execute (the driver's executeQuery).
+      const execute = slow.db.execute.bind(slow.db);
+      slow.db.execute = (async (routing, op, text, params, opts) => {
+        seen.push(opts?.timeoutMs ?? slow.db.defaultTimeoutMs);
+        if (op === 'lineage/graph') {
           throw Object.assign(new Error('The transaction has been terminated. Retry your operation in a new transaction'), {
             code: 'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration',
           });
         }
-        return read(opts, work);
-      }) as typeof slow.db.read;
+        return execute(routing, op, text, params, opts);
+      }) as typeof slow.db.execute;
       const res = await slow.get(p(ds('a'), { depth: 100 }));
       expect(res.status, res.text).to.equal(504);
       expect(res.body).to.include({ code: 504, error: 'timeout' });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { checkPrerequisites, Neo4jRuntimeError } from '../../src/neo4j/local-server.js';
+import { checkPrerequisites, Neo4jRuntimeError } from '../../../src/neo4j/local/server.js';
 
 describe('local Neo4j runtime prerequisites', () => {
   it('names Java when it is missing', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import neo4j from 'neo4j-driver';
-import { installPlainParamsFastPath, requireFromDriver, TRANSFORMER_MODULE } from '../../src/neo4j/plain-params.js';
-import { testDb } from '../helper.js';
+import { installPlainParamsFastPath, requireFromDriver, TRANSFORMER_MODULE } from '../../../src/neo4j/patches/plain-params.js';
+import { testDb } from '../../helper.js';
 
 describe('driver parameter packing fast path', () => {
   it('is installed on the pinned driver (a false here means a driver upgrade moved the patched function)', () => {

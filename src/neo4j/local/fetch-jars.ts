@@ -3,9 +3,9 @@
  * image build, or a machine that will later run without Maven). Honours NEO4J_LOCAL_VERSION and
  * NEO4J_LOCAL_DIR like the service; a no-op when the jars are already cached.
  */
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import { ensureServerJars } from '../src/neo4j/local-server.js';
+import { loadConfig } from '../../config.js';
+import { createLogger } from '../../logger.js';
+import { ensureServerJars } from './server.js';
 
 const config = loadConfig({ ...process.env, NEO4J_URI: '' });
 if (config.neo4j.kind !== 'local') throw new Error('unreachable: NEO4J_URI was cleared');

@@ -16,20 +16,25 @@
  *
  * The patched function is internal to neo4j-driver-bolt-connection (pinned through neo4j-driver in
  * package-lock.json). If a driver upgrade moves it, `installPlainParamsFastPath` returns false,
- * the driver keeps its own behaviour, and test/neo4j/plain-params.test.ts fails to say so.
+ * the driver keeps its own behaviour, and test/neo4j/patches/plain-params.test.ts fails to say so.
  */
-import { createRequire } from 'node:module';
+import { ORIGINAL, requireFromDriver, unpatched } from './driver-internals.js';
+
+export { requireFromDriver };
 
 type ToStructure = (this: unknown, value: unknown) => unknown;
 
-/**
- * `require` as seen from neo4j-driver's own location, so a driver-internal module it loads is the
- * instance the driver uses (also used by the tests and bench:pack to reach the same internals).
- */
-export const requireFromDriver = createRequire(createRequire(import.meta.url).resolve('neo4j-driver'));
-
 /** The driver module whose `toStructure` the fast path patches. */
 export const TRANSFORMER_MODULE = 'neo4j-driver-bolt-connection/lib/bolt/transformer.js';
+
+/** Why the patch cannot apply to a given driver's transformer module (null: it can). */
+export function plainParamsGuard(transformerModule: unknown): string | null {
+  const Transformer = (transformerModule as { default?: unknown } | null)?.default;
+  if (typeof Transformer !== 'function') return `${TRANSFORMER_MODULE} has no default export class (Transformer)`;
+  const toStructure = unpatched((Transformer.prototype as { toStructure?: unknown } | undefined)?.toStructure);
+  if (typeof toStructure !== 'function' || toStructure.length !== 1) return 'Transformer.prototype.toStructure(value) is gone or changed arity';
+  return null;
+}
 
 let installed: boolean | null = null;
 
@@ -45,15 +50,16 @@ export function installPlainParamsFastPath(): boolean {
     const transformer = requireFromDriver(TRANSFORMER_MODULE) as {
       default?: { prototype: { toStructure?: ToStructure } };
     };
-    const proto = transformer.default?.prototype;
-    const original = proto?.toStructure;
-    if (!proto || typeof original !== 'function') return false;
+    if (plainParamsGuard(transformer) !== null) return false;
+    const proto = transformer.default!.prototype;
+    const original = proto.toStructure!;
     proto.toStructure = function (this: unknown, value: unknown) {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
       const prototype = Object.getPrototypeOf(value);
       if (prototype === Object.prototype || prototype === null) return value;
       return original.call(this, value);
     };
+    Object.defineProperty(proto.toStructure, ORIGINAL, { value: original });
     installed = true;
   } catch {
     /* layout changed: keep the driver's own path */

@@ -4,9 +4,9 @@
  */
 import { expect } from 'chai';
 import path from 'node:path';
-import { LocalNeo4jServer } from '../../src/neo4j/local-server.js';
-import { loadConfig, NEO4J_DEFAULT_VERSION } from '../../src/config.js';
-import { projectRoot } from '../../src/paths.js';
+import { LocalNeo4jServer } from '../../../src/neo4j/local/server.js';
+import { loadConfig, NEO4J_DEFAULT_VERSION } from '../../../src/config.js';
+import { projectRoot } from '../../../src/paths.js';
 
 describe('Neo4j Browser on the local server', function () {
   this.timeout(300_000);

@@ -8,8 +8,15 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import neo4j from 'neo4j-driver';
-import { projectRoot } from '../paths.js';
-import type { Logger } from '../logger.js';
+import { projectRoot } from '../../paths.js';
+import type { Logger } from '../../logger.js';
+import { findFreePort } from '../../free-port.js';
+
+/**
+ * This folder in the source tree: its pom files and watchdog script are read from here, also when
+ * the service runs compiled from dist/ (the build copies only JavaScript).
+ */
+const localDir = path.join(projectRoot, 'src', 'neo4j', 'local');
 
 export interface LocalServerOptions {
   /** Root of the cache: jars under `dist/<version>/lib`, server home under `homeName`. */
@@ -156,7 +163,7 @@ export function ensureServerJars(dir: string, version: string, logger?: Logger):
   const staging = `${libDir}.partial-${process.pid}`;
   fs.rmSync(staging, { recursive: true, force: true });
   fs.mkdirSync(staging, { recursive: true });
-  const pom = path.join(projectRoot, 'scripts', 'neo4j', 'pom.xml');
+  const pom = path.join(localDir, 'pom.xml');
   const r = spawnSync(
     'mvn',
     ['-q', '-B', '-f', pom, 'dependency:copy-dependencies', `-DoutputDirectory=${staging}`, '-DincludeScope=runtime', `-Dneo4j.version=${version}`],
@@ -183,7 +190,7 @@ export function ensureBrowserJar(dir: string, logger?: Logger, version = NEO4J_B
   const staging = `${libDir}.partial-${process.pid}`;
   fs.rmSync(staging, { recursive: true, force: true });
   fs.mkdirSync(staging, { recursive: true });
-  const pom = path.join(projectRoot, 'scripts', 'neo4j', 'browser-pom.xml');
+  const pom = path.join(localDir, 'browser-pom.xml');
   const r = spawnSync(
     'mvn',
     ['-q', '-B', '-f', pom, 'dependency:copy-dependencies', `-DoutputDirectory=${staging}`, '-DincludeScope=runtime', `-Dbrowser.version=${version}`],
@@ -197,18 +204,6 @@ export function ensureBrowserJar(dir: string, logger?: Logger, version = NEO4J_B
   fs.mkdirSync(path.dirname(libDir), { recursive: true });
   fs.renameSync(staging, libDir);
   return jar;
-}
-
-export async function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 async function portIsFree(port: number): Promise<boolean> {
@@ -421,7 +416,7 @@ export class LocalNeo4jServer {
     // A small shell watchdog owns the JVM: it forwards SIGTERM and also stops Neo4j if this Node
     // process disappears without a clean shutdown (SIGKILL, crash), so no orphan JVM is left.
     // Own process group: a terminal Ctrl-C reaches only us, and we stop Neo4j after draining requests.
-    const child = spawn('sh', ['-c', WATCHDOG, 'neo4j-watchdog', String(process.pid), pidFile, 'java', ...this.javaArgs], {
+    const child = spawn('sh', [path.join(localDir, 'watchdog.sh'), String(process.pid), pidFile, 'java', ...this.javaArgs], {
       cwd: this.home,
       stdio: ['ignore', out, out],
       detached: true,
@@ -574,19 +569,6 @@ export class LocalNeo4jServer {
   }
 }
 
-const WATCHDOG = `
-parent=$1; pidfile=$2; shift 2
-"$@" &
-jpid=$!
-echo $jpid > "$pidfile"
-trap 'kill -TERM $jpid 2>/dev/null; wait $jpid; exit 0' TERM INT HUP
-while kill -0 $jpid 2>/dev/null; do
-  if ! kill -0 $parent 2>/dev/null; then kill -TERM $jpid; wait $jpid; exit 0; fi
-  sleep 1 &
-  wait $!
-done
-wait $jpid
-`;
 
 function tail(file: string, lines: number): string {
   try {

@@ -1,0 +1,33 @@
+import { expect } from 'chai';
+import { patchGuards } from '../../../src/neo4j/patches/index.js';
+import { requireFromDriver } from '../../../src/neo4j/patches/driver-internals.js';
+import { boltSocketsGuard } from '../../../src/neo4j/patches/bolt-sockets.js';
+import { plainParamsGuard } from '../../../src/neo4j/patches/plain-params.js';
+import { checkDriverRelease } from '../../../scripts/driver-guards.js';
+
+// Each driver patch's guard checks that the driver function it patches still exists with the
+// expected shape (src/neo4j/patches/README.md). Run against the pinned driver and against the newest
+// release of its line, so that a driver upgrade is one decision: the failing guard names the patch.
+describe('driver patch guards', () => {
+  it('all pass on the pinned driver', () => {
+    expect(patchGuards(requireFromDriver)).to.deep.equal([
+      { patch: 'bolt-sockets', problem: null },
+      { patch: 'plain-params', problem: null },
+    ]);
+  });
+
+  it('say what moved when a driver no longer has the patched function', () => {
+    expect(boltSocketsGuard({ default: class { write(_a: unknown, _b: unknown) {} } })).to.match(/write\(buffer\)/);
+    expect(boltSocketsGuard({ default: class { write(buffer: unknown) { return buffer; } } })).to.match(/_conn/);
+    expect(plainParamsGuard({})).to.match(/no default export/);
+    expect(patchGuards(() => { throw new Error('Cannot find module'); }).every((g) => /cannot load/.test(g.problem ?? ''))).to.equal(true);
+  });
+
+  // Needs the npm registry (as `npm ci` does): if it cannot be reached this fails saying so.
+  it('all pass on the newest neo4j-driver 5.x on the npm registry', function () {
+    this.timeout(240_000);
+    const { version, results } = checkDriverRelease('5');
+    const failing = results.filter((r) => r.problem !== null);
+    expect(failing, `neo4j-driver ${version}: ${failing.map((r) => `${r.patch}: ${r.problem}`).join('; ')}`).to.deep.equal([]);
+  });
+});
