@@ -28,7 +28,12 @@ const OPS = Number(process.env.BENCH_BOLT_OPS ?? 200);
 const ROUNDS = Number(process.env.BENCH_BOLT_ROUNDS ?? 3);
 
 /** An ingest-sized parameter (about 100 KB of Bolt, many 1,400-byte chunks), as a batch of events sends. */
-const BATCH = Array.from({ length: 200 }, (_, k) => ({ runId: `run-${k}`, job: `job-${k % 7}`, facets: 'x'.repeat(400), at: k }));
+const BATCH = Array.from({ length: 200 }, (_, k) => ({
+  runId: `run-${k}`,
+  job: `job-${k % 7}`,
+  facets: 'x'.repeat(400),
+  at: k,
+}));
 
 interface ChildResult {
   executeQueryMs: number;
@@ -64,13 +69,27 @@ async function child(uri: string, patched: boolean): Promise<void> {
     await driver.close();
   }
   const result: ChildResult = { executeQueryMs: round2(median(eq)), transactionMs: round2(median(txs)) };
-  process.stdout.write(JSON.stringify(result) + '\n');
+  process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
 function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bolt-tls-'));
   try {
-    const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '1', '-subj', '/CN=localhost'];
+    const args = [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'key.pem',
+      '-out',
+      'cert.pem',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+    ];
     const r = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`openssl failed: ${r.stderr}`);
     return { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) };
@@ -89,7 +108,10 @@ async function proxy(boltPort: number, secure: boolean): Promise<{ port: number;
       s.setNoDelay(true);
       sockets.add(s);
       s.on('error', () => undefined);
-      s.on('close', () => (client.destroy(), server.destroy()));
+      s.on('close', () => {
+        client.destroy();
+        server.destroy();
+      });
     }
     client.pipe(server).pipe(client);
   };
@@ -106,10 +128,18 @@ async function proxy(boltPort: number, secure: boolean): Promise<{ port: number;
 
 function runChild(uri: string, patched: boolean): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', uri, patched ? '1' : '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(
+      process.execPath,
+      [...process.execArgv, fileURLToPath(import.meta.url), '--child', uri, patched ? '1' : '0'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let out = '';
     proc.stdout.on('data', (d) => (out += d));
-    proc.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!) as ChildResult) : reject(new Error(`child exited with ${code}`))));
+    proc.on('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split('\n').pop()!) as ChildResult)
+        : reject(new Error(`child exited with ${code}`)),
+    );
   });
 }
 
@@ -143,16 +173,31 @@ async function main() {
   }
   const summary: Record<string, unknown> = {};
   for (const kind of kinds) {
-    const rows = rounds.filter((r) => r.connection === kind.name) as unknown as { driver: ChildResult; patched: ChildResult }[];
+    const rows = rounds.filter((r) => r.connection === kind.name) as unknown as {
+      driver: ChildResult;
+      patched: ChildResult;
+    }[];
     summary[kind.name] = {
-      executeQueryMs: { driver: median(rows.map((r) => r.driver.executeQueryMs)), patched: median(rows.map((r) => r.patched.executeQueryMs)) },
-      transactionMs: { driver: median(rows.map((r) => r.driver.transactionMs)), patched: median(rows.map((r) => r.patched.transactionMs)) },
+      executeQueryMs: {
+        driver: median(rows.map((r) => r.driver.executeQueryMs)),
+        patched: median(rows.map((r) => r.patched.executeQueryMs)),
+      },
+      transactionMs: {
+        driver: median(rows.map((r) => r.driver.transactionMs)),
+        patched: median(rows.map((r) => r.patched.transactionMs)),
+      },
     };
   }
   const file = writeResult('bolt-sockets', {
     bench: 'bolt-sockets',
-    description: 'Median ms per sequential executeQuery(RETURN) and per transaction (a ~100 KB-parameter statement, a small one, COMMIT), neo4j-driver as is vs with the bolt-sockets patch, plain Bolt and TLS (through a local proxy)',
-    machine: { ...machine(), loadAverage: os.loadavg(), cpuSpeedProbeOpsPerSecond: { before: probeBefore, after: cpuSpeedProbe() } },
+    description:
+      'Median ms per sequential executeQuery(RETURN) and per transaction (a ~100 KB-parameter statement, a small ' +
+      'one, COMMIT), neo4j-driver as is vs with the bolt-sockets patch, plain Bolt and TLS (through a local proxy)',
+    machine: {
+      ...machine(),
+      loadAverage: os.loadavg(),
+      cpuSpeedProbeOpsPerSecond: { before: probeBefore, after: cpuSpeedProbe() },
+    },
     opsPerChild: OPS,
     rounds,
     summary,

@@ -15,7 +15,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { TrafficGenerator } from './traffic.js';
 import { KeepAliveConnection } from './http-client.js';
-import { checkoutRef, cpuSpeedProbe, jitCpuSeconds, machine, processCpuSeconds, summarize, writeResult } from './support.js';
+import {
+  checkoutRef,
+  cpuSpeedProbe,
+  jitCpuSeconds,
+  machine,
+  processCpuSeconds,
+  summarize,
+  writeResult,
+} from './support.js';
 import { findFreePort } from '../src/free-port.js';
 import { projectRoot } from '../src/paths.js';
 
@@ -33,12 +41,20 @@ interface Side {
 }
 
 function parseSides(spec: string): Side[] {
-  return spec.split(';').filter(Boolean).map((part) => {
-    const [head, envPart = ''] = part.split('|');
-    const [name, ref] = head.split('=');
-    const env = Object.fromEntries(envPart.split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
-    return { name, ref, root: ref === '.' ? projectRoot : checkoutRef(ref), env };
-  });
+  return spec
+    .split(';')
+    .filter(Boolean)
+    .map((part) => {
+      const [head, envPart = ''] = part.split('|');
+      const [name, ref] = head.split('=');
+      const env = Object.fromEntries(
+        envPart
+          .split(',')
+          .filter(Boolean)
+          .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+      );
+      return { name, ref, root: ref === '.' ? projectRoot : checkoutRef(ref), env };
+    });
 }
 
 function build(root: string): void {
@@ -146,12 +162,23 @@ async function curve(url: string, events: Buffer[], neo4jPid: number | null) {
     const statuses: Record<string, number> = {};
     for (const d of slice) statuses[d.status] = (statuses[d.status] ?? 0) + 1;
     const s = summarize(slice.map((d) => d.ms));
-    windows.push({ events: `${i + 1}-${i + slice.length}`, eventsPerSecond: Math.round(slice.length / seconds), p50Ms: Math.round(s.p50), p99Ms: Math.round(s.p99), maxMs: Math.round(s.max), statuses });
+    windows.push({
+      events: `${i + 1}-${i + slice.length}`,
+      eventsPerSecond: Math.round(slice.length / seconds),
+      p50Ms: Math.round(s.p50),
+      p99Ms: Math.round(s.p99),
+      maxMs: Math.round(s.max),
+      statuses,
+    });
   }
-  const total = (done[done.length - 1].at) / 1000;
+  const total = done[done.length - 1].at / 1000;
   return {
     firstPost: { status: firstAnswer.status, ms: firstPostMs },
-    overall: { events: done.length, seconds: Math.round(total * 10) / 10, eventsPerSecond: Math.round(done.length / total) },
+    overall: {
+      events: done.length,
+      seconds: Math.round(total * 10) / 10,
+      eventsPerSecond: Math.round(done.length / total),
+    },
     neo4jCpuSeconds: neo4jPid ? Math.round(processCpuSeconds(neo4jPid)) : null,
     neo4jJitCpuSeconds: neo4jPid ? Math.round(jitCpuSeconds(neo4jPid)) : null,
     windows,
@@ -162,7 +189,13 @@ async function pass(side: Side, home: string, events: Buffer[], label: string) {
   const started = await startService(side, home);
   try {
     const result = await curve(started.url, events, started.neo4jPid);
-    const out = { pass: label, listenMs: started.listenMs, readyMs: started.readyMs, readyStates: started.readyStates, ...result };
+    const out = {
+      pass: label,
+      listenMs: started.listenMs,
+      readyMs: started.readyMs,
+      readyStates: started.readyStates,
+      ...result,
+    };
     console.log(JSON.stringify({ side: side.name, ...out, windows: out.windows.map((w) => w.eventsPerSecond) }));
     return out;
   } finally {
@@ -174,8 +207,14 @@ async function main() {
   const sides = parseSides(SIDES);
   for (const root of new Set(sides.map((s) => s.root))) build(root);
   const gen = new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10 });
-  const firstEvents = gen.events(Math.ceil(EVENTS / 2)).slice(0, EVENTS).map((e) => Buffer.from(JSON.stringify(e)));
-  const restartEvents = gen.events(Math.ceil(EVENTS / 2)).slice(0, EVENTS).map((e) => Buffer.from(JSON.stringify(e)));
+  const firstEvents = gen
+    .events(Math.ceil(EVENTS / 2))
+    .slice(0, EVENTS)
+    .map((e) => Buffer.from(JSON.stringify(e)));
+  const restartEvents = gen
+    .events(Math.ceil(EVENTS / 2))
+    .slice(0, EVENTS)
+    .map((e) => Buffer.from(JSON.stringify(e)));
   const probeBefore = cpuSpeedProbe();
   const loadBefore = os.loadavg();
   const results: Record<string, unknown> = {};
@@ -194,8 +233,16 @@ async function main() {
   }
   const file = writeResult('cold-start', {
     benchmark: 'cold-start',
-    machine: { ...machine(), nproc: os.cpus().length, loadAverage: { before: loadBefore, after: os.loadavg() }, cpuSpeedProbeOpsPerSecond: { before: probeBefore, after: cpuSpeedProbe() } },
-    method: `the service as npm start runs it (own local Neo4j, fresh processes), ${EVENTS} events of bench:ingest's traffic at concurrency ${CONCURRENCY} right after /readyz turned 200, windows of ${WINDOW} events; 'fresh' on an empty database, 'restart' on the data the fresh pass wrote; sides one after the other`,
+    machine: {
+      ...machine(),
+      nproc: os.cpus().length,
+      loadAverage: { before: loadBefore, after: os.loadavg() },
+      cpuSpeedProbeOpsPerSecond: { before: probeBefore, after: cpuSpeedProbe() },
+    },
+    method:
+      `the service as npm start runs it (own local Neo4j, fresh processes), ${EVENTS} events of bench:ingest's ` +
+      `traffic at concurrency ${CONCURRENCY} right after /readyz turned 200, windows of ${WINDOW} events; 'fresh' on ` +
+      `an empty database, 'restart' on the data the fresh pass wrote; sides one after the other`,
     sides: results,
   });
   console.log(`wrote ${file}`);

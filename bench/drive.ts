@@ -23,14 +23,22 @@ export interface Pids {
   neo4j: number;
 }
 
-const serviceCpuSeconds = (service: number | number[]) => [service].flat().reduce((sum, pid) => sum + processCpuSeconds(pid), 0);
+const serviceCpuSeconds = (service: number | number[]) =>
+  [service].flat().reduce((sum, pid) => sum + processCpuSeconds(pid), 0);
 
 /**
  * CPU per event by process and how busy the whole machine was, over one measured level: on 2
  * cores this says whether a level was CPU-bound and who spent the CPU.
  */
 function cpuMeter(pids: Pids) {
-  const start = { service: serviceCpuSeconds(pids.service), neo4j: processCpuSeconds(pids.neo4j), jit: jitCpuSeconds(pids.neo4j), gc: gcCpuSeconds(pids.neo4j), client: process.cpuUsage(), machine: machineCpu() };
+  const start = {
+    service: serviceCpuSeconds(pids.service),
+    neo4j: processCpuSeconds(pids.neo4j),
+    jit: jitCpuSeconds(pids.neo4j),
+    gc: gcCpuSeconds(pids.neo4j),
+    client: process.cpuUsage(),
+    machine: machineCpu(),
+  };
   return (events: number) => {
     const client = process.cpuUsage(start.client);
     const m = machineCpu();
@@ -46,7 +54,9 @@ function cpuMeter(pids: Pids) {
         service: perEvent(serviceCpuSeconds(pids.service) - start.service),
         loadGenerator: perEvent((client.user + client.system) / 1e6),
       },
-      machineBusyPercent: Math.round(((m.busy - start.machine.busy) / (m.busy - start.machine.busy + m.idle - start.machine.idle)) * 100),
+      machineBusyPercent: Math.round(
+        ((m.busy - start.machine.busy) / (m.busy - start.machine.busy + m.idle - start.machine.idle)) * 100,
+      ),
     };
   };
 }
@@ -57,7 +67,8 @@ async function ingestCounters(urls: string[]): Promise<Record<string, number>> {
   for (const url of urls) {
     const text = await (await fetch(`${url}/metrics`)).text();
     for (const m of text.matchAll(/^lineage_ingest_(\w+)_total (\d+)/gm)) out[m[1]] = (out[m[1]] ?? 0) + Number(m[2]);
-    for (const m of text.matchAll(/^lineage_ingest_transaction_events_bucket\{le="([^"]+)"\} (\d+)/gm)) out[`le${m[1]}`] = (out[`le${m[1]}`] ?? 0) + Number(m[2]);
+    for (const m of text.matchAll(/^lineage_ingest_transaction_events_bucket\{le="([^"]+)"\} (\d+)/gm))
+      out[`le${m[1]}`] = (out[`le${m[1]}`] ?? 0) + Number(m[2]);
   }
   return out;
 }
@@ -66,7 +77,13 @@ async function ingestCounters(urls: string[]): Promise<Record<string, number>> {
  * `url` may list several replicas of the service (one Neo4j): producer i then always posts to
  * replica i mod n, as behind a load balancer with sticky connections.
  */
-export async function drive(url: string | string[], events: string[], concurrency: number, sampleRss: () => number, pids: Pids) {
+export async function drive(
+  url: string | string[],
+  events: string[],
+  concurrency: number,
+  sampleRss: () => number,
+  pids: Pids,
+) {
   const urls = [url].flat();
   const before = await ingestCounters(urls);
   const cpu = cpuMeter(pids);
@@ -109,6 +126,23 @@ export async function drive(url: string | string[], events: string[], concurrenc
     if (cumulative > below) sizes[k] = Math.round(((cumulative - below) / transactions) * 100) / 100;
     below = cumulative;
   }
-  const transactionsInfo = { count: transactions, meanEvents: Math.round(((after.committed_events - before.committed_events) / transactions) * 10) / 10, sizeShares: sizes, retried: after.retries - before.retries, split: after.split_batches - before.split_batches };
-  return { concurrency, httpClient: HTTP_CLIENT, events: events.length, seconds: Math.round(seconds * 100) / 100, eventsPerSecond: Math.round(events.length / seconds), latencyMs: summarize(latencies), failures, serviceRssMiB: maxRss, transactions: transactionsInfo, cpu: cpuUse };
+  const transactionsInfo = {
+    count: transactions,
+    meanEvents: Math.round(((after.committed_events - before.committed_events) / transactions) * 10) / 10,
+    sizeShares: sizes,
+    retried: after.retries - before.retries,
+    split: after.split_batches - before.split_batches,
+  };
+  return {
+    concurrency,
+    httpClient: HTTP_CLIENT,
+    events: events.length,
+    seconds: Math.round(seconds * 100) / 100,
+    eventsPerSecond: Math.round(events.length / seconds),
+    latencyMs: summarize(latencies),
+    failures,
+    serviceRssMiB: maxRss,
+    transactions: transactionsInfo,
+    cpu: cpuUse,
+  };
 }

@@ -27,41 +27,89 @@ const PRODUCERS = Number(process.env.BENCH_FAULT_PRODUCERS ?? 32);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function killScenario() {
-  const drill = await runFaultDrill({ producers: PRODUCERS, loadBeforeKillMs: 10_000, loadAfterReadyMs: 10_000, recoveryTimeoutMs: 300_000, built: true, log: (l) => console.log(`  kill: ${l}`) });
-  const during = drill.answers.filter((a) => a.sentAt >= drill.killedAt && (drill.readyAgainAt === null || a.sentAt < drill.readyAgainAt));
+  const drill = await runFaultDrill({
+    producers: PRODUCERS,
+    loadBeforeKillMs: 10_000,
+    loadAfterReadyMs: 10_000,
+    recoveryTimeoutMs: 300_000,
+    built: true,
+    log: (l) => console.log(`  kill: ${l}`),
+  });
+  const during = drill.answers.filter(
+    (a) => a.sentAt >= drill.killedAt && (drill.readyAgainAt === null || a.sentAt < drill.readyAgainAt),
+  );
   const refused = during.filter((a) => a.status === 503);
   const inFlightAtKill = drill.answers.filter((a) => a.sentAt < drill.killedAt && a.sentAt + a.ms > drill.killedAt);
-  const knownDown = refused.filter((a) => drill.readyzDownAt !== null && a.sentAt >= drill.readyzDownAt && (drill.neo4jBackAt === null || a.sentAt < drill.neo4jBackAt));
+  const knownDown = refused.filter(
+    (a) =>
+      drill.readyzDownAt !== null &&
+      a.sentAt >= drill.readyzDownAt &&
+      (drill.neo4jBackAt === null || a.sentAt < drill.neo4jBackAt),
+  );
   const after = drill.answers.filter((a) => drill.readyAgainAt !== null && a.sentAt >= drill.readyAgainAt);
-  const statuses = (list: typeof drill.answers) => list.reduce<Record<string, number>>((acc, a) => ((acc[`${a.status}${a.error ? ` ${a.error}` : ''}`] = (acc[`${a.status}${a.error ? ` ${a.error}` : ''}`] ?? 0) + 1), acc), {});
+  const statuses = (list: typeof drill.answers) =>
+    list.reduce<Record<string, number>>((acc, a) => {
+      const key = `${a.status}${a.error ? ` ${a.error}` : ''}`;
+      acc[key] = (acc[key] ?? 0) + 1;
+      return acc;
+    }, {});
   return {
     producers: PRODUCERS,
     answers: drill.answers.length,
     acknowledged: drill.acknowledged,
     lostAcknowledged: drill.lostAcknowledged.length,
-    inFlightAtKill: { count: inFlightAtKill.length, answeredAfterKillMs: summarize(inFlightAtKill.map((a) => a.sentAt + a.ms - drill.killedAt)), statuses: statuses(inFlightAtKill) },
-    duringOutage: { statuses: statuses(during), refusedLatencyMs: summarize(refused.map((a) => a.ms)), whileKnownDownLatencyMs: summarize(knownDown.map((a) => a.ms)) },
+    inFlightAtKill: {
+      count: inFlightAtKill.length,
+      answeredAfterKillMs: summarize(inFlightAtKill.map((a) => a.sentAt + a.ms - drill.killedAt)),
+      statuses: statuses(inFlightAtKill),
+    },
+    duringOutage: {
+      statuses: statuses(during),
+      refusedLatencyMs: summarize(refused.map((a) => a.ms)),
+      whileKnownDownLatencyMs: summarize(knownDown.map((a) => a.ms)),
+    },
     timeline: {
       readyzDownAfterKillMs: drill.readyzDownAt === null ? null : drill.readyzDownAt - drill.killedAt,
       neo4jBackAfterKillMs: drill.neo4jBackAt === null ? null : drill.neo4jBackAt - drill.killedAt,
-      readyAfterNeo4jBackMs: drill.readyAgainAt === null || drill.neo4jBackAt === null ? null : drill.readyAgainAt - drill.neo4jBackAt,
+      readyAfterNeo4jBackMs:
+        drill.readyAgainAt === null || drill.neo4jBackAt === null ? null : drill.readyAgainAt - drill.neo4jBackAt,
       readyAfterKillMs: drill.readyAgainAt === null ? null : drill.readyAgainAt - drill.killedAt,
     },
     firstPostAfterReady: drill.firstPostAfterReady,
-    afterReady: { statuses: statuses(after), latencyMs: summarize(after.filter((a) => a.status === 201).map((a) => a.ms)) },
+    afterReady: {
+      statuses: statuses(after),
+      latencyMs: summarize(after.filter((a) => a.status === 201).map((a) => a.ms)),
+    },
     restarts: Number(/^lineage_neo4j_restarts_total (\d+)/m.exec(drill.metricsAfter)?.[1] ?? NaN),
     serviceLog: drill.log.map((l) => l.slice(0, 400)).slice(0, 20),
     exitCode: drill.exitCode,
   };
 }
 
-function request(url: string, method: string, body?: string): Promise<{ status: number; ms: number; retryAfter?: string }> {
+function request(
+  url: string,
+  method: string,
+  body?: string,
+): Promise<{ status: number; ms: number; retryAfter?: string }> {
   const t = performance.now();
   return new Promise((resolve) => {
-    const req = http.request(url, { method, headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {} }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t, retryAfter: res.headers['retry-after'] as string | undefined }));
-    });
+    const req = http.request(
+      url,
+      {
+        method,
+        headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {},
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            ms: performance.now() - t,
+            retryAfter: res.headers['retry-after'] as string | undefined,
+          }),
+        );
+      },
+    );
     req.setTimeout(120_000, () => req.destroy());
     req.on('error', () => resolve({ status: -1, ms: performance.now() - t }));
     req.end(body);
@@ -74,7 +122,8 @@ async function refusedScenario() {
   const service = await startServiceProcess(neo4j.uri, { LOG_LEVEL: 'error' });
   let restarted: LocalNeo4jServer | null = null;
   try {
-    for (let i = 0; i < 200; i++) await request(`${service.url}/api/v1/lineage`, 'POST', JSON.stringify(runEvent({ job: `warm_${i % 10}` })));
+    for (let i = 0; i < 200; i++)
+      await request(`${service.url}/api/v1/lineage`, 'POST', JSON.stringify(runEvent({ job: `warm_${i % 10}` })));
     // A clean stop: every new connection is refused from now on. The home is kept for the restart.
     const home = neo4j.home;
     const stopStarted = performance.now();
@@ -86,7 +135,9 @@ async function refusedScenario() {
     const t0 = performance.now();
     while (performance.now() - t0 < 15_000) {
       const batch = await Promise.all([
-        ...Array.from({ length: 8 }, () => request(`${service.url}/api/v1/lineage`, 'POST', JSON.stringify(runEvent()))),
+        ...Array.from({ length: 8 }, () =>
+          request(`${service.url}/api/v1/lineage`, 'POST', JSON.stringify(runEvent())),
+        ),
         ...Array.from({ length: 8 }, () => request(`${service.url}/api/v1/namespaces/default/jobs`, 'GET')),
       ]);
       writes.push(...batch.slice(0, 8));
@@ -95,7 +146,15 @@ async function refusedScenario() {
     }
     const readyz = await request(`${service.url}/readyz`, 'GET');
     // Neo4j again, on the same port and data.
-    restarted = new LocalNeo4jServer({ dir: path.join(projectRoot, '.neo4j'), version: NEO4J_DEFAULT_VERSION, boltPort: port, heap: process.env.BENCH_NEO4J_HEAP ?? '2g', pageCache: process.env.BENCH_NEO4J_PAGECACHE ?? '1g', homeDir: home, ephemeral: true });
+    restarted = new LocalNeo4jServer({
+      dir: path.join(projectRoot, '.neo4j'),
+      version: NEO4J_DEFAULT_VERSION,
+      boltPort: port,
+      heap: process.env.BENCH_NEO4J_HEAP ?? '2g',
+      pageCache: process.env.BENCH_NEO4J_PAGECACHE ?? '1g',
+      homeDir: home,
+      ephemeral: true,
+    });
     await restarted.start();
     const back = performance.now();
     let readyMs: number | null = null;
@@ -107,12 +166,24 @@ async function refusedScenario() {
       await sleep(100);
     }
     const first = await request(`${service.url}/api/v1/lineage`, 'POST', JSON.stringify(runEvent()));
-    const count = (list: typeof writes) => list.reduce<Record<string, number>>((acc, a) => ((acc[a.status] = (acc[a.status] ?? 0) + 1), acc), {});
+    const count = (list: typeof writes) =>
+      list.reduce<Record<string, number>>((acc, a) => {
+        acc[a.status] = (acc[a.status] ?? 0) + 1;
+        return acc;
+      }, {});
     return {
       neo4jStopMs: stoppedMs,
       whileRefused: {
-        writes: { statuses: count(writes), latencyMs: summarize(writes.map((w) => w.ms)), allWithRetryAfter: writes.every((w) => w.status !== 503 || w.retryAfter !== undefined) },
-        reads: { statuses: count(reads), latencyMs: summarize(reads.map((w) => w.ms)), allWithRetryAfter: reads.every((w) => w.status !== 503 || w.retryAfter !== undefined) },
+        writes: {
+          statuses: count(writes),
+          latencyMs: summarize(writes.map((w) => w.ms)),
+          allWithRetryAfter: writes.every((w) => w.status !== 503 || w.retryAfter !== undefined),
+        },
+        reads: {
+          statuses: count(reads),
+          latencyMs: summarize(reads.map((w) => w.ms)),
+          allWithRetryAfter: reads.every((w) => w.status !== 503 || w.retryAfter !== undefined),
+        },
         readyz: { status: readyz.status, ms: Math.round(readyz.ms) },
       },
       readyAfterNeo4jBackMs: readyMs,
@@ -142,9 +213,16 @@ async function main() {
   if (scenarios.includes('refused')) results.refused = await refusedScenario();
   const file = writeResult('faults', {
     benchmark: 'faults',
-    machine: { ...machine(), nproc: os.cpus().length, loadAverage: { before: loadBefore, after: os.loadavg() }, cpuSpeedProbeOpsPerSecond: { before: probeBefore, after: cpuSpeedProbe() } },
+    machine: {
+      ...machine(),
+      nproc: os.cpus().length,
+      loadAverage: { before: loadBefore, after: os.loadavg() },
+      cpuSpeedProbeOpsPerSecond: { before: probeBefore, after: cpuSpeedProbe() },
+    },
     method:
-      'kill: the built service with its own local Neo4j (512m heap), producers posting run events (a 503 makes a producer wait Retry-After), Neo4j killed with SIGKILL after 10 s; refused: an external Neo4j stopped with SIGTERM under writes and reads, then started again on the same port',
+      'kill: the built service with its own local Neo4j (512m heap), producers posting run events (a 503 makes a ' +
+      'producer wait Retry-After), Neo4j killed with SIGKILL after 10 s; refused: an external Neo4j stopped with ' +
+      'SIGTERM under writes and reads, then started again on the same port',
     ...results,
   });
   console.log(JSON.stringify(results, null, 2));

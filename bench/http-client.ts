@@ -29,7 +29,9 @@ export class KeepAliveConnection {
   constructor(url: string, path: string) {
     const { hostname, port } = new URL(url);
     this.socket = net.connect({ host: hostname, port: Number(port), noDelay: true });
-    this.head = `POST ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: keep-alive\r\nContent-Type: application/json\r\nContent-Length: `;
+    this.head =
+      `POST ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: keep-alive\r\nContent-Type: ` +
+      `application/json\r\nContent-Length: `;
     this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
     this.socket.on('error', (err) => this.fail(err));
     this.socket.on('close', () => this.fail(new Error('the service closed the connection')));
@@ -69,7 +71,9 @@ export class KeepAliveConnection {
     const head = data.toString('latin1', 0, end);
     const length = /\r\ncontent-length:[ \t]*(\d+)/i.exec(head);
     if (!length) {
-      this.fail(new Error(`answer without Content-Length (chunked answers are not supported here): ${head.split('\r\n')[0]}`));
+      this.fail(
+        new Error(`answer without Content-Length (chunked answers are not supported here): ${head.split('\r\n')[0]}`),
+      );
       return;
     }
     const bodyEnd = end + HEADER_END.length + Number(length[1]);
@@ -84,6 +88,9 @@ export class KeepAliveConnection {
     this.buffered = null;
     const waiting = this.waiting;
     this.waiting = null;
-    waiting?.resolve({ status: Number(head.slice(9, 12)), body: data.toString('utf8', end + HEADER_END.length, bodyEnd) });
+    waiting?.resolve({
+      status: Number(head.slice(9, 12)),
+      body: data.toString('utf8', end + HEADER_END.length, bodyEnd),
+    });
   }
 }

@@ -20,7 +20,16 @@ import neo4jDriver from 'neo4j-driver';
 import http from 'node:http';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { cpuSpeedProbe, machine, request, startBenchNeo4j, startServiceProcess, summarize, writeResult, type ServiceProcess } from './support.js';
+import {
+  cpuSpeedProbe,
+  machine,
+  request,
+  startBenchNeo4j,
+  startServiceProcess,
+  summarize,
+  writeResult,
+  type ServiceProcess,
+} from './support.js';
 import { generate, ingestGraph } from './lineage-graph.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
@@ -37,7 +46,8 @@ interface Ref {
   name: string;
 }
 const dsId = (r: Ref) => `dataset:${r.namespace}:${r.name}`;
-const qs = (params: Record<string, string | number>) => new URLSearchParams(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]))).toString();
+const qs = (params: Record<string, string | number>) =>
+  new URLSearchParams(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]))).toString();
 
 /** p50/p95 of GET url_i (rotating), after one warm-up request per url; the last answer's facts. */
 async function timeGets(urls: string[], iterations: number) {
@@ -54,18 +64,40 @@ async function timeGets(urls: string[], iterations: number) {
     statuses[res.status] = (statuses[res.status] ?? 0) + 1;
     bytes = res.body.length;
     if (res.status === 200) {
-      const body = JSON.parse(res.body) as { nodes?: unknown[]; graph?: unknown[]; paths?: unknown[]; changes?: unknown[]; truncated?: boolean };
+      const body = JSON.parse(res.body) as {
+        nodes?: unknown[];
+        graph?: unknown[];
+        paths?: unknown[];
+        changes?: unknown[];
+        truncated?: boolean;
+      };
       sizes.push((body.nodes ?? body.graph ?? body.paths ?? body.changes ?? []).length);
       truncated ||= body.truncated === true;
     }
   }
   sizes.sort((a, b) => a - b);
-  return { requests: iterations, statuses, latencyMs: summarize(latencies), items: { min: sizes[0], median: sizes[Math.floor(sizes.length / 2)], max: sizes[sizes.length - 1] }, lastResponseBytes: bytes, truncated };
+  return {
+    requests: iterations,
+    statuses,
+    latencyMs: summarize(latencies),
+    items: { min: sizes[0], median: sizes[Math.floor(sizes.length / 2)], max: sizes[sizes.length - 1] },
+    lastResponseBytes: bytes,
+    truncated,
+  };
 }
 
-type PlanNode = { operatorType: string; arguments: Record<string, unknown>; children: PlanNode[]; rows?: number; dbHits?: number };
+type PlanNode = {
+  operatorType: string;
+  arguments: Record<string, unknown>;
+  children: PlanNode[];
+  rows?: number;
+  dbHits?: number;
+};
 function planSummary(p: PlanNode, depth = 0, out: string[] = []): string[] {
-  const details = typeof p.arguments?.Details === 'string' ? ` ${(p.arguments.Details as string).replace(/\s+/g, ' ').slice(0, 160)}` : '';
+  const details =
+    typeof p.arguments?.Details === 'string'
+      ? ` ${(p.arguments.Details as string).replace(/\s+/g, ' ').slice(0, 160)}`
+      : '';
   const stats = p.rows !== undefined ? ` [rows=${p.rows}, dbHits=${p.dbHits}]` : '';
   out.push(`${'  '.repeat(depth)}${p.operatorType.replace(/@neo4j$/, '')}${details}${stats}`);
   for (const c of p.children) planSummary(c, depth + 1, out);
@@ -82,19 +114,37 @@ async function profile(db: Db, label: string, text: string, params: Record<strin
       await session.run(text, params);
       timings.push(performance.now() - s);
     }
-    return { label, rows: prof.records.length, driverRoundTripMs: summarize(timings), plan: planSummary(prof.summary.profile as unknown as PlanNode) };
+    return {
+      label,
+      rows: prof.records.length,
+      driverRoundTripMs: summarize(timings),
+      plan: planSummary(prof.summary.profile as unknown as PlanNode),
+    };
   } finally {
     await session.close();
   }
 }
 
 async function elementId(db: Db, r: Ref): Promise<string> {
-  const res = await db.read({ op: 'bench' }, (tx) => tx.run('MATCH (d:Dataset {namespace: $namespace, name: $name}) RETURN elementId(d) AS eid', r));
+  const res = await db.read({ op: 'bench' }, (tx) =>
+    tx.run('MATCH (d:Dataset {namespace: $namespace, name: $name}) RETURN elementId(d) AS eid', r),
+  );
   return res.records[0].get('eid') as string;
 }
 
 /** Reads a CSV answer as a stream, counting rows, while sampling the service's RSS. */
-function streamCsv(url: string, service: ServiceProcess): Promise<{ status: number; rows: number; bytes: number; ms: number; rssBeforeMiB: number; rssPeakMiB: number; rssAfterMiB: number }> {
+function streamCsv(
+  url: string,
+  service: ServiceProcess,
+): Promise<{
+  status: number;
+  rows: number;
+  bytes: number;
+  ms: number;
+  rssBeforeMiB: number;
+  rssPeakMiB: number;
+  rssAfterMiB: number;
+}> {
   return new Promise((resolve, reject) => {
     const rssBeforeMiB = service.rssMiB();
     let rssPeakMiB = rssBeforeMiB;
@@ -111,7 +161,15 @@ function streamCsv(url: string, service: ServiceProcess): Promise<{ status: numb
         res.on('end', () => {
           clearInterval(sampler);
           rssPeakMiB = Math.max(rssPeakMiB, service.rssMiB());
-          resolve({ status: res.statusCode ?? 0, rows: rows - 1, bytes, ms: Math.round(performance.now() - t0), rssBeforeMiB, rssPeakMiB, rssAfterMiB: service.rssMiB() });
+          resolve({
+            status: res.statusCode ?? 0,
+            rows: rows - 1,
+            bytes,
+            ms: Math.round(performance.now() - t0),
+            rssBeforeMiB,
+            rssPeakMiB,
+            rssAfterMiB: service.rssMiB(),
+          });
         });
         res.on('error', reject);
       })
@@ -132,14 +190,23 @@ async function main() {
   try {
     await applySchema(db);
     const g = generate(DOMAINS);
-    console.log(`bench:lineage's graph: ${g.jobs.length} jobs + ${g.datasets.length} datasets = ${g.jobs.length + g.datasets.length} nodes`);
+    console.log(
+      `bench:lineage's graph: ${g.jobs.length} jobs + ${g.datasets.length} datasets = ` +
+        `${g.jobs.length + g.datasets.length} nodes`,
+    );
     const written = await ingestGraph(db, g, { log: console.log });
     console.log(`ingested ${written.events} events in ${written.seconds} s:`, written.counts);
     service = await startServiceProcess(neo4j.uri, { QUERY_TIMEOUT_MS: '60000' });
     const url = service.url;
 
     const results: Record<string, unknown>[] = [];
-    const run = async (name: string, impactUrls: string[], lineageUrls: string[] | null, target: string | null, iterations = ITERATIONS) => {
+    const run = async (
+      name: string,
+      impactUrls: string[],
+      lineageUrls: string[] | null,
+      target: string | null,
+      iterations = ITERATIONS,
+    ) => {
       const impact = await timeGets(impactUrls, iterations);
       const lineage = lineageUrls ? await timeGets(lineageUrls, iterations) : null;
       const r = {
@@ -151,50 +218,99 @@ async function main() {
       };
       results.push(r);
       console.log(
-        `${name.padEnd(70).slice(0, 70)} p50 ${impact.latencyMs.p50} p95 ${impact.latencyMs.p95} ms, items ${impact.items.median} (max ${impact.items.max})${impact.truncated ? ' truncated' : ''}` +
-          (lineage ? ` | lineage p95 ${lineage.latencyMs.p95} ms (${lineage.items.median} nodes), ratio ${r.p95RatioToLineage}` : ''),
+        `${name.padEnd(70).slice(0, 70)} p50 ${impact.latencyMs.p50} p95 ${impact.latencyMs.p95} ms, items ` +
+          `${impact.items.median} (max ${impact.items.max})${impact.truncated ? ' truncated' : ''}` +
+          (lineage
+            ? ` | lineage p95 ${lineage.latencyMs.p95} ms (${lineage.items.median} nodes), ratio ${r.p95RatioToLineage}`
+            : ''),
       );
       return r;
     };
-    const impactUrl = (nodeId: string, p: Record<string, string | number>) => `${url}/api/v1/impact?${qs({ nodeId, ...p })}`;
-    const lineageUrl = (nodeId: string, p: Record<string, string | number>) => `${url}/api/v1/lineage?${qs({ nodeId, ...p })}`;
+    const impactUrl = (nodeId: string, p: Record<string, string | number>) =>
+      `${url}/api/v1/impact?${qs({ nodeId, ...p })}`;
+    const lineageUrl = (nodeId: string, p: Record<string, string | number>) =>
+      `${url}/api/v1/lineage?${qs({ nodeId, ...p })}`;
 
     const hub = dsId(g.hubs.raw);
-    await run('blast radius: raw hub, downstream, depth 20, limit 10,000', [impactUrl(hub, { direction: 'downstream', depth: 20, limit: 10_000 })], [lineageUrl(hub, { direction: 'downstream', depth: 20 })], 'p95 < 300 ms', 15);
+    await run(
+      'blast radius: raw hub, downstream, depth 20, limit 10,000',
+      [impactUrl(hub, { direction: 'downstream', depth: 20, limit: 10_000 })],
+      [lineageUrl(hub, { direction: 'downstream', depth: 20 })],
+      'p95 < 300 ms',
+      15,
+    );
     const rare = dsId(g.hubs.rare);
-    await run('blast radius: less-read hub, downstream, depth 20 (< 1,000 nodes)', [impactUrl(rare, { direction: 'downstream', depth: 20 })], [lineageUrl(rare, { direction: 'downstream', depth: 20 })], 'p95 < 100 ms');
+    await run(
+      'blast radius: less-read hub, downstream, depth 20 (< 1,000 nodes)',
+      [impactUrl(rare, { direction: 'downstream', depth: 20 })],
+      [lineageUrl(rare, { direction: 'downstream', depth: 20 })],
+      'p95 < 100 ms',
+    );
     const small = g.smallDegree.map(dsId);
     for (const direction of ['downstream', 'upstream']) {
-      await run(`blast radius: small-degree datasets (${small.length} rotating), ${direction}, depth 20`, small.map((s) => impactUrl(s, { direction, depth: 20 })), small.map((s) => lineageUrl(s, { direction, depth: 20 })), 'p95 < 100 ms');
+      await run(
+        `blast radius: small-degree datasets (${small.length} rotating), ${direction}, depth 20`,
+        small.map((s) => impactUrl(s, { direction, depth: 20 })),
+        small.map((s) => lineageUrl(s, { direction, depth: 20 })),
+        'p95 < 100 ms',
+      );
     }
-    await run(`root cause: small-degree datasets, upstream, state=FAILED, depth 20`, small.map((s) => impactUrl(s, { direction: 'upstream', depth: 20, state: 'FAILED' })), small.map((s) => lineageUrl(s, { direction: 'upstream', depth: 20 })), 'p95 < 100 ms');
+    await run(
+      `root cause: small-degree datasets, upstream, state=FAILED, depth 20`,
+      small.map((s) => impactUrl(s, { direction: 'upstream', depth: 20, state: 'FAILED' })),
+      small.map((s) => lineageUrl(s, { direction: 'upstream', depth: 20 })),
+      'p95 < 100 ms',
+    );
 
     // Pairs 10 job hops apart (20 relationships), found through the service's own answers.
     const pairs: [string, string][] = [];
     for (const s of small) {
       const res = await request(impactUrl(s, { direction: 'downstream', depth: 20 }), 'GET');
-      const far = (JSON.parse(res.body) as { nodes: { id: string; distance: number }[] }).nodes.find((n) => n.distance === 20);
+      const far = (JSON.parse(res.body) as { nodes: { id: string; distance: number }[] }).nodes.find(
+        (n) => n.distance === 20,
+      );
       if (far) pairs.push([s, far.id]);
     }
     if (pairs.length === 0) throw new Error('no pair of datasets 10 job hops apart among the small-degree starts');
-    await run(`paths: ${pairs.length} pairs of datasets 10 job hops (20 relationships) apart, limit 5`, pairs.map(([a, b]) => `${url}/api/v1/impact/paths?${qs({ from: a, to: b, limit: 5 })}`), null, 'p95 < 100 ms');
-    await run('schema changes since P100Y (every dataset version; none changed)', [`${url}/api/v1/impact/schema-changes?${qs({ since: 'P100Y' })}`], null, null, 10);
+    await run(
+      `paths: ${pairs.length} pairs of datasets 10 job hops (20 relationships) apart, limit 5`,
+      pairs.map(([a, b]) => `${url}/api/v1/impact/paths?${qs({ from: a, to: b, limit: 5 })}`),
+      null,
+      'p95 < 100 ms',
+    );
+    await run(
+      'schema changes since P100Y (every dataset version; none changed)',
+      [`${url}/api/v1/impact/schema-changes?${qs({ since: 'P100Y' })}`],
+      null,
+      null,
+      10,
+    );
 
     // Plans of the traversals as the service sends them.
     const defaultView = viewParams({ asOf: null, window: parseDuration('P30D') });
     const plans = [
-      await profile(db, `blast radius ${hub} downstream depth 20 limit 10,000`, impactQuery('blast-radius', 'downstream', maxRelsFor('dataset', 20)), {
-        startId: await elementId(db, g.hubs.raw),
-        ...defaultView,
-        rows: neo4jDriver.int(10_001),
-        state: null,
-      }),
-      await profile(db, `blast radius ${small[0]} upstream depth 20`, impactQuery('blast-radius', 'upstream', maxRelsFor('dataset', 20)), {
-        startId: await elementId(db, g.smallDegree[0]),
-        ...defaultView,
-        rows: neo4jDriver.int(10_001),
-        state: null,
-      }),
+      await profile(
+        db,
+        `blast radius ${hub} downstream depth 20 limit 10,000`,
+        impactQuery('blast-radius', 'downstream', maxRelsFor('dataset', 20)),
+        {
+          startId: await elementId(db, g.hubs.raw),
+          ...defaultView,
+          rows: neo4jDriver.int(10_001),
+          state: null,
+        },
+      ),
+      await profile(
+        db,
+        `blast radius ${small[0]} upstream depth 20`,
+        impactQuery('blast-radius', 'upstream', maxRelsFor('dataset', 20)),
+        {
+          startId: await elementId(db, g.smallDegree[0]),
+          ...defaultView,
+          rows: neo4jDriver.int(10_001),
+          state: null,
+        },
+      ),
     ];
     const [from, to] = pairs[0];
     const ref = (id: string) => {
@@ -203,17 +319,27 @@ async function main() {
       return { namespace: body.slice(0, at), name: body.slice(at + 1) };
     };
     plans.push(
-      await profile(db, `paths ${from} -> ${to}`, impactQuery('paths', 'downstream', maxRelsFor('dataset', 20)).replace(/\b\d+\s*\/\*k\*\//, '5 /*k*/'), {
-        fromId: await elementId(db, ref(from)),
-        toId: await elementId(db, ref(to)),
-        asOf: defaultView.asOf,
-        windowStart: defaultView.windowStart,
-      }),
+      await profile(
+        db,
+        `paths ${from} -> ${to}`,
+        impactQuery('paths', 'downstream', maxRelsFor('dataset', 20)).replace(/\b\d+\s*\/\*k\*\//, '5 /*k*/'),
+        {
+          fromId: await elementId(db, ref(from)),
+          toId: await elementId(db, ref(to)),
+          asOf: defaultView.asOf,
+          windowStart: defaultView.windowStart,
+        },
+      ),
     );
-    for (const p of plans) console.log(`\nPROFILE ${p.label} (${p.rows} rows, driver p50 ${p.driverRoundTripMs.p50} ms):\n${p.plan.join('\n')}`);
+    for (const p of plans)
+      console.log(
+        `\nPROFILE ${p.label} (${p.rows} rows, driver p50 ${p.driverRoundTripMs.p50} ms):\n${p.plan.join('\n')}`,
+      );
 
     // CSV of 100,000+ rows: one job writing every source table makes one start reach nearly the whole graph.
-    const sources = g.datasets.filter((d) => /\.l0_t\d+$/.test(d.name) || d.name.startsWith('source.topic_') || d.name === g.hubs.dim.name);
+    const sources = g.datasets.filter(
+      (d) => /\.l0_t\d+$/.test(d.name) || d.name.startsWith('source.topic_') || d.name === g.hubs.dim.name,
+    );
     const root = { namespace: 'bench', name: 'bench.root' };
     const event = {
       eventType: 'COMPLETE',
@@ -231,7 +357,11 @@ async function main() {
     await streamCsv(csvUrl, service); // warm-up (plan, page cache)
     const csvRuns = [];
     for (let i = 0; i < 3; i++) csvRuns.push(await streamCsv(csvUrl, service));
-    for (const c of csvRuns) console.log(`CSV: ${c.rows} rows, ${Math.round(c.bytes / 1024 / 1024)} MiB in ${c.ms} ms; service RSS ${c.rssBeforeMiB} -> peak ${c.rssPeakMiB} MiB (+${c.rssPeakMiB - c.rssBeforeMiB}), after ${c.rssAfterMiB}`);
+    for (const c of csvRuns)
+      console.log(
+        `CSV: ${c.rows} rows, ${Math.round(c.bytes / 1024 / 1024)} MiB in ${c.ms} ms; service RSS ${c.rssBeforeMiB} ` +
+          `-> peak ${c.rssPeakMiB} MiB (+${c.rssPeakMiB - c.rssBeforeMiB}), after ${c.rssAfterMiB}`,
+      );
     const jsonOf100k = await (async () => {
       const before = service!.rssMiB();
       let peak = before;
@@ -239,16 +369,38 @@ async function main() {
       const s = performance.now();
       const res = await request(csvUrl.replace('format=csv', 'format=json'), 'GET');
       clearInterval(sampler);
-      return { status: res.status, bytes: res.body.length, ms: Math.round(performance.now() - s), rssBeforeMiB: before, rssPeakMiB: peak };
+      return {
+        status: res.status,
+        bytes: res.body.length,
+        ms: Math.round(performance.now() - s),
+        rssBeforeMiB: before,
+        rssPeakMiB: peak,
+      };
     })();
-    console.log(`the same as JSON (built in memory): ${Math.round(jsonOf100k.bytes / 1024 / 1024)} MiB in ${jsonOf100k.ms} ms; RSS ${jsonOf100k.rssBeforeMiB} -> peak ${jsonOf100k.rssPeakMiB} MiB`);
+    console.log(
+      `the same as JSON (built in memory): ${Math.round(jsonOf100k.bytes / 1024 / 1024)} MiB in ${jsonOf100k.ms} ms; ` +
+        `RSS ${jsonOf100k.rssBeforeMiB} -> peak ${jsonOf100k.rssPeakMiB} MiB`,
+    );
 
     const probeAfter = cpuSpeedProbe();
     const file = writeResult('impact', {
-      machine: { ...machine(), nproc: os.cpus().length, loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100), cpuSpeedProbeOpsPerSec: { before: probeBefore, after: probeAfter } },
+      machine: {
+        ...machine(),
+        nproc: os.cpus().length,
+        loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100),
+        cpuSpeedProbeOpsPerSec: { before: probeBefore, after: probeAfter },
+      },
       note:
-        'End to end over HTTP (keep-alive, one request at a time) from a client on the same 2-core machine, shared with other engineers\' test runs; the lineage endpoint for the same start, direction and depth is the baseline measured in the same run.',
-      graph: { generatedBy: "bench/lineage-graph.ts: generate() + ingestGraph() (the ingest path, with run histories)", domains: DOMAINS, jobs: g.jobs.length, datasets: g.datasets.length, counts: written.counts },
+        'End to end over HTTP (keep-alive, one request at a time) from a client on the same 2-core machine, ' +
+        "shared with other engineers' test runs; the lineage endpoint for the same start, direction and depth is the " +
+        'baseline measured in the same run.',
+      graph: {
+        generatedBy: 'bench/lineage-graph.ts: generate() + ingestGraph() (the ingest path, with run histories)',
+        domains: DOMAINS,
+        jobs: g.jobs.length,
+        datasets: g.datasets.length,
+        counts: written.counts,
+      },
       targets: {
         'blast radius, hub, depth 20, 10,000 results': 'p95 < 300 ms',
         'results up to 1,000 nodes': 'p95 < 100 ms',
@@ -256,7 +408,12 @@ async function main() {
         'paths 10 hops apart': 'p95 < 100 ms',
       },
       results,
-      csv: { url: csvUrl.replace(url, ''), sourcesFedByTheAddedJob: sources.length, runs: csvRuns, sameAsJson: jsonOf100k },
+      csv: {
+        url: csvUrl.replace(url, ''),
+        sourcesFedByTheAddedJob: sources.length,
+        runs: csvRuns,
+        sameAsJson: jsonOf100k,
+      },
       plans,
       totalSeconds: Math.round((performance.now() - t0) / 1000),
     });

@@ -30,7 +30,15 @@
  * BENCH_AB_CONCURRENCY (32). Result: bench/results/ingest-ab.json, or <BENCH_AB_RESULT>.json.
  */
 import { TrafficGenerator } from './traffic.js';
-import { checkoutRef, cpuSpeedProbe, machine, startBenchNeo4j, startServiceProcess, writeResult, type ServiceProcess } from './support.js';
+import {
+  checkoutRef,
+  cpuSpeedProbe,
+  machine,
+  startBenchNeo4j,
+  startServiceProcess,
+  writeResult,
+  type ServiceProcess,
+} from './support.js';
 import { drive } from './drive.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
@@ -41,16 +49,26 @@ type Side = 'A' | 'B';
 function envOf(name: string): Record<string, string> {
   const text = process.env[name] ?? '{}';
   const value = JSON.parse(text) as unknown;
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${name} must be a JSON object of environment variables`);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new Error(`${name} must be a JSON object of environment variables`);
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
 }
 
 const env: Record<Side, Record<string, string>> = { A: envOf('BENCH_AB_A'), B: envOf('BENCH_AB_B') };
-const refs: Record<Side, string | null> = { A: process.env.BENCH_AB_A_REF || null, B: process.env.BENCH_AB_B_REF || null };
+const refs: Record<Side, string | null> = {
+  A: process.env.BENCH_AB_A_REF || null,
+  B: process.env.BENCH_AB_B_REF || null,
+};
 const roots: Partial<Record<Side, string>> = {};
 for (const side of ['A', 'B'] as const) if (refs[side]) roots[side] = checkoutRef(refs[side]!);
-/** Service processes per side (replicas on one Neo4j, producers spread over them): BENCH_AB_A_PROCESSES / BENCH_AB_B_PROCESSES. */
-const processes: Record<Side, number> = { A: Number(process.env.BENCH_AB_A_PROCESSES ?? 1), B: Number(process.env.BENCH_AB_B_PROCESSES ?? 1) };
+/**
+ * Service processes per side (replicas on one Neo4j, producers spread over them): BENCH_AB_A_PROCESSES /
+ * BENCH_AB_B_PROCESSES.
+ */
+const processes: Record<Side, number> = {
+  A: Number(process.env.BENCH_AB_A_PROCESSES ?? 1),
+  B: Number(process.env.BENCH_AB_B_PROCESSES ?? 1),
+};
 const PAIRS = Number(process.env.BENCH_AB_PAIRS ?? 4);
 const ROUND_EVENTS = Number(process.env.BENCH_AB_ROUND_EVENTS ?? 3000);
 const WARMUP_ROUNDS = Number(process.env.BENCH_AB_WARMUP_ROUNDS ?? 8);
@@ -75,7 +93,8 @@ async function main() {
       await stopAll();
       for (const side of order) {
         services[side] = [];
-        for (let i = 0; i < processes[side]; i++) services[side].push(await startServiceProcess(neo4j.uri, env[side], roots[side]));
+        for (let i = 0; i < processes[side]; i++)
+          services[side].push(await startServiceProcess(neo4j.uri, env[side], roots[side]));
       }
     }
     await restart(['A', 'B']);
@@ -90,7 +109,16 @@ async function main() {
       const svcs = services[side]!;
       const bodies = gens[side].events(Math.ceil(events / 2)).map((e) => JSON.stringify(e));
       const rss = () => svcs.reduce((sum, svc) => sum + svc.rssMiB(), 0);
-      return { side, ...(await drive(svcs.map((svc) => svc.url), bodies, CONCURRENCY, rss, { service: svcs.map((svc) => svc.child.pid!), neo4j: neo4j.jvmPid! })) };
+      return {
+        side,
+        ...(await drive(
+          svcs.map((svc) => svc.url),
+          bodies,
+          CONCURRENCY,
+          rss,
+          { service: svcs.map((svc) => svc.child.pid!), neo4j: neo4j.jvmPid! },
+        )),
+      };
     }
 
     const probeBefore = cpuSpeedProbe();
@@ -107,12 +135,17 @@ async function main() {
       const [first, second] = [await round(order[0], ROUND_EVENTS), await round(order[1], ROUND_EVENTS)];
       const [a, b] = first.side === 'A' ? [first, second] : [second, first];
       const pair = { order: order.join(''), a, b, bOverA: round2(b.eventsPerSecond / a.eventsPerSecond) };
-      console.log(`pair ${p + 1} (${pair.order}): A ${a.eventsPerSecond}/s, B ${b.eventsPerSecond}/s, B/A ${pair.bOverA}`);
+      console.log(
+        `pair ${p + 1} (${pair.order}): A ${a.eventsPerSecond}/s, B ${b.eventsPerSecond}/s, B/A ${pair.bOverA}`,
+      );
       pairs.push(pair);
     }
     const summary = (side: 'a' | 'b') => ({
       eventsPerSecond: median(pairs.map((p) => p[side].eventsPerSecond)),
-      cpuMsPerEvent: { neo4j: median(pairs.map((p) => p[side].cpu.msPerEvent.neo4j)), service: median(pairs.map((p) => p[side].cpu.msPerEvent.service)) },
+      cpuMsPerEvent: {
+        neo4j: median(pairs.map((p) => p[side].cpu.msPerEvent.neo4j)),
+        service: median(pairs.map((p) => p[side].cpu.msPerEvent.service)),
+      },
       machineBusyPercent: median(pairs.map((p) => p[side].cpu.machineBusyPercent)),
     });
     const result = {

@@ -9,7 +9,15 @@
  * events/s does.
  */
 import { TrafficGenerator } from './traffic.js';
-import { cpuSpeedProbe, machine, normalizedEvents, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
+import {
+  cpuSpeedProbe,
+  machine,
+  normalizedEvents,
+  startBenchNeo4j,
+  startServiceProcess,
+  summarize,
+  writeResult,
+} from './support.js';
 import { HTTP_CLIENT, drive, type Pids } from './drive.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
@@ -21,7 +29,11 @@ import { ingestProfile } from '../src/config.js';
 setIngestProfile(ingestProfile(process.env.INGEST_PROFILE));
 import { createLogger } from '../src/logger.js';
 
-const EVENTS_PER_LEVEL: Record<number, number> = { 1: Number(process.env.BENCH_EVENTS_C1 ?? 600), 8: Number(process.env.BENCH_EVENTS ?? 4000), 32: Number(process.env.BENCH_EVENTS_C32 ?? 40_000) };
+const EVENTS_PER_LEVEL: Record<number, number> = {
+  1: Number(process.env.BENCH_EVENTS_C1 ?? 600),
+  8: Number(process.env.BENCH_EVENTS ?? 4000),
+  32: Number(process.env.BENCH_EVENTS_C32 ?? 40_000),
+};
 // Sustained means a warm service: the first 4,000 events create every job and dataset of the traffic,
 // the rest let Neo4j's JIT compile its hot paths. On 2 cores that takes a minute or more of load, and
 // late compilations come in bursts (a quiet round of 4,000 events is often followed by one where the
@@ -51,7 +63,12 @@ async function ceiling(db: Db, events: Record<string, unknown>[], concurrency: n
     }),
   );
   const seconds = (performance.now() - t0) / 1000;
-  return { concurrency, events: parsed.length, seconds: Math.round(seconds * 100) / 100, eventsPerSecond: Math.round(parsed.length / seconds) };
+  return {
+    concurrency,
+    events: parsed.length,
+    seconds: Math.round(seconds * 100) / 100,
+    eventsPerSecond: Math.round(parsed.length / seconds),
+  };
 }
 
 async function main() {
@@ -88,26 +105,45 @@ async function main() {
       warmEvents += r.events;
       jitShare = r.cpu.jitShareOfNeo4j;
       warmRounds.push({ neo4j: r.cpu.msPerEvent.neo4j, jit: r.cpu.msPerEvent.neo4j * jitShare });
-      console.log(`warm-up: ${warmEvents} events, last round ${r.eventsPerSecond} events/s, JIT ${Math.round(jitShare * 100)}% GC ${Math.round(r.cpu.gcShareOfNeo4j * 100)}% of Neo4j CPU ${r.cpu.msPerEvent.neo4j} ms/event`);
+      console.log(
+        `warm-up: ${warmEvents} events, last round ${r.eventsPerSecond} events/s, JIT ${Math.round(jitShare * 100)}% ` +
+          `GC ${Math.round(r.cpu.gcShareOfNeo4j * 100)}% of Neo4j CPU ${r.cpu.msPerEvent.neo4j} ms/event`,
+      );
     }
-    const warm = { events: warmEvents, eventsPerSecond: Math.round(warmEvents / ((performance.now() - warmStart) / 1000)), jitShareOfNeo4jCpuInLastRound: Math.round(jitShare * 100) / 100, jitShareOfNeo4jCpuInLastRounds: Math.round(recentJitShare() * 100) / 100 };
+    const warm = {
+      events: warmEvents,
+      eventsPerSecond: Math.round(warmEvents / ((performance.now() - warmStart) / 1000)),
+      jitShareOfNeo4jCpuInLastRound: Math.round(jitShare * 100) / 100,
+      jitShareOfNeo4jCpuInLastRounds: Math.round(recentJitShare() * 100) / 100,
+    };
     const http = [];
     const c32Rounds = [];
     // Concurrency 32 first, straight after the warm-up at 32: the target is a sustained rate. Run after
     // the c=1 and c=8 levels, it measured Neo4j while its JIT was recompiling for their traffic (JIT 3%
     // of Neo4j's CPU at the end of warm-up, 26% at c=1, 12% at c=8, then 9-16% in the c=32 rounds).
     for (const c of [...Array<number>(C32_ROUNDS).fill(32), 8, 1]) {
-      const r = await drive(service.url, batch(c === 32 ? EVENTS_PER_LEVEL[32] / C32_ROUNDS : EVENTS_PER_LEVEL[c]), c, service.rssMiB, pids);
+      const r = await drive(
+        service.url,
+        batch(c === 32 ? EVENTS_PER_LEVEL[32] / C32_ROUNDS : EVENTS_PER_LEVEL[c]),
+        c,
+        service.rssMiB,
+        pids,
+      );
       console.log(
-        `http c=${c}: ${r.eventsPerSecond} events/s, p50 ${r.latencyMs.p50} ms, p95 ${r.latencyMs.p95} ms, p99 ${r.latencyMs.p99} ms, rss ${r.serviceRssMiB} MiB;`,
-        `cpu ms/event neo4j ${r.cpu.msPerEvent.neo4j} (JIT ${Math.round(r.cpu.jitShareOfNeo4j * 100)}%, GC ${Math.round(r.cpu.gcShareOfNeo4j * 100)}%) service ${r.cpu.msPerEvent.service} generator ${r.cpu.msPerEvent.loadGenerator}, machine busy ${r.cpu.machineBusyPercent}%`,
+        `http c=${c}: ${r.eventsPerSecond} events/s, p50 ${r.latencyMs.p50} ms, p95 ${r.latencyMs.p95} ms, p99 ` +
+          `${r.latencyMs.p99} ms, rss ${r.serviceRssMiB} MiB;`,
+        `cpu ms/event neo4j ${r.cpu.msPerEvent.neo4j} (JIT ${Math.round(r.cpu.jitShareOfNeo4j * 100)}%, GC ` +
+          `${Math.round(r.cpu.gcShareOfNeo4j * 100)}%) service ${r.cpu.msPerEvent.service} generator ` +
+          `${r.cpu.msPerEvent.loadGenerator}, machine busy ${r.cpu.machineBusyPercent}%`,
         r.failures,
         r.transactions,
       );
       if (c === 32) c32Rounds.push(r);
       else http.unshift(r);
     }
-    const median = [...c32Rounds].sort((a, b) => a.eventsPerSecond - b.eventsPerSecond)[Math.floor(c32Rounds.length / 2)];
+    const median = [...c32Rounds].sort((a, b) => a.eventsPerSecond - b.eventsPerSecond)[
+      Math.floor(c32Rounds.length / 2)
+    ];
     const c32Events = c32Rounds.reduce((sum, r) => sum + r.events, 0);
     const c32Seconds = c32Rounds.reduce((sum, r) => sum + r.seconds, 0);
     const sustained = {
@@ -118,14 +154,20 @@ async function main() {
       slowestRound: Math.min(...c32Rounds.map((r) => r.eventsPerSecond)),
       medianRound: median.eventsPerSecond,
     };
-    console.log(`http c=32 sustained: ${sustained.eventsPerSecond} events/s over ${sustained.events} events in ${sustained.seconds} s (rounds ${sustained.rounds.join('/')})`);
+    console.log(
+      `http c=32 sustained: ${sustained.eventsPerSecond} events/s over ${sustained.events} events in ` +
+        `${sustained.seconds} s (rounds ${sustained.rounds.join('/')})`,
+    );
     // The c=32 entry: the median round's latency and CPU, with the rate over the whole window.
     http.push({ ...median, eventsPerSecond: sustained.eventsPerSecond, sustained });
     const direct = await ceiling(db, gen.events(EVENTS_PER_LEVEL[32] / 2), 32);
     console.log(`ceiling (no HTTP) c=32: ${direct.eventsPerSecond} events/s`);
     // Where the time goes inside the ceiling run (INGEST_PROFILE=1): per ingest query, per batch.
     const whereTimeGoes = Object.fromEntries(
-      [...queryTimings.entries()].map(([name, list]) => [name, { calls: list.length, totalMs: Math.round(list.reduce((a, b) => a + b, 0)), ...summarize(list) }]),
+      [...queryTimings.entries()].map(([name, list]) => [
+        name,
+        { calls: list.length, totalMs: Math.round(list.reduce((a, b) => a + b, 0)), ...summarize(list) },
+      ]),
     );
     if (queryTimings.size) console.table(whereTimeGoes);
 
@@ -137,11 +179,23 @@ async function main() {
       benchmark: 'ingest',
       machine: { ...machine(), cpuSpeedProbeOpsPerSecond: { before: probeBefore, after: probeAfter } },
       traffic: {
-        description: '200 pipelines x 10 chained jobs sharing datasets; START + COMPLETE per run (~5% FAIL), 64 runs in progress at a time; schema facets of 5-50 fields; sql, sourceCodeLocation, jobType, parent, dataSource facets',
+        description:
+          '200 pipelines x 10 chained jobs sharing datasets; START + COMPLETE per run (~5% FAIL), 64 runs in ' +
+          'progress at a time; schema facets of 5-50 fields; sql, sourceCodeLocation, jobType, parent, dataSource ' +
+          'facets',
         eventBytes: { min: sorted[0], p50: sorted[Math.floor(sorted.length / 2)], max: sorted[sorted.length - 1] },
       },
-      warmup: { ...warm, concurrency: 32, until: `JIT under ${JIT_QUIET_SHARE * 100}% of Neo4j CPU over the last ${JIT_QUIET_ROUNDS} rounds of ${WARMUP_ROUND_EVENTS} events, ${WARMUP_EVENTS}-${WARMUP_MAX_EVENTS} events` },
-      method: `levels in the order c=32 (${EVENTS_PER_LEVEL[32]} events in ${C32_ROUNDS} back-to-back rounds; its events/s is over all of them, its latency and CPU the median round's), c=8, c=1, straight after the warm-up; HTTP client: ${HTTP_CLIENT} (bench/http-client.ts)`,
+      warmup: {
+        ...warm,
+        concurrency: 32,
+        until:
+          `JIT under ${JIT_QUIET_SHARE * 100}% of Neo4j CPU over the last ${JIT_QUIET_ROUNDS} rounds of ` +
+          `${WARMUP_ROUND_EVENTS} events, ${WARMUP_EVENTS}-${WARMUP_MAX_EVENTS} events`,
+      },
+      method:
+        `levels in the order c=32 (${EVENTS_PER_LEVEL[32]} events in ${C32_ROUNDS} back-to-back rounds; its ` +
+        `events/s is over all of them, its latency and CPU the median round's), c=8, c=1, straight after the ` +
+        `warm-up; HTTP client: ${HTTP_CLIENT} (bench/http-client.ts)`,
       http,
       ceilingWithoutHttp: direct,
       ceilingQueryTimings: queryTimings.size ? whereTimeGoes : 'run with INGEST_PROFILE=1 to record',

@@ -45,7 +45,11 @@ export function generate(domains: number): GeneratedGraph {
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
   const fields = () =>
     JSON.stringify(
-      Array.from({ length: 5 + Math.floor(rand() * 15) }, (_, i) => ({ name: `col_${i}`, type: pick(TYPES), description: null })),
+      Array.from({ length: 5 + Math.floor(rand() * 15) }, (_, i) => ({
+        name: `col_${i}`,
+        type: pick(TYPES),
+        description: null,
+      })),
     );
   const datasets: GeneratedGraph['datasets'] = [];
   const jobs: GeneratedGraph['jobs'] = [];
@@ -55,11 +59,27 @@ export function generate(domains: number): GeneratedGraph {
   for (const [h, hub] of hubs.entries()) {
     const src = { namespace: HUB_NS, name: `source.topic_${h}` };
     datasets.push({ ...src, fields: fields() }, { ...hub, fields: fields() });
-    jobs.push({ namespace: JOB_NS, name: `ingest.events_${h}`, inputs: [src], outputs: [hub], failed: false, partitioned: false, droppedInput: null });
+    jobs.push({
+      namespace: JOB_NS,
+      name: `ingest.events_${h}`,
+      inputs: [src],
+      outputs: [hub],
+      failed: false,
+      partitioned: false,
+      droppedInput: null,
+    });
   }
   const dim = { namespace: dsNs(0), name: 'shared.dim_date' };
   datasets.push({ ...dim, fields: fields() });
-  jobs.push({ namespace: JOB_NS, name: 'shared.build_dim_date', inputs: [], outputs: [dim], failed: false, partitioned: false, droppedInput: null });
+  jobs.push({
+    namespace: JOB_NS,
+    name: 'shared.build_dim_date',
+    inputs: [],
+    outputs: [dim],
+    failed: false,
+    partitioned: false,
+    droppedInput: null,
+  });
 
   for (let k = 0; k < domains; k++) {
     const ns = dsNs(k);
@@ -67,7 +87,10 @@ export function generate(domains: number): GeneratedGraph {
     const depth = 15 + Math.floor(rand() * 21);
     for (let l = 0; l < depth; l++) {
       const width = 1 + Math.floor(rand() * 4);
-      const layer: Ref[] = Array.from({ length: width }, (_, i) => ({ namespace: ns, name: `domain_${k}.l${l}_t${i}` }));
+      const layer: Ref[] = Array.from({ length: width }, (_, i) => ({
+        namespace: ns,
+        name: `domain_${k}.l${l}_t${i}`,
+      }));
       for (const d of layer) datasets.push({ ...d, fields: fields() });
       if (l > 0) {
         for (const [i, out] of layer.entries()) {
@@ -82,7 +105,15 @@ export function generate(domains: number): GeneratedGraph {
           const partitioned = rand() < 0.03;
           const spare = prev.filter((d) => !inputs.has(d));
           const droppedInput = spare.length > 0 && rand() < 0.05 ? pick(spare) : null;
-          jobs.push({ namespace: JOB_NS, name: `domain_${k}.step_${l}_${i}`, inputs: [...inputs], outputs: [out], failed, partitioned, droppedInput });
+          jobs.push({
+            namespace: JOB_NS,
+            name: `domain_${k}.step_${l}_${i}`,
+            inputs: [...inputs],
+            outputs: [out],
+            failed,
+            partitioned,
+            droppedInput,
+          });
         }
       }
       layers.push(layer);
@@ -103,13 +134,26 @@ function runId(index: number, run: number): string {
 }
 
 /** The events of one job's history (see the header), oldest first. */
-export function jobEventsWith(job: GeneratedGraph['jobs'][number], now: number, index: number, fields: (d: Ref) => string | null): Record<string, unknown>[] {
+export function jobEventsWith(
+  job: GeneratedGraph['jobs'][number],
+  now: number,
+  index: number,
+  fields: (d: Ref) => string | null,
+): Record<string, unknown>[] {
   const ds = (d: Ref, withSchema: boolean) => {
     const f = withSchema ? fields(d) : null;
     return {
       namespace: d.namespace,
       name: d.name,
-      facets: f ? { schema: { _producer: PRODUCER, _schemaURL: 'https://openlineage.io/spec/facets/1-1-1/SchemaDatasetFacet.json', fields: JSON.parse(f) } } : {},
+      facets: f
+        ? {
+            schema: {
+              _producer: PRODUCER,
+              _schemaURL: 'https://openlineage.io/spec/facets/1-1-1/SchemaDatasetFacet.json',
+              fields: JSON.parse(f),
+            },
+          }
+        : {},
     };
   };
   const event = (eventType: string, at: number, run: number, inputs: Ref[], outputs: Ref[]) => ({
@@ -124,9 +168,18 @@ export function jobEventsWith(job: GeneratedGraph['jobs'][number], now: number, 
   });
   // Jobs of one run spread over an hour, so runs of a pipeline are ordered but not simultaneous.
   const offset = (index % 3600) * 1000;
-  const partition = (run: number): Ref[] => (job.partitioned ? job.outputs.map((o) => ({ namespace: o.namespace, name: `${o.name}/part=${run}` })) : []);
+  const partition = (run: number): Ref[] =>
+    job.partitioned ? job.outputs.map((o) => ({ namespace: o.namespace, name: `${o.name}/part=${run}` })) : [];
   const events: Record<string, unknown>[] = [];
-  events.push(event('COMPLETE', now - 45 * DAY + offset, 1, [...job.inputs, ...(job.droppedInput ? [job.droppedInput] : [])], [...job.outputs, ...partition(1)]));
+  events.push(
+    event(
+      'COMPLETE',
+      now - 45 * DAY + offset,
+      1,
+      [...job.inputs, ...(job.droppedInput ? [job.droppedInput] : [])],
+      [...job.outputs, ...partition(1)],
+    ),
+  );
   events.push(event('COMPLETE', now - 10 * DAY + offset, 2, job.inputs, [...job.outputs, ...partition(2)]));
   if (job.failed) {
     events.push(event('START', now - DAY + offset, 3, job.inputs, []));
@@ -141,13 +194,19 @@ export function jobEventsWith(job: GeneratedGraph['jobs'][number], now: number, 
  * Writes the graph through the ingest path: every job's events, in transactions of `batch` events
  * (two at a time, as the service's two writers), oldest runs first. `now` anchors the history.
  */
-export async function ingestGraph(db: Db, g: GeneratedGraph, opts: { now?: number; batch?: number; log?: (msg: string) => void } = {}): Promise<{ seconds: number; events: number; counts: Record<string, number> }> {
+export async function ingestGraph(
+  db: Db,
+  g: GeneratedGraph,
+  opts: { now?: number; batch?: number; log?: (msg: string) => void } = {},
+): Promise<{ seconds: number; events: number; counts: Record<string, number> }> {
   const t0 = performance.now();
   const now = opts.now ?? Date.now();
   const batch = opts.batch ?? 100;
   const fields = new Map(g.datasets.map((d) => [`${d.namespace}\u0000${d.name}`, d.fields]));
   // Runs in the order they happened: all first runs, then all second runs, then the third.
-  const perJob = g.jobs.map((job, i) => jobEventsWith(job, now, i, (d) => fields.get(`${d.namespace}\u0000${d.name}`) ?? null));
+  const perJob = g.jobs.map((job, i) =>
+    jobEventsWith(job, now, i, (d) => fields.get(`${d.namespace}\u0000${d.name}`) ?? null),
+  );
   const ordered: Record<string, unknown>[] = [];
   for (let r = 0; r < 4; r++) for (const events of perJob) if (events[r]) ordered.push(events[r]);
   const items: Incoming[] = ordered.map((e) => {
@@ -166,13 +225,19 @@ export async function ingestGraph(db: Db, g: GeneratedGraph, opts: { now?: numbe
       await db.write({ op: `bench ingest x${slice.length}`, timeoutMs: 300_000 }, (tx) => writeEvents(tx, slice));
       done += slice.length;
       if (opts.log && Math.floor(done / 20_000) !== Math.floor((done - slice.length) / 20_000)) {
-        opts.log(`  ${done} / ${items.length} events ingested (${Math.round(done / ((performance.now() - t0) / 1000))} events/s)`);
+        opts.log(
+          `  ${done} / ${items.length} events ingested (${Math.round(done / ((performance.now() - t0) / 1000))} ` +
+            `events/s)`,
+        );
       }
     }
   };
   await Promise.all([writer(), writer()]);
   const res = await db.read({ op: 'bench' }, (tx) =>
-    tx.run(`CALL () { MATCH (n) UNWIND labels(n) AS k RETURN k, count(*) AS c UNION ALL MATCH ()-[r]->() RETURN type(r) AS k, count(*) AS c } RETURN k, c`),
+    tx.run(
+      `CALL () { MATCH (n) UNWIND labels(n) AS k RETURN k, count(*) AS c UNION ALL MATCH ()-[r]->() RETURN type(r) ` +
+        `AS k, count(*) AS c } RETURN k, c`,
+    ),
   );
   const counts: Record<string, number> = {};
   for (const r of res.records) counts[r.get('k')] = Number(r.get('c'));

@@ -15,8 +15,15 @@ import neo4jDriver from 'neo4j-driver';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import http from 'node:http';
-import zlib from 'node:zlib';
-import { cpuSpeedProbe, machine, request, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
+import {
+  cpuSpeedProbe,
+  machine,
+  request,
+  startBenchNeo4j,
+  startServiceProcess,
+  summarize,
+  writeResult,
+} from './support.js';
 import { generate, ingestGraph } from './lineage-graph.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
@@ -55,7 +62,8 @@ async function measure(url: string, c: Case, iterations: number) {
   let truncated = false;
   const statuses: Record<number, number> = {};
   // One warm-up request per start node (plan cache, page cache), then the timed ones.
-  const q = (id: string) => `${url}/api/v1/lineage?nodeId=${encodeURIComponent(id)}&depth=${c.depth}&direction=${c.direction}${c.view ?? ''}`;
+  const q = (id: string) =>
+    `${url}/api/v1/lineage?nodeId=${encodeURIComponent(id)}&depth=${c.depth}&direction=${c.direction}${c.view ?? ''}`;
   for (const id of c.ids) await request(q(id), 'GET');
   const sizes: number[] = [];
   for (let i = 0; i < iterations; i++) {
@@ -86,15 +94,26 @@ async function measure(url: string, c: Case, iterations: number) {
     latencyMs: summarize(latencies),
     nodes: { min: sizes[0], median: sizes[Math.floor(sizes.length / 2)], max: sizes[sizes.length - 1] },
     lastResponseBytes: bytes,
-    msPerThousandNodes: sizes.length ? Math.round((summarize(latencies).p50 / Math.max(1, sizes[Math.floor(sizes.length / 2)])) * 1000 * 10) / 10 : null,
+    msPerThousandNodes: sizes.length
+      ? Math.round((summarize(latencies).p50 / Math.max(1, sizes[Math.floor(sizes.length / 2)])) * 1000 * 10) / 10
+      : null,
     truncated,
   };
 }
 
-type PlanNode = { operatorType: string; arguments: Record<string, unknown>; children: PlanNode[]; rows?: number; dbHits?: number };
+type PlanNode = {
+  operatorType: string;
+  arguments: Record<string, unknown>;
+  children: PlanNode[];
+  rows?: number;
+  dbHits?: number;
+};
 
 function planSummary(p: PlanNode, depth = 0, out: string[] = []): string[] {
-  const details = typeof p.arguments?.Details === 'string' ? ` ${(p.arguments.Details as string).replace(/\s+/g, ' ').slice(0, 160)}` : '';
+  const details =
+    typeof p.arguments?.Details === 'string'
+      ? ` ${(p.arguments.Details as string).replace(/\s+/g, ' ').slice(0, 160)}`
+      : '';
   const stats = p.rows !== undefined ? ` [rows=${p.rows}, dbHits=${p.dbHits}]` : '';
   out.push(`${'  '.repeat(depth)}${p.operatorType.replace(/@neo4j$/, '')}${details}${stats}`);
   for (const c of p.children) planSummary(c, depth + 1, out);
@@ -103,10 +122,19 @@ function planSummary(p: PlanNode, depth = 0, out: string[] = []): string[] {
 
 /** PROFILE of the traversal query exactly as the service sends it, and Neo4j's own timing of it. */
 async function profile(db: Db, nodeId: { namespace: string; name: string }, direction: Direction, depth: number) {
-  const eid = (await db.read({ op: 'bench' }, (tx) => tx.run('MATCH (d:Dataset {namespace: $namespace, name: $name}) RETURN elementId(d) AS eid', nodeId)))
-    .records[0].get('eid') as string;
+  const eid = (
+    await db.read({ op: 'bench' }, (tx) =>
+      tx.run('MATCH (d:Dataset {namespace: $namespace, name: $name}) RETURN elementId(d) AS eid', nodeId),
+    )
+  ).records[0].get('eid') as string;
   const text = graphQuery(direction, maxRelsFor('dataset', depth));
-  const params = { startId: eid, maxNodes: neo4jDriver.int(20_001), facets: false, runDetails: false, ...viewParams({ asOf: null, window: DEFAULT_WINDOW }) };
+  const params = {
+    startId: eid,
+    maxNodes: neo4jDriver.int(20_001),
+    facets: false,
+    runDetails: false,
+    ...viewParams({ asOf: null, window: DEFAULT_WINDOW }),
+  };
   const session = db.driver.session({ database: db.database });
   try {
     const prof = await session.run(`PROFILE ${text}`, params);
@@ -141,7 +169,10 @@ async function main() {
     await applySchema(db);
     const g = generate(DOMAINS);
     const now = Date.now();
-    console.log(`generated ${g.jobs.length} jobs + ${g.datasets.length} datasets = ${g.jobs.length + g.datasets.length} nodes; ingesting their histories through the ingest path`);
+    console.log(
+      `generated ${g.jobs.length} jobs + ${g.datasets.length} datasets = ${g.jobs.length + g.datasets.length} nodes; ` +
+        `ingesting their histories through the ingest path`,
+    );
     const written = await ingestGraph(db, g, { now, log: console.log });
     console.log(`ingested ${written.events} events in ${written.seconds} s:`, written.counts);
 
@@ -149,9 +180,15 @@ async function main() {
     const small = g.smallDegree.map((d) => `dataset:${d.namespace}:${d.name}`);
     const starts: Record<string, string[]> = {
       'small-degree dataset (mid-chain, 45 rotating)': small,
-      [`raw hub (dataset:${g.hubs.raw.namespace}:${g.hubs.raw.name})`]: [`dataset:${g.hubs.raw.namespace}:${g.hubs.raw.name}`],
-      [`less-read raw hub (dataset:${g.hubs.rare.namespace}:${g.hubs.rare.name})`]: [`dataset:${g.hubs.rare.namespace}:${g.hubs.rare.name}`],
-      [`dimension hub (dataset:${g.hubs.dim.namespace}:${g.hubs.dim.name})`]: [`dataset:${g.hubs.dim.namespace}:${g.hubs.dim.name}`],
+      [`raw hub (dataset:${g.hubs.raw.namespace}:${g.hubs.raw.name})`]: [
+        `dataset:${g.hubs.raw.namespace}:${g.hubs.raw.name}`,
+      ],
+      [`less-read raw hub (dataset:${g.hubs.rare.namespace}:${g.hubs.rare.name})`]: [
+        `dataset:${g.hubs.rare.namespace}:${g.hubs.rare.name}`,
+      ],
+      [`dimension hub (dataset:${g.hubs.dim.namespace}:${g.hubs.dim.name})`]: [
+        `dataset:${g.hubs.dim.namespace}:${g.hubs.dim.name}`,
+      ],
     };
     const asOf30 = new Date(now - 30 * 24 * 60 * 60 * 1000).toISOString();
     const views = ['', '&window=all', `&asOf=${asOf30}`, '&include=facets,latestRuns'];
@@ -160,13 +197,19 @@ async function main() {
       for (const direction of ['downstream', 'upstream', 'both'] as const) {
         for (const [depth, view] of [[1, ''], [5, ''], ...views.map((v) => [20, v] as const)] as const) {
           // Probe the size first: huge answers get fewer iterations so the bench ends in minutes.
-          const probe = await request(`${service.url}/api/v1/lineage?nodeId=${encodeURIComponent(ids[0])}&depth=${depth}&direction=${direction}${view}`, 'GET');
+          const probe = await request(
+            `${service.url}/api/v1/lineage?nodeId=${encodeURIComponent(ids[0])}` +
+              `&depth=${depth}&direction=${direction}${view}`,
+            'GET',
+          );
           const iterations = probe.body.length > 5_000_000 ? 5 : probe.body.length > 500_000 ? 10 : ITERATIONS;
           const r = await measure(service.url, { start, ids, direction, depth, view }, iterations);
           results.push(r);
           console.log(
-            `${start.padEnd(44).slice(0, 44)} ${direction.padEnd(10)} depth ${String(depth).padStart(2)} ${(view || 'default').slice(0, 26).padEnd(26)}: p50 ${r.latencyMs.p50} ms, p95 ${r.latencyMs.p95} ms, ` +
-              `nodes ${r.nodes.median} (max ${r.nodes.max}), ${Math.round(r.lastResponseBytes / 1024)} KiB (gzip ${Math.round(r.lastResponseGzipBytes / 1024)} KiB)${r.truncated ? ' TRUNCATED' : ''}`,
+            `${start.padEnd(44).slice(0, 44)} ${direction.padEnd(10)} depth ${String(depth).padStart(2)} ` +
+              `${(view || 'default').slice(0, 26).padEnd(26)}: p50 ${r.latencyMs.p50} ms, p95 ${r.latencyMs.p95} ms, ` +
+              `nodes ${r.nodes.median} (max ${r.nodes.max}), ${Math.round(r.lastResponseBytes / 1024)} KiB (gzip ` +
+              `${Math.round(r.lastResponseGzipBytes / 1024)} KiB)${r.truncated ? ' TRUNCATED' : ''}`,
           );
         }
       }
@@ -177,15 +220,25 @@ async function main() {
       await profile(db, g.smallDegree[0], 'both', 5),
       await profile(db, g.hubs.dim, 'downstream', 20),
     ];
-    for (const p of plans) console.log(`\nPROFILE ${p.start} ${p.direction} depth ${p.depth} (${p.rows} rows, driver p50 ${p.driverRoundTripMs.p50} ms):\n${p.plan.join('\n')}`);
+    for (const p of plans)
+      console.log(
+        `\nPROFILE ${p.start} ${p.direction} depth ${p.depth} (${p.rows} rows, driver p50 ${p.driverRoundTripMs.p50} ` +
+          `ms):\n${p.plan.join('\n')}`,
+      );
 
     const within = results.filter((r) => r.depth === 20 && (r.nodes.max ?? 0) <= 1000);
     const file = writeResult('lineage', {
       machine: { ...machine(), loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
-      note: 'Latencies are end to end over HTTP (keep-alive, one request at a time, uncompressed) from a client on the same 2-core machine; other work on the machine shows up in p95 (see loadAverageAtEnd). Sizes: bytes as sent without and with Accept-Encoding.',
+      note:
+        'Latencies are end to end over HTTP (keep-alive, one request at a time, uncompressed) from a client on ' +
+        'the same 2-core machine; other work on the machine shows up in p95 (see loadAverageAtEnd). Sizes: bytes as ' +
+        'sent without and with Accept-Encoding.',
       cpuSpeedProbeOpsPerSecond: speed,
       graph: {
-        generatedBy: 'bench/lineage-graph.ts: OpenLineage events (three runs per job over 45 days, failed last runs, partitions, dropped inputs) through the ingest path (writeEvents in this process, batches of 100, two writers)',
+        generatedBy:
+          'bench/lineage-graph.ts: OpenLineage events (three runs per job over 45 days, failed last runs, ' +
+          'partitions, dropped inputs) through the ingest path (writeEvents in this process, batches of 100, two ' +
+          'writers)',
         domains: DOMAINS,
         jobs: g.jobs.length,
         datasets: g.datasets.length,
@@ -193,11 +246,29 @@ async function main() {
         counts: written.counts,
         ingestSeconds: written.seconds,
       },
-      target: 'p95 < 100 ms at depth 20 for results up to 1,000 nodes (default view and asOf); the depth-20 answer of about 2,500 nodes: no larger than 8.0 MB as sent, under 1 MB compressed, under 300 ms',
-      depth20UpTo1000Nodes: within.map((r) => ({ start: r.start, view: r.view, direction: r.direction, nodes: r.nodes.max, p95: r.latencyMs.p95 })),
+      target:
+        'p95 < 100 ms at depth 20 for results up to 1,000 nodes (default view and asOf); the depth-20 answer of ' +
+        'about 2,500 nodes: no larger than 8.0 MB as sent, under 1 MB compressed, under 300 ms',
+      depth20UpTo1000Nodes: within.map((r) => ({
+        start: r.start,
+        view: r.view,
+        direction: r.direction,
+        nodes: r.nodes.max,
+        p95: r.latencyMs.p95,
+      })),
       around2500Nodes: results
         .filter((r) => r.depth === 20 && (r.nodes.max ?? 0) >= 1500 && (r.nodes.max ?? 0) <= 4000)
-        .map((r) => ({ start: r.start, view: r.view, direction: r.direction, nodes: r.nodes.max, bytes: r.lastResponseBytes, gzipBytes: r.lastResponseGzipBytes, brBytes: r.lastResponseBrBytes, p50: r.latencyMs.p50, p95: r.latencyMs.p95 })),
+        .map((r) => ({
+          start: r.start,
+          view: r.view,
+          direction: r.direction,
+          nodes: r.nodes.max,
+          bytes: r.lastResponseBytes,
+          gzipBytes: r.lastResponseGzipBytes,
+          brBytes: r.lastResponseBrBytes,
+          p50: r.latencyMs.p50,
+          p95: r.latencyMs.p95,
+        })),
       results,
       plans,
       totalSeconds: Math.round((performance.now() - t0) / 1000),

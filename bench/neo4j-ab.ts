@@ -19,7 +19,15 @@
  * under bench/results/.
  */
 import { TrafficGenerator } from './traffic.js';
-import { cpuSpeedProbe, jitCpuSeconds, machine, normalizedEvents, processCpuSeconds, startBenchNeo4j, writeResult } from './support.js';
+import {
+  cpuSpeedProbe,
+  jitCpuSeconds,
+  machine,
+  normalizedEvents,
+  processCpuSeconds,
+  startBenchNeo4j,
+  writeResult,
+} from './support.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
@@ -115,7 +123,14 @@ async function startSide(name: SideName): Promise<Side> {
   const db = new Db(driver, 'neo4j', 60_000);
   await applySchema(db);
   // The same seed on both sides: the same pipelines, datasets and event shapes, round for round.
-  return { name, config, server, driver, committer: new IngestCommitter(db, createLogger('silent')), traffic: new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10, seed: 42 }) };
+  return {
+    name,
+    config,
+    server,
+    driver,
+    committer: new IngestCommitter(db, createLogger('silent')),
+    traffic: new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10, seed: 42 }),
+  };
 }
 
 const median = (xs: number[]) => {
@@ -132,14 +147,25 @@ async function main() {
     sides.push(await startSide('B'));
     allSides = sides;
     // Warm-up, alternating so both JVMs spend it under the same machine conditions.
-    const warm: Record<SideName, { events: number; jitShare: number }> = { A: { events: 0, jitShare: 1 }, B: { events: 0, jitShare: 1 } };
-    const warming = () => sides.filter((s) => warm[s.name].events < WARMUP_MAX_EVENTS && (warm[s.name].events < WARMUP_EVENTS || warm[s.name].jitShare >= JIT_QUIET_SHARE));
+    const warm: Record<SideName, { events: number; jitShare: number }> = {
+      A: { events: 0, jitShare: 1 },
+      B: { events: 0, jitShare: 1 },
+    };
+    const warming = () =>
+      sides.filter(
+        (s) =>
+          warm[s.name].events < WARMUP_MAX_EVENTS &&
+          (warm[s.name].events < WARMUP_EVENTS || warm[s.name].jitShare >= JIT_QUIET_SHARE),
+      );
     for (let todo = warming(); todo.length > 0; todo = warming()) {
       for (const side of todo) {
         const r = await round(side, WARMUP_ROUND_EVENTS);
         warm[side.name].events += WARMUP_ROUND_EVENTS;
         warm[side.name].jitShare = r.jitShare;
-        console.log(`warm-up ${side.name}: ${warm[side.name].events} events, ${r.eventsPerSecond} events/s, Neo4j ${r.neo4jMsPerEvent} ms/event, JIT ${Math.round(r.jitShare * 100)}%`);
+        console.log(
+          `warm-up ${side.name}: ${warm[side.name].events} events, ${r.eventsPerSecond} events/s, Neo4j ` +
+            `${r.neo4jMsPerEvent} ms/event, JIT ${Math.round(r.jitShare * 100)}%`,
+        );
       }
     }
     const pairs: { order: string; A: Round; B: Round; rateRatio: number; cpuRatio: number }[] = [];
@@ -149,15 +175,28 @@ async function main() {
       for (const side of order) result[side.name] = await round(side, ROUND_EVENTS);
       const A = result.A!;
       const B = result.B!;
-      const pair = { order: order.map((s) => s.name).join(''), A, B, rateRatio: r2(B.eventsPerSecond / A.eventsPerSecond), cpuRatio: r2(B.neo4jMsPerEvent / A.neo4jMsPerEvent) };
+      const pair = {
+        order: order.map((s) => s.name).join(''),
+        A,
+        B,
+        rateRatio: r2(B.eventsPerSecond / A.eventsPerSecond),
+        cpuRatio: r2(B.neo4jMsPerEvent / A.neo4jMsPerEvent),
+      };
       pairs.push(pair);
-      console.log(`pair ${i + 1} (${pair.order}): A ${A.eventsPerSecond}/s ${A.neo4jMsPerEvent} ms, B ${B.eventsPerSecond}/s ${B.neo4jMsPerEvent} ms: rate B/A ${pair.rateRatio}, Neo4j CPU B/A ${pair.cpuRatio}`);
+      console.log(
+        `pair ${i + 1} (${pair.order}): A ${A.eventsPerSecond}/s ${A.neo4jMsPerEvent} ms, B ${B.eventsPerSecond}/s ` +
+          `${B.neo4jMsPerEvent} ms: rate B/A ${pair.rateRatio}, Neo4j CPU B/A ${pair.cpuRatio}`,
+      );
     }
     const probeAfter = cpuSpeedProbe();
     const result = {
       benchmark: 'neo4j-ab',
       machine: { ...machine(), cpuSpeedProbeOpsPerSecond: { before: probeBefore, after: probeAfter } },
-      method: `${PAUSE_IDLE ? 'the side not measured frozen with SIGSTOP; ' : ''}in-process ingest (parse, plan, group commit; no HTTP) at concurrency ${CONCURRENCY}, ${ROUND_EVENTS}-event rounds alternating between two Neo4j servers (A first in odd pairs), after warm-up until the JIT is under ${JIT_QUIET_SHARE * 100}% of each server's CPU`,
+      method:
+        `${PAUSE_IDLE ? 'the side not measured frozen with SIGSTOP; ' : ''}in-process ingest (parse, plan, ` +
+        `group commit; no HTTP) at concurrency ${CONCURRENCY}, ${ROUND_EVENTS}-event rounds alternating between two ` +
+        `Neo4j servers (A first in odd pairs), after warm-up until the JIT is under ${JIT_QUIET_SHARE * 100}% of ` +
+        `each server's CPU`,
       sides: { A: sides[0].config, B: sides[1].config },
       warmup: warm,
       pairs,
@@ -166,8 +205,14 @@ async function main() {
         pairsFavouringB: pairs.filter((p) => p.rateRatio > 1).length,
         neo4jCpuRatioMedian: r2(median(pairs.map((p) => p.cpuRatio))),
         pairsWithLessNeo4jCpuOnB: pairs.filter((p) => p.cpuRatio < 1).length,
-        eventsPerSecondMedian: { A: median(pairs.map((p) => p.A.eventsPerSecond)), B: median(pairs.map((p) => p.B.eventsPerSecond)) },
-        neo4jMsPerEventMedian: { A: median(pairs.map((p) => p.A.neo4jMsPerEvent)), B: median(pairs.map((p) => p.B.neo4jMsPerEvent)) },
+        eventsPerSecondMedian: {
+          A: median(pairs.map((p) => p.A.eventsPerSecond)),
+          B: median(pairs.map((p) => p.B.eventsPerSecond)),
+        },
+        neo4jMsPerEventMedian: {
+          A: median(pairs.map((p) => p.A.neo4jMsPerEvent)),
+          B: median(pairs.map((p) => p.B.neo4jMsPerEvent)),
+        },
       },
     };
     console.log(result.summary);

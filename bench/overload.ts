@@ -10,17 +10,28 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { TrafficGenerator } from './traffic.js';
-import { checkoutRef, cpuSpeedProbe, machine, startBenchNeo4j, startServiceProcess, summarize, writeResult } from './support.js';
+import {
+  checkoutRef,
+  cpuSpeedProbe,
+  machine,
+  startBenchNeo4j,
+  startServiceProcess,
+  summarize,
+  writeResult,
+} from './support.js';
 import { projectRoot } from '../src/paths.js';
 
 const SECONDS = Number(process.env.BENCH_OVERLOAD_SECONDS ?? 45);
 const CLIENTS = Number(process.env.BENCH_OVERLOAD_CLIENTS ?? 256);
 const SEED_EVENTS = Number(process.env.BENCH_OVERLOAD_SEED_EVENTS ?? 6000);
 const CLIENT_TIMEOUT_MS = 30_000;
-const SIDES = (process.env.BENCH_OVERLOAD_SIDES ?? `before=a91d58a;after=.`).split(';').filter(Boolean).map((s) => {
-  const [name, ref] = s.split('=');
-  return { name, ref, root: ref === '.' ? projectRoot : checkoutRef(ref) };
-});
+const SIDES = (process.env.BENCH_OVERLOAD_SIDES ?? `before=a91d58a;after=.`)
+  .split(';')
+  .filter(Boolean)
+  .map((s) => {
+    const [name, ref] = s.split('=');
+    return { name, ref, root: ref === '.' ? projectRoot : checkoutRef(ref) };
+  });
 
 interface Outcome {
   status: number;
@@ -32,13 +43,19 @@ interface Outcome {
 function call(agent: http.Agent, url: string, method: string, body?: Buffer): Promise<Outcome> {
   const t = performance.now();
   return new Promise((resolve) => {
-    const req = http.request(url, { method, agent, headers: body ? { 'content-type': 'application/json', 'content-length': body.length } : {} }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t }));
-      res.on('error', () => resolve({ status: -1, ms: performance.now() - t, error: 'response error' }));
-    });
+    const req = http.request(
+      url,
+      { method, agent, headers: body ? { 'content-type': 'application/json', 'content-length': body.length } : {} },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t }));
+        res.on('error', () => resolve({ status: -1, ms: performance.now() - t, error: 'response error' }));
+      },
+    );
     req.setTimeout(CLIENT_TIMEOUT_MS, () => req.destroy(new Error('timeout')));
-    req.on('error', (err) => resolve({ status: err.message === 'timeout' ? -2 : -1, ms: performance.now() - t, error: err.message }));
+    req.on('error', (err) =>
+      resolve({ status: err.message === 'timeout' ? -2 : -1, ms: performance.now() - t, error: err.message }),
+    );
     req.end(body);
   });
 }
@@ -63,7 +80,9 @@ function rssSampler(pid: number) {
 
 function report(outcomes: Outcome[], seconds: number) {
   const byStatus: Record<string, number> = {};
-  for (const o of outcomes) byStatus[o.status === -2 ? 'client timeout' : o.status === -1 ? 'connection error' : o.status] = (byStatus[o.status === -2 ? 'client timeout' : o.status === -1 ? 'connection error' : o.status] ?? 0) + 1;
+  for (const o of outcomes)
+    byStatus[o.status === -2 ? 'client timeout' : o.status === -1 ? 'connection error' : o.status] =
+      (byStatus[o.status === -2 ? 'client timeout' : o.status === -1 ? 'connection error' : o.status] ?? 0) + 1;
   const accepted = outcomes.filter((o) => o.status >= 200 && o.status < 300);
   const refused = outcomes.filter((o) => o.status === 503);
   return {
@@ -78,7 +97,11 @@ function report(outcomes: Outcome[], seconds: number) {
 }
 
 /** `clients` loops for SECONDS, each sending what `next` gives; a 503 makes a client wait its Retry-After (1 s). */
-async function load(clients: number, next: (i: number) => { url: string; method: string; body?: Buffer }, servicePid: number) {
+async function load(
+  clients: number,
+  next: (i: number) => { url: string; method: string; body?: Buffer },
+  servicePid: number,
+) {
   const kindOf = (method: string): 'write' | 'read' => (method === 'POST' ? 'write' : 'read');
   const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
   const outcomes: Outcome[] = [];
@@ -107,31 +130,52 @@ async function side(name: string, root: string, seed: Buffer[], events: Buffer[]
   try {
     const seedAgent = new http.Agent({ keepAlive: true, maxSockets: 8 });
     let n = 0;
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (n < seed.length) await call(seedAgent, `${service.url}/api/v1/lineage`, 'POST', seed[n++]);
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (n < seed.length) await call(seedAgent, `${service.url}/api/v1/lineage`, 'POST', seed[n++]);
+      }),
+    );
     seedAgent.destroy();
     const idleRss = service.rssMiB();
+    const WAREHOUSE = 'dataset:postgres://warehouse.internal:5432';
     const reads = [
-      `/api/v1/lineage?nodeId=${encodeURIComponent('dataset:postgres://warehouse.internal:5432:analytics.pipeline_0.stage_0')}&depth=20`,
-      `/api/v1/lineage?nodeId=${encodeURIComponent('dataset:postgres://warehouse.internal:5432:analytics.pipeline_3.stage_6')}&depth=20&direction=both`,
+      `/api/v1/lineage?nodeId=${encodeURIComponent(`${WAREHOUSE}:analytics.pipeline_0.stage_0`)}&depth=20`,
+      `/api/v1/lineage?nodeId=${encodeURIComponent(`${WAREHOUSE}:analytics.pipeline_3.stage_6`)}&depth=20` +
+        '&direction=both',
       '/api/v1/search?q=stage&limit=1000',
       '/api/v1/jobs?limit=1000',
       '/api/v1/search?q=a&limit=1000&offset=500',
     ].map((p) => `${service.url}${p}`);
     const results: Record<string, unknown> = { idleRssMiB: idleRss };
     let e = 0;
-    const producers = await load(CLIENTS, () => ({ url: `${service.url}/api/v1/lineage`, method: 'POST', body: events[e++ % events.length] }), pid);
+    const producers = await load(
+      CLIENTS,
+      () => ({ url: `${service.url}/api/v1/lineage`, method: 'POST', body: events[e++ % events.length] }),
+      pid,
+    );
     results.producers = { clients: CLIENTS, ...report(producers.outcomes, SECONDS), peakRssMiB: producers.peakRssMiB };
     console.log(name, 'producers', JSON.stringify(results.producers));
     const readers = await load(CLIENTS, (i) => ({ url: reads[i % reads.length], method: 'GET' }), pid);
     results.readers = { clients: CLIENTS, ...report(readers.outcomes, SECONDS), peakRssMiB: readers.peakRssMiB };
     console.log(name, 'readers', JSON.stringify(results.readers));
-    const mixed = await load(CLIENTS, (i) => (i % 2 === 0 ? { url: `${service.url}/api/v1/lineage`, method: 'POST', body: events[e++ % events.length] } : { url: reads[i % reads.length], method: 'GET' }), pid);
+    const mixed = await load(
+      CLIENTS,
+      (i) =>
+        i % 2 === 0
+          ? { url: `${service.url}/api/v1/lineage`, method: 'POST', body: events[e++ % events.length] }
+          : { url: reads[i % reads.length], method: 'GET' },
+      pid,
+    );
     results.mixed = {
       clients: CLIENTS,
-      writes: report(mixed.outcomes.filter((o) => o.kind === 'write'), SECONDS),
-      reads: report(mixed.outcomes.filter((o) => o.kind === 'read'), SECONDS),
+      writes: report(
+        mixed.outcomes.filter((o) => o.kind === 'write'),
+        SECONDS,
+      ),
+      reads: report(
+        mixed.outcomes.filter((o) => o.kind === 'read'),
+        SECONDS,
+      ),
       peakRssMiB: mixed.peakRssMiB,
     };
     console.log(name, 'mixed', JSON.stringify(results.mixed));
@@ -153,8 +197,17 @@ async function main() {
   for (const s of SIDES) sides[s.name] = { ref: s.ref, ...(await side(s.name, s.root, seed, events)) };
   const file = writeResult('overload', {
     benchmark: 'overload',
-    machine: { ...machine(), nproc: os.cpus().length, loadAverage: { before: loadBefore, after: os.loadavg() }, cpuSpeedProbeOpsPerSecond: { before: probeBefore, after: cpuSpeedProbe() } },
-    method: `per side: a fresh Neo4j (bench heap), the built service with its defaults, ${SEED_EVENTS} events seeded; then ${SECONDS} s each of ${CLIENTS} producers (bench:ingest traffic), ${CLIENTS} readers (lineage depth 20, search and job lists of 1,000), and both mixed; a client waits Retry-After (1 s) after a 503; client timeout ${CLIENT_TIMEOUT_MS / 1000} s; the load generator shares the 2 cores`,
+    machine: {
+      ...machine(),
+      nproc: os.cpus().length,
+      loadAverage: { before: loadBefore, after: os.loadavg() },
+      cpuSpeedProbeOpsPerSecond: { before: probeBefore, after: cpuSpeedProbe() },
+    },
+    method:
+      `per side: a fresh Neo4j (bench heap), the built service with its defaults, ${SEED_EVENTS} events ` +
+      `seeded; then ${SECONDS} s each of ${CLIENTS} producers (bench:ingest traffic), ${CLIENTS} readers (lineage ` +
+      `depth 20, search and job lists of 1,000), and both mixed; a client waits Retry-After (1 s) after a 503; ` +
+      `client timeout ${CLIENT_TIMEOUT_MS / 1000} s; the load generator shares the 2 cores`,
     sides,
   });
   console.log(`wrote ${file}`);

@@ -11,7 +11,11 @@
 import { IngestCommitter } from '../src/ingest/committer.js';
 import { createLogger } from '../src/logger.js';
 import { createDriver } from '../src/neo4j/runtime.js';
-import { installPlainParamsFastPath, requireFromDriver, TRANSFORMER_MODULE } from '../src/neo4j/patches/plain-params.js';
+import {
+  installPlainParamsFastPath,
+  requireFromDriver,
+  TRANSFORMER_MODULE,
+} from '../src/neo4j/patches/plain-params.js';
 import { Db, type TxRunner } from '../src/store/db.js';
 import { writeBatchStatement } from '../src/store/ingest.js';
 import { applySchema } from '../src/store/schema.js';
@@ -25,7 +29,9 @@ const ROUNDS = Number(process.env.BENCH_PACK_ROUNDS ?? 6);
 // Captured before createDriver installs the fast path: the driver's own method, for the baseline.
 const Transformer = requireFromDriver(TRANSFORMER_MODULE).default;
 const driverToStructure: (value: unknown) => unknown = Transformer.prototype.toStructure;
-const typeTransformers = requireFromDriver('neo4j-driver-bolt-connection/lib/bolt/bolt-protocol-v5x8.transformer.js').default;
+const typeTransformers = requireFromDriver(
+  'neo4j-driver-bolt-connection/lib/bolt/bolt-protocol-v5x8.transformer.js',
+).default;
 const { v2 } = requireFromDriver('neo4j-driver-bolt-connection/lib/packstream/index.js');
 const { alloc } = requireFromDriver('neo4j-driver-bolt-connection/lib/channel/index.js');
 
@@ -53,7 +59,11 @@ const gen = new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10 });
 async function ingest(events: number): Promise<void> {
   const parsed = normalizedEvents(gen.events(events / 2));
   let next = 0;
-  await Promise.all(Array.from({ length: 32 }, async () => { while (next < parsed.length) await committer.submit(parsed[next++]); }));
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < parsed.length) await committer.submit(parsed[next++]);
+    }),
+  );
 }
 await ingest(WARM_EVENTS);
 recording = true;
@@ -85,7 +95,10 @@ const sides = {
     return packAll(t.toStructure);
   },
 };
-for (let i = 0; i < 2; i++) { sides.driver(); sides.fastPath(); } // JIT warm-up
+for (let i = 0; i < 2; i++) {
+  sides.driver();
+  sides.fastPath();
+} // JIT warm-up
 const rounds: { driverUsPerEvent: number; fastPathUsPerEvent: number; ratio: number }[] = [];
 let bytes = 0;
 for (let i = 0; i < ROUNDS; i++) {
@@ -93,12 +106,18 @@ for (let i = 0; i < ROUNDS; i++) {
   const b = sides.fastPath();
   bytes = b.bytes;
   const us = (ms: number) => Math.round((ms * 1000 * 10) / RECORDED_EVENTS) / 10;
-  rounds.push({ driverUsPerEvent: us(a.ms), fastPathUsPerEvent: us(b.ms), ratio: Math.round((a.ms / b.ms) * 100) / 100 });
+  rounds.push({
+    driverUsPerEvent: us(a.ms),
+    fastPathUsPerEvent: us(b.ms),
+    ratio: Math.round((a.ms / b.ms) * 100) / 100,
+  });
 }
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 const result = {
   bench: 'pack',
-  description: 'CPU time to pack the parameters of recorded ingest write statements into Bolt, per event, driver type checks vs plain-params fast path',
+  description:
+    'CPU time to pack the parameters of recorded ingest write statements into Bolt, per event, driver type checks vs ' +
+    'plain-params fast path',
   batches: recorded.length,
   eventsPerBatch: Math.round((RECORDED_EVENTS / recorded.length) * 10) / 10,
   boltBytesPerEvent: Math.round(bytes / RECORDED_EVENTS),
@@ -111,5 +130,8 @@ const result = {
   cpuSpeedProbe: { before: probeBefore, after: cpuSpeedProbe() },
   machine: machine(),
 };
-console.log(JSON.stringify(result.median), `${result.batches} batches, ${result.eventsPerBatch} events each, ${result.boltBytesPerEvent} Bolt bytes per event`);
+console.log(
+  JSON.stringify(result.median),
+  `${result.batches} batches, ${result.eventsPerBatch} events each, ${result.boltBytesPerEvent} Bolt bytes per event`,
+);
 console.log(`results: ${writeResult('pack', result)}`);

@@ -37,13 +37,23 @@ const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const schema = (name: string) => ({
   _producer: PRODUCER,
   _schemaURL: 'https://openlineage.io/spec/facets/1-1-1/SchemaDatasetFacet.json',
-  fields: ['id', 'created_at', 'amount', 'status', 'customer_id'].map((f, i) => ({ name: `${f}`, type: ['BIGINT', 'TIMESTAMP', 'DECIMAL', 'VARCHAR', 'BIGINT'][i], description: `${f} of ${name}` })),
+  fields: ['id', 'created_at', 'amount', 'status', 'customer_id'].map((f, i) => ({
+    name: `${f}`,
+    type: ['BIGINT', 'TIMESTAMP', 'DECIMAL', 'VARCHAR', 'BIGINT'][i],
+    description: `${f} of ${name}`,
+  })),
 });
 
-/** Job i reads ds_i (and sometimes ds_(i-1)) and writes ds_(10000+i): 2 datasets per job, chains through shared inputs. */
+/**
+ * Job i reads ds_i (and sometimes ds_(i-1)) and writes ds_(10000+i): 2 datasets per job, chains through shared inputs.
+ */
 function runEventFor(job: number, run: number): Record<string, unknown> {
   const t = Date.parse('2024-01-01T00:00:00Z') + (run * JOBS + job) * 1000;
-  const ds = (i: number) => ({ namespace: DATASET_NS, name: `analytics.table_${String(i).padStart(5, '0')}`, facets: { schema: schema(`t${i}`) } });
+  const ds = (i: number) => ({
+    namespace: DATASET_NS,
+    name: `analytics.table_${String(i).padStart(5, '0')}`,
+    facets: { schema: schema(`t${i}`) },
+  });
   const inputs = [ds(job)];
   if (job > 0 && job % 3 === 0) inputs.push(ds(job - 1));
   return {
@@ -70,14 +80,18 @@ async function generate(db: Db): Promise<number> {
         const parsed = parseEvent(runEventFor(i % JOBS, Math.floor(i / JOBS)));
         if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
         await committer.submit(parsed.event);
-        if (i % 10_000 === 0) console.log(`  ingested ${i} / ${total} events (${Math.round((performance.now() - t0) / 1000)} s)`);
+        if (i % 10_000 === 0)
+          console.log(`  ingested ${i} / ${total} events (${Math.round((performance.now() - t0) / 1000)} s)`);
       }
     }),
   );
   return (performance.now() - t0) / 1000;
 }
 
-async function measure(base: string, paths: () => string): Promise<ReturnType<typeof summarize> & { status: number; bytes: number }> {
+async function measure(
+  base: string,
+  paths: () => string,
+): Promise<ReturnType<typeof summarize> & { status: number; bytes: number }> {
   const lat: number[] = [];
   let status = 0;
   let bytes = 0;
@@ -118,19 +132,38 @@ async function main() {
   const db = new Db(driver, 'neo4j', 60_000);
   try {
     await applySchema(db);
-    const existing = toNative((await db.read({ op: 'bench' }, (tx) => tx.run('MATCH (j:Job) RETURN count(j) AS jobs'))).records[0].get('jobs')) as number;
+    const existing = toNative(
+      (await db.read({ op: 'bench' }, (tx) => tx.run('MATCH (j:Job) RETURN count(j) AS jobs'))).records[0].get('jobs'),
+    ) as number;
     let seconds = 0;
     if (existing >= JOBS) console.log(`reusing the graph in ${process.env.BENCH_REUSE} (${existing} jobs)`);
     else {
-      console.log(`generating ${JOBS} jobs, ${JOBS * 2} datasets, ${JOBS * RUNS_PER_JOB} runs through the ingest path...`);
+      console.log(
+        `generating ${JOBS} jobs, ${JOBS * 2} datasets, ${JOBS * RUNS_PER_JOB} runs through the ingest path...`,
+      );
       seconds = await generate(db);
     }
     const counts = toNative(
-      (await db.read({ op: 'bench' }, (tx) => tx.run('MATCH (j:Job) WITH count(j) AS jobs MATCH (d:Dataset) WITH jobs, count(d) AS datasets MATCH (r:Run) WITH jobs, datasets, count(r) AS runs MATCH (e:LineageEvent) RETURN jobs, datasets, runs, count(e) AS events'))).records[0].toObject(),
+      (
+        await db.read({ op: 'bench' }, (tx) =>
+          tx.run(
+            'MATCH (j:Job) WITH count(j) AS jobs MATCH (d:Dataset) WITH jobs, count(d) AS datasets MATCH (r:Run) ' +
+              'WITH jobs, datasets, count(r) AS runs MATCH (e:LineageEvent) RETURN jobs, datasets, runs, count(e) AS ' +
+              'events',
+          ),
+        )
+      ).records[0].toObject(),
     ) as Record<string, number>;
     console.log('graph:', counts, `in ${Math.round(seconds)} s`);
     if (queryTimings.size) {
-      console.table(Object.fromEntries([...queryTimings.entries()].map(([k, v]) => [k, { calls: v.length, totalMs: Math.round(v.reduce((a, b) => a + b, 0)) }])));
+      console.table(
+        Object.fromEntries(
+          [...queryTimings.entries()].map(([k, v]) => [
+            k,
+            { calls: v.length, totalMs: Math.round(v.reduce((a, b) => a + b, 0)) },
+          ]),
+        ),
+      );
     }
 
     const { koa } = createApp({ db, logger: createLogger('silent'), bodyLimitBytes: 10 * 1024 * 1024 });
@@ -145,7 +178,9 @@ async function main() {
     const lastJobs = Math.max(0, JOBS - 100);
     const lastDatasets = Math.max(0, JOBS * 2 - 100);
     const lastEvents = Math.max(0, counts.events - 100);
-    const runId = (toNative((await db.read({ op: 'bench' }, (tx) => tx.run('MATCH (r:Run) RETURN r.id AS id LIMIT 1'))).records[0].get('id')) as string);
+    const runId = toNative(
+      (await db.read({ op: 'bench' }, (tx) => tx.run('MATCH (r:Run) RETURN r.id AS id LIMIT 1'))).records[0].get('id'),
+    ) as string;
     const endpoints: Record<string, () => string> = {
       'namespace jobs, first page': () => `/api/v1/namespaces/${JOB_NS}/jobs?limit=100`,
       'namespace jobs, last page': () => `/api/v1/namespaces/${JOB_NS}/jobs?limit=100&offset=${lastJobs}`,
@@ -165,9 +200,9 @@ async function main() {
       'search (matches 30,000 names, 10 results)': () => `/api/v1/search?q=a`,
       'events, first page': () => '/api/v1/events/lineage?limit=100',
       'events, last page': () => `/api/v1/events/lineage?limit=100&offset=${lastEvents}`,
-      'namespaces': () => '/api/v1/namespaces',
-      'sources': () => '/api/v1/sources',
-      'tags': () => '/api/v1/tags',
+      namespaces: () => '/api/v1/namespaces',
+      sources: () => '/api/v1/sources',
+      tags: () => '/api/v1/tags',
       'stats lineage-events (DAY)': () => '/api/v1/stats/lineage-events?period=DAY',
       'stats jobs (WEEK)': () => '/api/v1/stats/jobs?period=WEEK&timezone=Europe/Paris',
       'stats datasets (DAY)': () => '/api/v1/stats/datasets?period=DAY',
@@ -183,12 +218,18 @@ async function main() {
       console.log(`${name.padEnd(40)} status ${r.status}  p50 ${r.p50} ms  p95 ${r.p95} ms  (${r.bytes} bytes)`);
     }
     server.close();
-    const measured = Object.entries(results).filter(([name]) => !stress.has(name)).map(([, r]) => r) as { p95: number; status: number }[];
+    const measured = Object.entries(results)
+      .filter(([name]) => !stress.has(name))
+      .map(([, r]) => r) as { p95: number; status: number }[];
     writeResult('read', {
       benchmark: 'read',
       machine: machine(),
       loadAverage: { beforeMeasuring: loadBefore, after: os.loadavg() },
-      graph: { ...counts, generatedThrough: 'parseEvent + IngestCommitter (the ingest path, in-process, no HTTP)', generationSeconds: Math.round(seconds) },
+      graph: {
+        ...counts,
+        generatedThrough: 'parseEvent + IngestCommitter (the ingest path, in-process, no HTTP)',
+        generationSeconds: Math.round(seconds),
+      },
       samplesPerEndpoint: SAMPLES,
       endpoints: results,
       target: { p95Ms: 50 },

@@ -35,7 +35,8 @@ function jvmThreadCpuSeconds(javaPid: number, pattern: RegExp): number {
   let total = 0;
   for (const tid of fs.readdirSync(`/proc/${javaPid}/task`)) {
     try {
-      if (pattern.test(fs.readFileSync(`/proc/${javaPid}/task/${tid}/comm`, 'utf8'))) total += statCpuSeconds(`/proc/${javaPid}/task/${tid}/stat`);
+      if (pattern.test(fs.readFileSync(`/proc/${javaPid}/task/${tid}/comm`, 'utf8')))
+        total += statCpuSeconds(`/proc/${javaPid}/task/${tid}/stat`);
     } catch {
       /* thread ended */
     }
@@ -59,7 +60,12 @@ export function gcCpuSeconds(javaPid: number): number {
 /** Machine-wide CPU time counters (jiffies) from /proc/stat: busy and idle (idle + iowait). */
 export function machineCpu(): { busy: number; idle: number } {
   try {
-    const [user, nice, system, idle, iowait, irq, softirq, steal] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = fs
+      .readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     return { busy: user + nice + system + irq + softirq + steal, idle: idle + iowait };
   } catch {
     return { busy: NaN, idle: NaN };
@@ -72,7 +78,13 @@ export function machineCpu(): { busy: number; idle: number } {
  * CPU itself was slower during a run, which events/s alone cannot tell apart from a regression.
  */
 export function cpuSpeedProbe(ms = 1000): number {
-  const doc = { fields: Array.from({ length: 100 }, (_, i) => ({ name: `field_${i}`, type: 'VARCHAR', description: 'd'.repeat(40) })) };
+  const doc = {
+    fields: Array.from({ length: 100 }, (_, i) => ({
+      name: `field_${i}`,
+      type: 'VARCHAR',
+      description: 'd'.repeat(40),
+    })),
+  };
   const t0 = performance.now();
   let ops = 0;
   while (performance.now() - t0 < ms) {
@@ -107,7 +119,13 @@ export function percentile(sorted: number[], p: number): number {
 
 export function summarize(latenciesMs: number[]) {
   const s = [...latenciesMs].sort((a, b) => a - b);
-  return { count: s.length, p50: percentile(s, 50), p95: percentile(s, 95), p99: percentile(s, 99), max: percentile(s, 100) };
+  return {
+    count: s.length,
+    p50: percentile(s, 50),
+    p95: percentile(s, 95),
+    p99: percentile(s, 99),
+    max: percentile(s, 100),
+  };
 }
 
 /** The generator's events as the service's parser normalizes them; an invalid one is a bug in the generator. */
@@ -120,7 +138,10 @@ export function normalizedEvents(events: Record<string, unknown>[]): NormalizedE
 }
 
 /** `extra`: JVM flags after NEO4J_LOCAL_JVM_ARGS, and neo4j.conf lines (bench:neo4j-ab's sides). */
-export async function startBenchNeo4j(name: string, extra: { jvmArgs?: string[]; conf?: string[] } = {}): Promise<LocalNeo4jServer> {
+export async function startBenchNeo4j(
+  name: string,
+  extra: { jvmArgs?: string[]; conf?: string[] } = {},
+): Promise<LocalNeo4jServer> {
   const server = new LocalNeo4jServer({
     dir: process.env.NEO4J_LOCAL_DIR ?? path.join(projectRoot, '.neo4j'),
     version: NEO4J_DEFAULT_VERSION,
@@ -156,7 +177,10 @@ export function checkoutRef(ref: string): string {
   const commit = sha.stdout.trim();
   const root = path.join(projectRoot, '.bench-worktrees', commit.slice(0, 12));
   if (!fs.existsSync(path.join(root, 'package.json'))) {
-    const r = spawnSync('git', ['worktree', 'add', '--force', '--detach', root, commit], { cwd: projectRoot, stdio: 'inherit' });
+    const r = spawnSync('git', ['worktree', 'add', '--force', '--detach', root, commit], {
+      cwd: projectRoot,
+      stdio: 'inherit',
+    });
     if (r.status !== 0) throw new Error(`git worktree add failed for ${ref}`);
   }
   const modules = path.join(root, 'node_modules');
@@ -169,7 +193,11 @@ export function checkoutRef(ref: string): string {
  * JavaScript (built once per bench run and checkout), not the TypeScript loader the tests use.
  * `root` is the checkout to run (this one by default; see checkoutRef).
  */
-export async function startServiceProcess(neo4jUri: string, extraEnv: Record<string, string> = {}, root = projectRoot): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  neo4jUri: string,
+  extraEnv: Record<string, string> = {},
+  root = projectRoot,
+): Promise<ServiceProcess> {
   if (!built.has(root)) {
     const r = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
     if (r.status !== 0) throw new Error(`npm run build failed in ${root}`);
@@ -179,7 +207,15 @@ export async function startServiceProcess(neo4jUri: string, extraEnv: Record<str
   // BENCH_SERVICE_NODE_ARGS: extra node flags for the service (e.g. --cpu-prof when diagnosing).
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'dist/src/server.js')], {
-    env: { ...process.env, NEO4J_URI: neo4jUri, NEO4J_PASSWORD: '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv },
+    env: {
+      ...process.env,
+      NEO4J_URI: neo4jUri,
+      NEO4J_PASSWORD: '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...extraEnv,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -215,13 +251,25 @@ export async function startServiceProcess(neo4jUri: string, extraEnv: Record<str
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
 /** Minimal keep-alive HTTP client: lighter than fetch, so the generator steals less CPU from the service. */
-export function request(url: string, method: string, body?: string | Buffer): Promise<{ status: number; body: string }> {
+export function request(
+  url: string,
+  method: string,
+  body?: string | Buffer,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent, headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = http.request(
+      url,
+      {
+        method,
+        agent,
+        headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {},
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     if (body) req.write(body);
     req.end();
@@ -232,6 +280,6 @@ export function writeResult(name: string, result: unknown): string {
   const dir = path.join(projectRoot, 'bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.json`);
-  fs.writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
+  fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   return file;
 }

@@ -23,7 +23,11 @@ export function rng(seed: number) {
 }
 
 function facet(body: Record<string, unknown>, name: string) {
-  return { _producer: PRODUCER, _schemaURL: `https://openlineage.io/spec/facets/1-0-0/${name}.json#/$defs/${name}`, ...body };
+  return {
+    _producer: PRODUCER,
+    _schemaURL: `https://openlineage.io/spec/facets/1-0-0/${name}.json#/$defs/${name}`,
+    ...body,
+  };
 }
 
 interface Dataset {
@@ -64,9 +68,14 @@ export class TrafficGenerator {
     const fields = Array.from({ length: n }, (_, i) => ({
       name: `col_${i}_${name.length % 7}`,
       type: TYPES[Math.floor(this.rand() * TYPES.length)],
-      description: this.rand() < 0.5 ? `Column ${i} of ${name}, documented by the owning team for downstream consumers.` : '',
+      description:
+        this.rand() < 0.5 ? `Column ${i} of ${name}, documented by the owning team for downstream consumers.` : '',
     }));
-    return { namespace: `postgres://warehouse.internal:5432${this.opts.namespaceSuffix ?? ''}`, name: `analytics.${name}`, fields };
+    return {
+      namespace: `postgres://warehouse.internal:5432${this.opts.namespaceSuffix ?? ''}`,
+      name: `analytics.${name}`,
+      fields,
+    };
   }
 
   private ds(d: Dataset, withSchema: boolean) {
@@ -88,16 +97,43 @@ export class TrafficGenerator {
       namespace: `airflow-prod${this.opts.namespaceSuffix ?? ''}`,
       name: `pipeline_${p}.task_${k}`,
       facets: {
-        sql: facet({ query: `INSERT INTO ${stages[k + 1].name} SELECT ${stages[k].fields.map((f) => f.name).join(', ')} FROM ${stages[k].name}` }, 'SQLJobFacet'),
-        sourceCodeLocation: facet({ type: 'git', url: `https://git.example.com/data/pipelines/blob/main/pipeline_${p}.py` }, 'SourceCodeLocationJobFacet'),
+        sql: facet(
+          {
+            query:
+              `INSERT INTO ${stages[k + 1].name} SELECT ${stages[k].fields.map((f) => f.name).join(', ')} FROM ` +
+              `${stages[k].name}`,
+          },
+          'SQLJobFacet',
+        ),
+        sourceCodeLocation: facet(
+          { type: 'git', url: `https://git.example.com/data/pipelines/blob/main/pipeline_${p}.py` },
+          'SourceCodeLocationJobFacet',
+        ),
         jobType: facet({ processingType: 'BATCH', integration: 'AIRFLOW', jobType: 'TASK' }, 'JobTypeJobFacet'),
       },
     };
-    const parent = facet({ run: { runId: randomUUID() }, job: { namespace: `airflow-prod${this.opts.namespaceSuffix ?? ''}`, name: `pipeline_${p}` } }, 'ParentRunFacet');
-    const base = { producer: PRODUCER, schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent', job };
+    const parent = facet(
+      {
+        run: { runId: randomUUID() },
+        job: { namespace: `airflow-prod${this.opts.namespaceSuffix ?? ''}`, name: `pipeline_${p}` },
+      },
+      'ParentRunFacet',
+    );
+    const base = {
+      producer: PRODUCER,
+      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+      job,
+    };
     const failed = this.rand() < 0.05;
     return [
-      { ...base, eventType: 'START', eventTime: new Date(time).toISOString(), run: { runId, facets: { parent } }, inputs, outputs: [] },
+      {
+        ...base,
+        eventType: 'START',
+        eventTime: new Date(time).toISOString(),
+        run: { runId, facets: { parent } },
+        inputs,
+        outputs: [],
+      },
       {
         ...base,
         eventType: failed ? 'FAIL' : 'COMPLETE',

@@ -52,7 +52,11 @@ const SHAPES: Shape[] = [
 function graphEvents(shape: Shape): { events: Record<string, unknown>[]; start: string } {
   const ns = `bench-ui-${shape.name}`;
   const next = rng(shape.layers * 1000 + shape.width);
-  const ds = (k: number, i: number) => ({ namespace: ns, name: `l${String(k).padStart(2, '0')}.table_${String(i).padStart(3, '0')}`, facets: {} });
+  const ds = (k: number, i: number) => ({
+    namespace: ns,
+    name: `l${String(k).padStart(2, '0')}.table_${String(i).padStart(3, '0')}`,
+    facets: {},
+  });
   const events: Record<string, unknown>[] = [];
   const now = Date.now();
   for (let k = 1; k <= shape.layers; k++) {
@@ -76,7 +80,11 @@ function graphEvents(shape: Shape): { events: Record<string, unknown>[]; start: 
 }
 
 async function post(base: string, pathname: string, body: unknown): Promise<{ status: number; text: string }> {
-  const res = await fetch(base + pathname, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(base + pathname, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, text: await res.text() };
 }
 
@@ -93,7 +101,11 @@ function bundleSizes(webRoot: string) {
   const lazy = assets.filter((a) => !entry.includes(a) && a.endsWith('.js'));
   const files: Record<string, { bytes: number; gzip: number }> = { 'index.html': gz(path.join(webRoot, 'index.html')) };
   for (const a of assets) files[a] = gz(path.join(webRoot, 'assets', a));
-  const sum = (names: string[]) => names.reduce((acc, n) => ({ bytes: acc.bytes + files[n].bytes, gzip: acc.gzip + files[n].gzip }), { bytes: 0, gzip: 0 });
+  const sum = (names: string[]) =>
+    names.reduce((acc, n) => ({ bytes: acc.bytes + files[n].bytes, gzip: acc.gzip + files[n].gzip }), {
+      bytes: 0,
+      gzip: 0,
+    });
   return {
     files,
     firstPage: { files: ['index.html', ...entry], ...sum(['index.html', ...entry]) },
@@ -105,7 +117,8 @@ function bundleSizes(webRoot: string) {
 const TRANSFERRED = `(() => {
   const nav = performance.getEntriesByType('navigation')[0];
   const res = performance.getEntriesByType('resource');
-  return (nav ? nav.encodedBodySize : 0) + res.filter((r) => !r.name.includes('/api/')).reduce((s, r) => s + r.encodedBodySize, 0);
+  const assets = res.filter((r) => !r.name.includes('/api/'));
+  return (nav ? nav.encodedBodySize : 0) + assets.reduce((s, r) => s + r.encodedBodySize, 0);
 })()`;
 const HOME_READY = `document.querySelector('[data-testid=namespaces] tbody tr') ? performance.now() : 0`;
 const GRAPH_TIMES = `(() => {
@@ -157,14 +170,25 @@ async function measureGraph(browser: Browser, base: string, start: string, scree
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${base}/lineage?node=${encodeURIComponent(start)}&depth=20`, { waitUntil: 'commit' });
   await page.waitForSelector('[data-testid=graph][data-state=ready]', { timeout: 120_000 });
-  const t = await page.evaluate<{ readyMs: number; apiStartMs: number; apiMs: number; apiBytes: number; nodes: number; edges: number; drawMs: number; timings: Record<string, number> }>(GRAPH_TIMES);
+  const t = await page.evaluate<{
+    readyMs: number;
+    apiStartMs: number;
+    apiMs: number;
+    apiBytes: number;
+    nodes: number;
+    edges: number;
+    drawMs: number;
+    timings: Record<string, number>;
+  }>(GRAPH_TIMES);
   // Interactive: click a node far from the start, wait for its details.
   const target = await page.evaluate<{ id: string; x: number; y: number } | null>(CLICK_TARGET);
   let clickMs = NaN;
   if (target) {
     const t0 = performance.now();
     await page.mouse.click(target.x, target.y);
-    await page.waitForSelector(`[data-testid=node-details][data-node-id="${target.id.replace(/"/g, '\\"')}"]`, { timeout: 30_000 });
+    await page.waitForSelector(`[data-testid=node-details][data-node-id="${target.id.replace(/"/g, '\\"')}"]`, {
+      timeout: 30_000,
+    });
     clickMs = performance.now() - t0;
   }
   if (screenshot) await page.screenshot({ path: screenshot });
@@ -199,7 +223,8 @@ async function main() {
       const { events, start } = graphEvents(shape);
       for (let i = 0; i < events.length; i += 200) {
         const res = await post(base, '/api/v1/lineage/batch', events.slice(i, i + 200));
-        if (res.status !== 200 || !res.text.includes('"failed":0')) throw new Error(`ingest failed: ${res.status} ${res.text.slice(0, 300)}`);
+        if (res.status !== 200 || !res.text.includes('"failed":0'))
+          throw new Error(`ingest failed: ${res.status} ${res.text.slice(0, 300)}`);
       }
       starts[shape.name] = start;
       console.log(`graph ${shape.name}: ${events.length} jobs ingested`);
@@ -209,17 +234,24 @@ async function main() {
     // One unmeasured round warms the service (query plans) and Chromium's own start-up.
     await measureHome(browser, base);
     // ... and leaves a screenshot of each graph (node selected) in test-output/bench/.
-    for (const shape of SHAPES) await measureGraph(browser, base, starts[shape.name], path.join(outputDir('bench'), `ui-${shape.name}.png`));
+    for (const shape of SHAPES)
+      await measureGraph(browser, base, starts[shape.name], path.join(outputDir('bench'), `ui-${shape.name}.png`));
 
     const home: Awaited<ReturnType<typeof measureHome>>[] = [];
-    const graphs: Record<string, Awaited<ReturnType<typeof measureGraph>>[]> = Object.fromEntries(SHAPES.map((s) => [s.name, []]));
+    const graphs: Record<string, Awaited<ReturnType<typeof measureGraph>>[]> = Object.fromEntries(
+      SHAPES.map((s) => [s.name, []]),
+    );
     for (let r = 0; r < RUNS; r++) {
       // Interleaved, so a slow moment of the shared machine hits every case alike.
       home.push(await measureHome(browser, base));
       for (const shape of SHAPES) {
         const m = await measureGraph(browser, base, starts[shape.name]);
         graphs[shape.name].push(m);
-        console.log(`run ${r + 1}: ${shape.name}: ${m.nodes} nodes, ready ${Math.round(m.readyMs)} ms (api ${Math.round(m.apiMs)} ms; graph ${JSON.stringify(m.timings)}), click → details ${Math.round(m.clickMs)} ms`);
+        console.log(
+          `run ${r + 1}: ${shape.name}: ${m.nodes} nodes, ready ${Math.round(m.readyMs)} ms (api ` +
+            `${Math.round(m.apiMs)} ms; graph ${JSON.stringify(m.timings)}), click → details ` +
+            `${Math.round(m.clickMs)} ms`,
+        );
       }
     }
     const homeReady = med(home.map((h) => h.readyMs));
@@ -249,8 +281,17 @@ async function main() {
     const probeAfter = cpuSpeedProbe();
     const result = {
       bench: 'ui',
-      what: 'navigation → rendered interactive lineage graph in headless Chromium (cold cache each run); first page = / with the namespaces listed (baseline)',
-      machine: { ...machine(), nproc: os.cpus().length, loadavgAtStart: load, loadavgAtEnd: os.loadavg(), cpuProbeOpsPerSec: { before: probeBefore, after: probeAfter }, chromium: browser.version() },
+      what:
+        'navigation → rendered interactive lineage graph in headless Chromium (cold cache each run); first page ' +
+        '= / with the namespaces listed (baseline)',
+      machine: {
+        ...machine(),
+        nproc: os.cpus().length,
+        loadavgAtStart: load,
+        loadavgAtEnd: os.loadavg(),
+        cpuProbeOpsPerSec: { before: probeBefore, after: probeAfter },
+        chromium: browser.version(),
+      },
       runs: RUNS,
       targets: { '200': 'readyMs p50 < 1500', '2000': 'readyMs p50 < 4000', firstPageGzip: '< 500 KB' },
       firstPage: { readyMs: homeReady, transferredBytes: home[0].transferredBytes },
@@ -259,7 +300,23 @@ async function main() {
       bundle,
     };
     const file = writeResult('ui', result);
-    console.log(JSON.stringify({ firstPage: result.firstPage, graphs: Object.fromEntries(Object.entries(cases).map(([k, v]) => [k, { nodes: v.nodes, readyMs: v.readyMs, apiMs: v.apiMs, clickToDetailsMs: v.clickToDetailsMs }])), firstPageGzip: bundle.firstPage.gzip, lineagePageGzip: bundle.lineagePage.gzip }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          firstPage: result.firstPage,
+          graphs: Object.fromEntries(
+            Object.entries(cases).map(([k, v]) => [
+              k,
+              { nodes: v.nodes, readyMs: v.readyMs, apiMs: v.apiMs, clickToDetailsMs: v.clickToDetailsMs },
+            ]),
+          ),
+          firstPageGzip: bundle.firstPage.gzip,
+          lineagePageGzip: bundle.lineagePage.gzip,
+        },
+        null,
+        2,
+      ),
+    );
     console.log(`→ ${file}`);
   } finally {
     await browser?.close();

@@ -26,7 +26,10 @@ const WARMUP = Number(process.env.BENCH_WRITES_WARMUP_EVENTS ?? 20_000);
 const EVENTS = Number(process.env.BENCH_WRITES_EVENTS ?? 4_000);
 const BATCH = 16;
 
-const stageNames = [...fs.readdirSync(path.join(cypherDir, 'ingest')).map((f) => `ingest/${f.replace(/\.cypher$/, '')}`), 'events/store'];
+const stageNames = [
+  ...fs.readdirSync(path.join(cypherDir, 'ingest')).map((f) => `ingest/${f.replace(/\.cypher$/, '')}`),
+  'events/store',
+];
 const { queryName } = await import('../src/store/catalogue.js');
 const stageOf = new Map(stageNames.map((name) => [cypher(queryName(name)), name]));
 
@@ -65,13 +68,16 @@ async function main() {
     await ingest(WARMUP, null);
     const counts = new Map<string, Record<string, number>>();
     const n = await ingest(EVENTS, counts);
-    const perEvent = (c: Record<string, number>) => Object.fromEntries(Object.entries(c).map(([k, v]) => [k, Math.round((v / n) * 100) / 100]));
+    const perEvent = (c: Record<string, number>) =>
+      Object.fromEntries(Object.entries(c).map(([k, v]) => [k, Math.round((v / n) * 100) / 100]));
     const total: Record<string, number> = {};
     for (const c of counts.values()) for (const [k, v] of Object.entries(c)) total[k] = (total[k] ?? 0) + v;
     const result = {
       benchmark: 'writes',
       machine: machine(),
-      method: `in-process, ${WARMUP} warm-up events, then ${n} counted in transactions of ${BATCH}, each stage its own statement; per event`,
+      method:
+        `in-process, ${WARMUP} warm-up events, then ${n} counted in transactions of ${BATCH}, each stage its ` +
+        `own statement; per event`,
       perEvent: perEvent(total),
       byStage: Object.fromEntries(stageNames.filter((s) => counts.has(s)).map((s) => [s, perEvent(counts.get(s)!)])),
     };

@@ -15,7 +15,8 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-const USAGE = 'usage: npm run apikey -- create --scopes read|write|admin[,...] [--namespace NS ...] [--id ID] [--append FILE]';
+const USAGE =
+  'usage: npm run apikey -- create --scopes read|write|admin[,...] [--namespace NS ...] [--id ID] [--append FILE]';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -30,11 +31,21 @@ const { positionals, values } = parseArgs({
 });
 
 if (values.help || positionals[0] !== 'create') fail(USAGE);
-const scopes = [...(values.scopes ?? []), ...(values.scope ?? [])].flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+const scopes = [...(values.scopes ?? []), ...(values.scope ?? [])]
+  .flatMap((s) => s.split(','))
+  .map((s) => s.trim())
+  .filter(Boolean);
 if (scopes.length === 0) fail(`--scopes is required (${KEY_SCOPES.join(', ')})\n${USAGE}`);
-for (const s of scopes) if (!KEY_SCOPES.includes(s as KeyScope)) fail(`unknown scope '${s}': use ${KEY_SCOPES.join(', ')}`);
+for (const s of scopes)
+  if (!KEY_SCOPES.includes(s as KeyScope)) fail(`unknown scope '${s}': use ${KEY_SCOPES.join(', ')}`);
 const namespaces = values.namespace ?? null;
-const id = values.id ?? `${[...new Set(scopes)].join('-')}${namespaces ? `-${namespaces[0].replace(/[^A-Za-z0-9]+/g, '-')}` : ''}-${new Date().toISOString().slice(0, 10)}`;
+const id =
+  values.id ??
+  [
+    [...new Set(scopes)].join('-'),
+    ...(namespaces ? [namespaces[0].replace(/[^A-Za-z0-9]+/g, '-')] : []),
+    new Date().toISOString().slice(0, 10),
+  ].join('-');
 const key = generateKey();
 const line = keyEntry(id, key, [...new Set(scopes)] as KeyScope[], namespaces);
 
@@ -50,5 +61,9 @@ if (values.append) {
 }
 
 console.log(`API key (shown once; the service stores only its hash):\n\n  ${key}\n`);
-console.log(values.append ? `Added to ${values.append}:\n\n  ${line}\n` : `Add this line to API_KEYS_FILE (or set API_KEYS to it):\n\n  ${line}\n`);
+console.log(
+  values.append
+    ? `Added to ${values.append}:\n\n  ${line}\n`
+    : `Add this line to API_KEYS_FILE (or set API_KEYS to it):\n\n  ${line}\n`,
+);
 console.log(`Use it as: curl -H 'Authorization: Bearer ${key}' ...  (or -H 'X-Api-Key: ...')`);

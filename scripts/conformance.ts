@@ -25,7 +25,9 @@ import { projectRoot } from '../src/paths.js';
 import { startService } from '../src/server.js';
 
 const emitter = path.join(projectRoot, 'scripts', 'conformance', 'emit.py');
-const reportPath = path.resolve(process.env.CONFORMANCE_REPORT ?? path.join(projectRoot, 'bench', 'results', 'conformance.json'));
+const reportPath = path.resolve(
+  process.env.CONFORMANCE_REPORT ?? path.join(projectRoot, 'bench', 'results', 'conformance.json'),
+);
 
 function run(cmd: string, args: string[], what: string): void {
   const r = spawnSync(cmd, args, { stdio: 'inherit' });
@@ -53,7 +55,18 @@ async function main(): Promise<number> {
     run('python3', ['-m', 'venv', venv], 'creating the virtualenv');
     const python = path.join(venv, 'bin', 'python');
     const pin = process.env.CONFORMANCE_CLIENT_VERSION;
-    run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', pin ? `openlineage-python==${pin}` : 'openlineage-python'], 'pip install openlineage-python');
+    run(
+      python,
+      [
+        '-m',
+        'pip',
+        'install',
+        '--quiet',
+        '--disable-pip-version-check',
+        pin ? `openlineage-python==${pin}` : 'openlineage-python',
+      ],
+      'pip install openlineage-python',
+    );
 
     let url = process.env.CONFORMANCE_URL;
     if (!url) {
@@ -68,7 +81,14 @@ async function main(): Promise<number> {
       });
       await neo4j.start();
       stops.unshift(() => neo4j.stop());
-      const config = loadConfig({ ...process.env, NEO4J_URI: neo4j.uri, NEO4J_PASSWORD: '', HOST: '127.0.0.1', PORT: '0', AUTH_MODE: 'off' });
+      const config = loadConfig({
+        ...process.env,
+        NEO4J_URI: neo4j.uri,
+        NEO4J_PASSWORD: '',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        AUTH_MODE: 'off',
+      });
       const service = await startService(config, createLogger('error'));
       stops.unshift(() => service.stop());
       url = `http://127.0.0.1:${(service.server.address() as AddressInfo).port}`;

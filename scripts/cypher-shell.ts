@@ -35,7 +35,8 @@ export interface ShellOptions {
 
 export class UsageError extends Error {}
 
-const USAGE = `usage: npm run cypher [-- [--file FILE | -e QUERY] [--param key=value]... [--write] [--format table|json|csv]]`;
+const USAGE =
+  `usage: npm run cypher [-- [--file FILE | -e QUERY] [--param key=value]... [--write] [--format ` + `table|json|csv]]`;
 
 /** A parameter value: JSON when it parses (integers as Cypher integers), otherwise the text itself. */
 export function paramValue(text: string): unknown {
@@ -46,7 +47,13 @@ export function paramValue(text: string): unknown {
     return text;
   }
   const ints = (v: unknown): unknown =>
-    Number.isInteger(v) ? neo4j.int(v as number) : Array.isArray(v) ? v.map(ints) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, ints(x)])) : v;
+    Number.isInteger(v)
+      ? neo4j.int(v as number)
+      : Array.isArray(v)
+        ? v.map(ints)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, ints(x)]))
+          : v;
   return ints(value);
 }
 
@@ -64,7 +71,8 @@ export function parseArgs(argv: string[]): ShellOptions {
     else if (arg === '--write') opts.write = true;
     else if (arg === '--format') {
       const f = value();
-      if (f !== 'table' && f !== 'json' && f !== 'csv') throw new UsageError(`--format takes table, json or csv, got '${f}'`);
+      if (f !== 'table' && f !== 'json' && f !== 'csv')
+        throw new UsageError(`--format takes table, json or csv, got '${f}'`);
       opts.format = f;
     } else if (arg === '--param' || arg === '-p') {
       const kv = value();
@@ -91,9 +99,11 @@ function plain(value: unknown): unknown {
   if (neo4j.isDateTime(value) || neo4j.isDate(value) || neo4j.isLocalDateTime(value)) return iso(value);
   if (value instanceof neo4j.types.Node) return { labels: value.labels, ...(plain(value.properties) as object) };
   if (value instanceof neo4j.types.Relationship) return { type: value.type, ...(plain(value.properties) as object) };
-  if (value instanceof neo4j.types.Path) return value.segments.map((s) => [plain(s.start), plain(s.relationship), plain(s.end)]);
+  if (value instanceof neo4j.types.Path)
+    return value.segments.map((s) => [plain(s.start), plain(s.relationship), plain(s.end)]);
   if (Array.isArray(value)) return value.map(plain);
-  if (value && typeof value === 'object' && !neo4j.isInt(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  if (value && typeof value === 'object' && !neo4j.isInt(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
   return toNative(value);
 }
 
@@ -101,7 +111,13 @@ function render(result: QueryResult, format: ShellOptions['format'], out: (s: st
   const keys = result.records[0]?.keys.map(String) ?? [];
   const rows = result.records.map((r) => keys.map((k) => plain(r.get(k))));
   if (format === 'json') {
-    out(JSON.stringify(rows.map((row) => Object.fromEntries(keys.map((k, i) => [k, row[i]]))), null, 2) + '\n');
+    out(
+      `${JSON.stringify(
+        rows.map((row) => Object.fromEntries(keys.map((k, i) => [k, row[i]]))),
+        null,
+        2,
+      )}\n`,
+    );
     return;
   }
   if (format === 'csv') {
@@ -110,14 +126,22 @@ function render(result: QueryResult, format: ShellOptions['format'], out: (s: st
     return;
   }
   if (keys.length) {
-    const cells = rows.map((row) => row.map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? 'null')));
+    const cells = rows.map((row) => row.map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? 'null'))));
     const widths = keys.map((k, i) => Math.min(60, Math.max(k.length, ...cells.map((c) => c[i].length))));
-    const line = (vals: string[]) => '| ' + vals.map((v, i) => (v.length > widths[i] ? v.slice(0, widths[i] - 1) + '…' : v.padEnd(widths[i]))).join(' | ') + ' |\n';
-    const rule = '+' + widths.map((w) => '-'.repeat(w + 2)).join('+') + '+\n';
+    const line = (vals: string[]) =>
+      '| ' +
+      vals.map((v, i) => (v.length > widths[i] ? `${v.slice(0, widths[i] - 1)}…` : v.padEnd(widths[i]))).join(' | ') +
+      ' |\n';
+    const rule = `+${widths.map((w) => '-'.repeat(w + 2)).join('+')}+\n`;
     out(rule + line(keys) + rule + cells.map(line).join('') + rule);
   }
   const counters = result.summary.counters;
-  const changes = counters.containsUpdates() ? ` (${Object.entries(counters.updates()).filter(([, n]) => n > 0).map(([k, n]) => `${k}: ${n}`).join(', ')})` : '';
+  const changes = counters.containsUpdates()
+    ? ` (${Object.entries(counters.updates())
+        .filter(([, n]) => n > 0)
+        .map(([k, n]) => `${k}: ${n}`)
+        .join(', ')})`
+    : '';
   out(`${rows.length} row${rows.length === 1 ? '' : 's'}${changes}\n`);
 }
 
@@ -133,10 +157,16 @@ function runningLocalServer(cfg: LocalNeo4j): { uri: string; browserUrl: string 
   try {
     const pid = Number(fs.readFileSync(path.join(cfg.homeDir, 'run', 'neo4j.pid'), 'utf8').trim());
     process.kill(pid, 0);
-    if (fs.existsSync(`/proc/${pid}/cmdline`) && !fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('CommunityEntryPoint')) return null;
+    if (
+      fs.existsSync(`/proc/${pid}/cmdline`) &&
+      !fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('CommunityEntryPoint')
+    )
+      return null;
     const conf = fs.readFileSync(path.join(cfg.homeDir, 'conf', 'neo4j.conf'), 'utf8');
     const bolt = /^server\.bolt\.listen_address=(.+)$/m.exec(conf)?.[1]?.trim();
-    const http = /^server\.http\.enabled=true$/m.test(conf) ? /^server\.http\.listen_address=(.+)$/m.exec(conf)?.[1]?.trim() : undefined;
+    const http = /^server\.http\.enabled=true$/m.test(conf)
+      ? /^server\.http\.listen_address=(.+)$/m.exec(conf)?.[1]?.trim()
+      : undefined;
     return bolt ? { uri: `bolt://${bolt}`, browserUrl: http ? `http://${http}/browser/` : null } : null;
   } catch {
     return null;
@@ -144,7 +174,10 @@ function runningLocalServer(cfg: LocalNeo4j): { uri: string; browserUrl: string 
 }
 
 /** The service's Neo4j: NEO4J_URI, or the running local server, or a local server started for this shell. */
-export async function connect(env: NodeJS.ProcessEnv = process.env, log: (s: string) => void = () => undefined): Promise<Connection> {
+export async function connect(
+  env: NodeJS.ProcessEnv = process.env,
+  log: (s: string) => void = () => undefined,
+): Promise<Connection> {
   const config = loadConfig(env).neo4j;
   if (config.kind === 'external') {
     const driver = createDriver(config.uri, config.user, config.password);
@@ -155,7 +188,13 @@ export async function connect(env: NodeJS.ProcessEnv = process.env, log: (s: str
     const driver = createDriver(running.uri, '', '');
     try {
       await driver.verifyConnectivity();
-      return { driver, database: config.database, uri: running.uri, browserUrl: running.browserUrl, close: () => driver.close() };
+      return {
+        driver,
+        database: config.database,
+        uri: running.uri,
+        browserUrl: running.browserUrl,
+        close: () => driver.close(),
+      };
     } catch {
       await driver.close();
     }
@@ -177,11 +216,21 @@ export async function connect(env: NodeJS.ProcessEnv = process.env, log: (s: str
 }
 
 /** Runs one statement in a READ (or, with --write, WRITE) transaction. */
-export async function runStatement(conn: Connection, text: string, params: Record<string, unknown>, write: boolean): Promise<QueryResult> {
-  const session = conn.driver.session({ database: conn.database, defaultAccessMode: write ? neo4j.session.WRITE : neo4j.session.READ });
+export async function runStatement(
+  conn: Connection,
+  text: string,
+  params: Record<string, unknown>,
+  write: boolean,
+): Promise<QueryResult> {
+  const session = conn.driver.session({
+    database: conn.database,
+    defaultAccessMode: write ? neo4j.session.WRITE : neo4j.session.READ,
+  });
   try {
     const config = { metadata: { app: 'lineage-cypher-shell' } };
-    return write ? await session.executeWrite((tx) => tx.run(text, params), config) : await session.executeRead((tx) => tx.run(text, params), config);
+    return write
+      ? await session.executeWrite((tx) => tx.run(text, params), config)
+      : await session.executeRead((tx) => tx.run(text, params), config);
   } finally {
     await session.close();
   }
@@ -190,14 +239,18 @@ export async function runStatement(conn: Connection, text: string, params: Recor
 function errorText(err: unknown): string {
   const e = err as { code?: string; message?: string };
   const readOnly = /access mode|read only|not allowed/i.test(e.message ?? '') && /write/i.test(e.message ?? '');
-  return `${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}${readOnly ? '\n(the shell is read-only; run it with --write to allow writes)' : ''}\n`;
+  const hint = readOnly ? '\n(the shell is read-only; run it with --write to allow writes)' : '';
+  return `${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}${hint}\n`;
 }
 
 async function interactive(conn: Connection, opts: ShellOptions): Promise<number> {
   const params = { ...opts.params };
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
   const out = (s: string) => process.stdout.write(s);
-  out(`Connected to ${conn.uri} (database ${conn.database}), ${opts.write ? 'READ/WRITE' : 'read-only (--write to allow writes)'}.\n`);
+  out(
+    `Connected to ${conn.uri} (database ${conn.database}), ` +
+      `${opts.write ? 'READ/WRITE' : 'read-only (--write to allow writes)'}.\n`,
+  );
   if (conn.browserUrl) out(`Neo4j Browser: ${conn.browserUrl}\n`);
   out(`End statements with ';'. :param key=value, :params, :help, :exit. Examples: cypher/examples/.\n`);
   let buffer = '';
@@ -209,7 +262,7 @@ async function interactive(conn: Connection, opts: ShellOptions): Promise<number
     if (!buffer && trimmed.startsWith(':')) {
       const [cmd, ...rest] = trimmed.split(/\s+/);
       if (cmd === ':exit' || cmd === ':quit') break;
-      if (cmd === ':params') out(JSON.stringify(plain(params), null, 2) + '\n');
+      if (cmd === ':params') out(`${JSON.stringify(plain(params), null, 2)}\n`);
       else if (cmd === ':param') {
         const kv = rest.join(' ');
         const eq = kv.indexOf('=');
@@ -217,7 +270,7 @@ async function interactive(conn: Connection, opts: ShellOptions): Promise<number
         else params[kv.slice(0, eq).trim()] = paramValue(kv.slice(eq + 1).trim());
       } else out(':param key=value   set a parameter ($key)\n:params            show them\n:exit              leave\n');
     } else {
-      buffer += line + '\n';
+      buffer += `${line}\n`;
       if (/;\s*$/.test(buffer)) {
         for (const text of statements(buffer)) {
           const t0 = performance.now();
@@ -250,7 +303,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     conn = await connect(process.env, (s) => process.stderr.write(s));
   } catch (err) {
-    process.stderr.write(`${err instanceof ConfigError ? err.message : `could not reach Neo4j: ${(err as Error).message}`}\n`);
+    process.stderr.write(
+      `${err instanceof ConfigError ? err.message : `could not reach Neo4j: ${(err as Error).message}`}\n`,
+    );
     return 2;
   }
   try {
@@ -258,7 +313,9 @@ export async function main(argv: string[]): Promise<number> {
     const text = opts.file ? fs.readFileSync(opts.file, 'utf8') : opts.query!;
     for (const statement of statements(text)) {
       try {
-        render(await runStatement(conn, statement, opts.params, opts.write), opts.format, (s) => process.stdout.write(s));
+        render(await runStatement(conn, statement, opts.params, opts.write), opts.format, (s) =>
+          process.stdout.write(s),
+        );
       } catch (err) {
         process.stderr.write(errorText(err));
         return 1;

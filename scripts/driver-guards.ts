@@ -50,7 +50,18 @@ export function installDriver(version: string): string {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'driver-guards', private: true }));
-  npm(['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', `neo4j-driver@${version}`], dir);
+  npm(
+    [
+      'install',
+      '--no-save',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      '--no-package-lock',
+      `neo4j-driver@${version}`,
+    ],
+    dir,
+  );
   return dir;
 }
 
@@ -70,7 +81,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     const { version, results } = checkDriverRelease(range);
     console.log(`neo4j-driver ${version} (newest of ${range}):`);
-    for (const r of results) console.log(`  ${r.problem === null ? 'ok  ' : 'FAIL'} ${r.patch}${r.problem ? `: ${r.problem}` : ''}`);
+    for (const r of results)
+      console.log(`  ${r.problem === null ? 'ok  ' : 'FAIL'} ${r.patch}${r.problem ? `: ${r.problem}` : ''}`);
     process.exitCode = results.every((r) => r.problem === null) ? 0 : 1;
   } catch (err) {
     console.error((err as Error).message);

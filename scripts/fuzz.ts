@@ -24,7 +24,15 @@ async function main() {
   let server: LocalNeo4jServer | null = null;
   let uri = process.env.FUZZ_NEO4J_URI;
   if (!uri) {
-    server = new LocalNeo4jServer({ dir: path.join(projectRoot, '.neo4j'), version: NEO4J_DEFAULT_VERSION, boltPort: 0, heap: '1g', pageCache: '256m', homeName: `fuzz-${process.pid}`, ephemeral: true });
+    server = new LocalNeo4jServer({
+      dir: path.join(projectRoot, '.neo4j'),
+      version: NEO4J_DEFAULT_VERSION,
+      boltPort: 0,
+      heap: '1g',
+      pageCache: '256m',
+      homeName: `fuzz-${process.pid}`,
+      ephemeral: true,
+    });
     await server.start();
     uri = server.uri;
   }
@@ -42,7 +50,9 @@ async function main() {
     await app.services.namespaces.ensureDefault();
 
     const filter = process.env.FUZZ_FILTER ?? '';
-    const corpus = hostileCorpus(Number(process.env.FUZZ_SEED ?? 1), Number(process.env.FUZZ_RANDOM ?? 2000)).filter((c) => c.name.includes(filter));
+    const corpus = hostileCorpus(Number(process.env.FUZZ_SEED ?? 1), Number(process.env.FUZZ_RANDOM ?? 2000)).filter(
+      (c) => c.name.includes(filter),
+    );
     const byStatus: Record<string, number> = {};
     const failures: { name: string; status: number; problems: string[]; answer: string }[] = [];
     let slowest = { name: '', ms: 0 };
@@ -58,8 +68,11 @@ async function main() {
         answer = a.text.slice(0, 300);
         problems = answerProblems(c, a);
         if (a.ms > slowest.ms) slowest = { name: c.name, ms: Math.round(a.ms) };
-        const nothingStored = a.status >= 400 || (a.status === 200 && c.path.endsWith('/batch') && JSON.parse(a.text).summary?.successful === 0);
-        if (before && nothingStored && JSON.stringify(await graphShape(db)) !== JSON.stringify(before)) problems.push('a rejected event changed the graph');
+        const nothingStored =
+          a.status >= 400 ||
+          (a.status === 200 && c.path.endsWith('/batch') && JSON.parse(a.text).summary?.successful === 0);
+        if (before && nothingStored && JSON.stringify(await graphShape(db)) !== JSON.stringify(before))
+          problems.push('a rejected event changed the graph');
       } catch (err) {
         problems = [`no answer: ${(err as Error).message}`];
       }
@@ -67,7 +80,13 @@ async function main() {
       if (problems.length > 0) failures.push({ name: c.name, status, problems, answer });
       if ((i + 1) % 1000 === 0) console.log(`${i + 1}/${corpus.length} cases, ${failures.length} problems`);
     }
-    const summary = { cases: corpus.length, seconds: Math.round((performance.now() - t0) / 1000), byStatus, slowest, problems: failures.length };
+    const summary = {
+      cases: corpus.length,
+      seconds: Math.round((performance.now() - t0) / 1000),
+      byStatus,
+      slowest,
+      problems: failures.length,
+    };
     console.log(JSON.stringify(summary, null, 2));
     for (const f of failures.slice(0, 50)) console.log(JSON.stringify(f));
     process.exitCode = failures.length > 0 ? 1 : 0;

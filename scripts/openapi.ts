@@ -15,7 +15,10 @@ if (process.argv.includes('--routes')) {
   console.log('| Method | Path | Scope | Summary |\n|---|---|---|---|');
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
-      console.log(`| ${method.toUpperCase()} | \`${path}\` | ${op['x-scope']} | ${op.summary}${op.deprecated ? ' (deprecated)' : ''} |`);
+      console.log(
+        `| ${method.toUpperCase()} | \`${path}\` | ${op['x-scope']} | ` +
+          `${op.summary}${op.deprecated ? ' (deprecated)' : ''} |`,
+      );
     }
   }
 } else {

@@ -77,7 +77,15 @@ export interface App {
 
 export function createApp(opts: AppOptions): App {
   const metrics = opts.metrics ?? createMetrics();
-  const services = createServices(opts.db, opts.logger, metrics, opts.ingest, { window: opts.lineageWindow }, opts.queries, opts.facetKeysMax);
+  const services = createServices(
+    opts.db,
+    opts.logger,
+    metrics,
+    opts.ingest,
+    { window: opts.lineageWindow },
+    opts.queries,
+    opts.facetKeysMax,
+  );
   const koa = new Koa();
   koa.proxy = opts.trustProxy !== undefined && opts.trustProxy !== false;
   if (typeof opts.trustProxy === 'number') koa.maxIpsCount = opts.trustProxy;
@@ -133,7 +141,20 @@ export function createApp(opts: AppOptions): App {
     }),
   };
   const api = new Router({ prefix: '/api/v1' });
-  for (const make of [namespacesRouter, lineageIngestRouter, datasetsRouter, jobsRouter, sourcesRouter, tagsRouter, searchRouter, eventsRouter, statsRouter, lineageRouter, impactRouter, legacyRouter]) {
+  for (const make of [
+    namespacesRouter,
+    lineageIngestRouter,
+    datasetsRouter,
+    jobsRouter,
+    sourcesRouter,
+    tagsRouter,
+    searchRouter,
+    eventsRouter,
+    statsRouter,
+    lineageRouter,
+    impactRouter,
+    legacyRouter,
+  ]) {
     const r = make(services, runtime);
     api.use(r.routes(), r.allowedMethods());
   }

@@ -94,7 +94,10 @@ export interface Config {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, problem: string) {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
     super(`Invalid configuration: ${variable} ${problem}`);
     this.name = 'ConfigError';
   }
@@ -120,7 +123,16 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
   return n;
 }
 
-const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  kb: 1024,
+  k: 1024,
+  mb: 1024 ** 2,
+  m: 1024 ** 2,
+  gb: 1024 ** 3,
+  g: 1024 ** 3,
+};
 
 /** Parses sizes such as `10mb`, `512kb`, `1048576`. */
 export function parseSize(name: string, raw: string): number {
@@ -190,7 +202,9 @@ export function loadConfig(env: Env = process.env): Config {
       jvmArgs: str(env, 'NEO4J_LOCAL_JVM_ARGS', '').split(/\s+/).filter(Boolean),
       version,
       database,
-      browserPort: bool(env, 'NEO4J_LOCAL_BROWSER', false) ? int(env, 'NEO4J_LOCAL_BROWSER_PORT', 7474, 0, 65535) : null,
+      browserPort: bool(env, 'NEO4J_LOCAL_BROWSER', false)
+        ? int(env, 'NEO4J_LOCAL_BROWSER_PORT', 7474, 0, 65535)
+        : null,
     };
   }
 
@@ -232,10 +246,12 @@ export function ingestProfile(value: string | undefined): IngestProfile {
 /** AUTH_MODE, API_KEYS_FILE / API_KEYS, METRICS_PUBLIC, LOG_FORMAT, CORS_ORIGINS, TRUST_PROXY. */
 function httpSettings(env: Env): Pick<Config, 'logFormat' | 'auth' | 'corsOrigins' | 'trustProxy'> {
   const logFormat = str(env, 'LOG_FORMAT', process.stdout.isTTY ? 'pretty' : 'json').toLowerCase();
-  if (logFormat !== 'json' && logFormat !== 'pretty') throw new ConfigError('LOG_FORMAT', `must be json or pretty, got '${env.LOG_FORMAT}'`);
+  if (logFormat !== 'json' && logFormat !== 'pretty')
+    throw new ConfigError('LOG_FORMAT', `must be json or pretty, got '${env.LOG_FORMAT}'`);
 
   const mode = str(env, 'AUTH_MODE', 'off').toLowerCase();
-  if (mode !== 'off' && mode !== 'apikey') throw new ConfigError('AUTH_MODE', `must be off or apikey, got '${env.AUTH_MODE}'`);
+  if (mode !== 'off' && mode !== 'apikey')
+    throw new ConfigError('AUTH_MODE', `must be off or apikey, got '${env.AUTH_MODE}'`);
   let keys: ApiKey[] = [];
   let keySource: string | null = null;
   const file = env.API_KEYS_FILE;
@@ -256,16 +272,24 @@ function httpSettings(env: Env): Pick<Config, 'logFormat' | 'auth' | 'corsOrigin
       keySource = 'API_KEYS';
     }
   } catch (err) {
-    if (err instanceof KeyFileError) throw new ConfigError(file ? 'API_KEYS_FILE' : 'API_KEYS', `is invalid: ${err.message}`);
+    if (err instanceof KeyFileError)
+      throw new ConfigError(file ? 'API_KEYS_FILE' : 'API_KEYS', `is invalid: ${err.message}`);
     throw err;
   }
   if (mode === 'apikey' && keys.length === 0) {
-    throw new ConfigError('AUTH_MODE', 'is apikey but no key is configured: set API_KEYS_FILE (or API_KEYS); npm run apikey -- create makes one');
+    throw new ConfigError(
+      'AUTH_MODE',
+      'is apikey but no key is configured: set API_KEYS_FILE (or API_KEYS); npm run apikey -- create makes one',
+    );
   }
 
-  const corsOrigins = str(env, 'CORS_ORIGINS', '').split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean);
+  const corsOrigins = str(env, 'CORS_ORIGINS', '')
+    .split(',')
+    .map((o) => o.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
   for (const origin of corsOrigins) {
-    if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) throw new ConfigError('CORS_ORIGINS', `must list origins such as https://ui.example.com (or *), got '${origin}'`);
+    if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin))
+      throw new ConfigError('CORS_ORIGINS', `must list origins such as https://ui.example.com (or *), got '${origin}'`);
   }
 
   const trustRaw = str(env, 'TRUST_PROXY', 'false').trim().toLowerCase();

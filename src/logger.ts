@@ -23,6 +23,15 @@ export function createLogger(level: LogLevel, format: LogFormat = 'json', destin
       return request ? { reqId: request.requestId } : {};
     },
   };
-  if (format === 'pretty') return pino(options, pretty({ sync: true, colorize: Boolean(process.stdout.isTTY) && !destination, destination: destination ?? 1, ignore: 'service' }) as DestinationStream);
+  if (format === 'pretty')
+    return pino(
+      options,
+      pretty({
+        sync: true,
+        colorize: Boolean(process.stdout.isTTY) && !destination,
+        destination: destination ?? 1,
+        ignore: 'service',
+      }) as DestinationStream,
+    );
   return destination ? pino(options, destination) : pino(options);
 }

@@ -35,16 +35,46 @@ export function createMetrics(): Metrics {
  */
 export function observeCommitter(
   metrics: Metrics,
-  committer: { stats: CommitterStats; queued: number; inFlight: number; onCommit(listener: (events: number, seconds: number) => void): void },
+  committer: {
+    stats: CommitterStats;
+    queued: number;
+    inFlight: number;
+    onCommit(listener: (events: number, seconds: number) => void): void;
+  },
 ): void {
   const counters: [keyof CommitterStats, string, string][] = [
-    ['transactions', 'lineage_ingest_transactions_total', 'Committed ingest transactions (each holds one or more events)'],
+    [
+      'transactions',
+      'lineage_ingest_transactions_total',
+      'Committed ingest transactions (each holds one or more events)',
+    ],
     ['events', 'lineage_ingest_committed_events_total', 'Events committed by ingest transactions'],
-    ['retries', 'lineage_ingest_retries_total', 'Ingest transaction attempts retried after a transient error (deadlock, lock timeout)'],
-    ['splits', 'lineage_ingest_split_batches_total', 'Shared ingest transactions that failed and were retried one event per transaction'],
-    ['refused', 'lineage_ingest_refused_events_total', 'Events refused with 503 overloaded: the ingest queue was full (INGEST_MAX_QUEUE) or the wait too long (INGEST_MAX_WAIT_MS)'],
-    ['refusedForWait', 'lineage_ingest_refused_slow_events_total', 'Of the refused events, those refused because they would wait (or had waited) longer than INGEST_MAX_WAIT_MS'],
-    ['refusedUnavailable', 'lineage_ingest_refused_unavailable_events_total', 'Events refused with 503 unavailable at once because Neo4j was known to be down'],
+    [
+      'retries',
+      'lineage_ingest_retries_total',
+      'Ingest transaction attempts retried after a transient error (deadlock, lock timeout)',
+    ],
+    [
+      'splits',
+      'lineage_ingest_split_batches_total',
+      'Shared ingest transactions that failed and were retried one event per transaction',
+    ],
+    [
+      'refused',
+      'lineage_ingest_refused_events_total',
+      'Events refused with 503 overloaded: the ingest queue was full (INGEST_MAX_QUEUE) or the wait too long ' +
+        '(INGEST_MAX_WAIT_MS)',
+    ],
+    [
+      'refusedForWait',
+      'lineage_ingest_refused_slow_events_total',
+      'Of the refused events, those refused because they would wait (or had waited) longer than INGEST_MAX_WAIT_MS',
+    ],
+    [
+      'refusedUnavailable',
+      'lineage_ingest_refused_unavailable_events_total',
+      'Events refused with 503 unavailable at once because Neo4j was known to be down',
+    ],
   ];
   // Observing another committer on the same registry replaces the earlier collectors.
   const fresh = (name: string) => {
@@ -96,15 +126,26 @@ export function observeCommitter(
 }
 
 /** Admission of query API requests (QUERY_MAX_CONCURRENT, QUERY_MAX_WAIT_MS), read at scrape time. */
-export function observeAdmission(metrics: Metrics, gate: { stats: { admitted: number; refused: number; heldForMemory: number }; inFlight: number; queued: number }): void {
+export function observeAdmission(
+  metrics: Metrics,
+  gate: { stats: { admitted: number; refused: number; heldForMemory: number }; inFlight: number; queued: number },
+): void {
   const fresh = (name: string) => {
     if (metrics.registry.getSingleMetric(name)) metrics.registry.removeSingleMetric(name);
     return name;
   };
   const counters: ['admitted' | 'refused' | 'heldForMemory', string, string][] = [
     ['admitted', 'lineage_query_admitted_requests_total', 'Query API requests admitted to run'],
-    ['refused', 'lineage_query_refused_requests_total', 'Query API requests refused with 503 overloaded (no slot free within QUERY_MAX_WAIT_MS)'],
-    ['heldForMemory', 'lineage_query_held_for_memory_total', 'Times a query slot was left unused because resident memory was above QUERY_MEMORY_SOFT_LIMIT'],
+    [
+      'refused',
+      'lineage_query_refused_requests_total',
+      'Query API requests refused with 503 overloaded (no slot free within QUERY_MAX_WAIT_MS)',
+    ],
+    [
+      'heldForMemory',
+      'lineage_query_held_for_memory_total',
+      'Times a query slot was left unused because resident memory was above QUERY_MEMORY_SOFT_LIMIT',
+    ],
   ];
   for (const [key, name, help] of counters) {
     let reported = 0;
@@ -138,7 +179,11 @@ export function observeAdmission(metrics: Metrics, gate: { stats: { admitted: nu
  * Neo4j as the service sees it: up or down, outages so far, and, for the local server this process
  * supervises, its restarts (`restarts` is undefined for an external Neo4j).
  */
-export function observeNeo4j(metrics: Metrics, neo4j: { isDown: boolean; outages: number }, restarts?: () => number): void {
+export function observeNeo4j(
+  metrics: Metrics,
+  neo4j: { isDown: boolean; outages: number },
+  restarts?: () => number,
+): void {
   const fresh = (name: string) => {
     if (metrics.registry.getSingleMetric(name)) metrics.registry.removeSingleMetric(name);
     return name;

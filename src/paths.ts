@@ -17,4 +17,6 @@ export const projectRoot = findRoot(path.dirname(fileURLToPath(import.meta.url))
 export const cypherDir = path.join(projectRoot, 'cypher');
 
 /** The service's version (package.json), as the OpenAPI document states it. */
-export const packageVersion: string = (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
+export const packageVersion: string = (
+  JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }
+).version;

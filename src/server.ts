@@ -51,7 +51,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       },
       lineageWindow: config.lineageWindow,
       webRoot: path.join(projectRoot, 'dist', 'web'),
-      queries: { maxConcurrent: config.queryMaxConcurrent, maxWaitMs: config.queryMaxWaitMs, memorySoftLimitBytes: config.queryMemorySoftLimitBytes },
+      queries: {
+        maxConcurrent: config.queryMaxConcurrent,
+        maxWaitMs: config.queryMaxWaitMs,
+        memorySoftLimitBytes: config.queryMemorySoftLimitBytes,
+      },
       facetKeysMax: config.facetKeysMax,
       auth: config.auth,
       corsOrigins: config.corsOrigins,
@@ -85,7 +89,10 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       server.listen(config.port, config.host, () => resolve());
     });
     const addr = server.address();
-    logger.info({ address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : addr }, 'lineage service listening');
+    logger.info(
+      { address: typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : addr },
+      'lineage service listening',
+    );
 
     // In the background: requests are served meanwhile (an early ingest batch just plans for itself),
     // but /readyz says 503 until the write path is warm, so orchestrators send traffic to a warm
@@ -103,7 +110,9 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     const warmUpFailed = (what: string) => (err: unknown) => {
       if (!stopWarmUp.signal.aborted) logger.warn({ err }, what);
     };
-    let warming = warmUp().catch(warmUpFailed('could not warm up the write path; the first ingest batches will be slow'));
+    let warming = warmUp().catch(
+      warmUpFailed('could not warm up the write path; the first ingest batches will be slow'),
+    );
     services.readiness.waitFor('warming up the write path', warming);
     db.availability.onChange((up, reason) => {
       if (!up) {
@@ -148,12 +157,21 @@ export function warnAboutExposure(config: Config, logger: Logger): void {
   if (auth.mode === 'off' && !isLoopback(config.host)) {
     logger.warn(
       { host: config.host, port: config.port },
-      'AUTH_MODE=off on a non-loopback address: anyone who can reach this port can read, write and delete. Set AUTH_MODE=apikey (docs/operations.md#authentication) or HOST=127.0.0.1',
+      'AUTH_MODE=off on a non-loopback address: anyone who can reach this port can read, write and delete. Set ' +
+        'AUTH_MODE=apikey (docs/operations.md#authentication) or HOST=127.0.0.1',
     );
   }
-  if (auth.mode === 'off' && auth.keys.length > 0) logger.warn({ keys: auth.keys.length }, 'API keys are configured but AUTH_MODE=off: they are not checked');
+  if (auth.mode === 'off' && auth.keys.length > 0)
+    logger.warn({ keys: auth.keys.length }, 'API keys are configured but AUTH_MODE=off: they are not checked');
   if (auth.mode === 'apikey') {
-    logger.info({ keys: auth.keys.map((k) => ({ id: k.id, scopes: [...k.scopes], namespaces: k.namespaces })), from: auth.keySource, metricsPublic: auth.metricsPublic }, 'API keys required');
+    logger.info(
+      {
+        keys: auth.keys.map((k) => ({ id: k.id, scopes: [...k.scopes], namespaces: k.namespaces })),
+        from: auth.keySource,
+        metricsPublic: auth.metricsPublic,
+      },
+      'API keys required',
+    );
   }
 }
 

@@ -45,7 +45,15 @@ export interface Services {
   facetKeys: FacetKeyBudget;
 }
 
-export function createServices(db: Db, logger: Logger, metrics: Metrics, ingest: Partial<CommitterOptions> = {}, lineage: LineageOptions = {}, queries: Partial<AdmissionOptions> = {}, facetKeysMax = DEFAULT_FACET_KEYS_MAX): Services {
+export function createServices(
+  db: Db,
+  logger: Logger,
+  metrics: Metrics,
+  ingest: Partial<CommitterOptions> = {},
+  lineage: LineageOptions = {},
+  queries: Partial<AdmissionOptions> = {},
+  facetKeysMax = DEFAULT_FACET_KEYS_MAX,
+): Services {
   const committer = new IngestCommitter(db, logger, { ...DEFAULT_COMMITTER_OPTIONS, ...ingest });
   observeCommitter(metrics, committer);
   const admission = new Admission(queries);

@@ -44,7 +44,9 @@ describe('config: auth and HTTP', () => {
     expect(errorOf({ AUTH_MODE: 'basic' })).to.match(/AUTH_MODE must be off or apikey/);
     expect(errorOf({ AUTH_MODE: 'apikey' })).to.match(/AUTH_MODE is apikey but no key is configured/);
     expect(errorOf({ API_KEYS_FILE: '/nonexistent/keys' })).to.match(/API_KEYS_FILE cannot be read/);
-    expect(errorOf({ API_KEYS: '{"id": "x", "sha256": "00", "scopes": ["read"]}' })).to.match(/API_KEYS is invalid: API_KEYS line 1 \(x\): "sha256"/);
+    expect(errorOf({ API_KEYS: '{"id": "x", "sha256": "00", "scopes": ["read"]}' })).to.match(
+      /API_KEYS is invalid: API_KEYS line 1 \(x\): "sha256"/,
+    );
     expect(errorOf({ API_KEYS: line, API_KEYS_FILE: '/x' })).to.match(/both set/);
     expect(errorOf({ LOG_FORMAT: 'xml' })).to.match(/LOG_FORMAT must be json or pretty/);
     expect(errorOf({ CORS_ORIGINS: 'ui.example.com' })).to.match(/CORS_ORIGINS must list origins/);
@@ -52,7 +54,10 @@ describe('config: auth and HTTP', () => {
   });
 
   it('CORS_ORIGINS and TRUST_PROXY values', () => {
-    expect(loadConfig({ CORS_ORIGINS: 'https://a.example.com, http://localhost:5173/' }).corsOrigins).to.deep.equal(['https://a.example.com', 'http://localhost:5173']);
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example.com, http://localhost:5173/' }).corsOrigins).to.deep.equal([
+      'https://a.example.com',
+      'http://localhost:5173',
+    ]);
     expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).to.deep.equal(['*']);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).to.equal(true);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).to.equal(2);

@@ -21,8 +21,19 @@ describe('config', () => {
   });
 
   it('uses an external Neo4j when NEO4J_URI is set, including neo4j:// routing URIs', () => {
-    const c = loadConfig({ NEO4J_URI: 'neo4j+s://abc.databases.neo4j.io', NEO4J_USER: 'u', NEO4J_PASSWORD: 'p', NEO4J_DATABASE: 'lineage' });
-    expect(c.neo4j).to.deep.equal({ kind: 'external', uri: 'neo4j+s://abc.databases.neo4j.io', user: 'u', password: 'p', database: 'lineage' });
+    const c = loadConfig({
+      NEO4J_URI: 'neo4j+s://abc.databases.neo4j.io',
+      NEO4J_USER: 'u',
+      NEO4J_PASSWORD: 'p',
+      NEO4J_DATABASE: 'lineage',
+    });
+    expect(c.neo4j).to.deep.equal({
+      kind: 'external',
+      uri: 'neo4j+s://abc.databases.neo4j.io',
+      user: 'u',
+      password: 'p',
+      database: 'lineage',
+    });
   });
 
   it('names the variable when a value is bad', () => {
@@ -54,25 +65,45 @@ describe('config', () => {
 
   it('group-commits ingestion with 2 writers of up to 32 events by default, both configurable', () => {
     expect(loadConfig({})).to.include({ ingestWriters: 2, ingestMaxBatch: 32, ingestLingerMs: 10, ingestMinBatch: 16 });
-    expect(loadConfig({ INGEST_WRITERS: '4', INGEST_MAX_BATCH: '100', INGEST_LINGER_MS: '0' })).to.include({ ingestWriters: 4, ingestMaxBatch: 100, ingestLingerMs: 0 });
+    expect(loadConfig({ INGEST_WRITERS: '4', INGEST_MAX_BATCH: '100', INGEST_LINGER_MS: '0' })).to.include({
+      ingestWriters: 4,
+      ingestMaxBatch: 100,
+      ingestLingerMs: 0,
+    });
   });
 
-  it('sheds load by time: events wait at most 1 s for a transaction, 4 queries run at once and the next wait at most 2 s; requests are received within 30 s', () => {
-    expect(loadConfig({})).to.include({ ingestMaxWaitMs: 1000, queryMaxConcurrent: 4, queryMaxWaitMs: 2000, requestTimeoutMs: 30_000 });
-    expect(loadConfig({ INGEST_MAX_WAIT_MS: '2500', QUERY_MAX_CONCURRENT: '32', QUERY_MAX_WAIT_MS: '0', REQUEST_TIMEOUT_MS: '120000' })).to.include({
-      ingestMaxWaitMs: 2500,
-      queryMaxConcurrent: 32,
-      queryMaxWaitMs: 0,
-      requestTimeoutMs: 120_000,
-    });
-    expect(errorOf({ INGEST_MAX_WAIT_MS: '5' }).variable).to.equal('INGEST_MAX_WAIT_MS');
-    expect(errorOf({ QUERY_MAX_CONCURRENT: '0' }).variable).to.equal('QUERY_MAX_CONCURRENT');
-    expect(errorOf({ QUERY_MAX_WAIT_MS: 'soon' }).variable).to.equal('QUERY_MAX_WAIT_MS');
-    expect(errorOf({ REQUEST_TIMEOUT_MS: '10' }).variable).to.equal('REQUEST_TIMEOUT_MS');
-    expect(loadConfig({})).to.include({ queryMemorySoftLimitBytes: 192 * 1024 * 1024 });
-    expect(loadConfig({ QUERY_MEMORY_SOFT_LIMIT: '0' })).to.include({ queryMemorySoftLimitBytes: 0 });
-    expect(errorOf({ QUERY_MEMORY_SOFT_LIMIT: 'plenty' }).variable).to.equal('QUERY_MEMORY_SOFT_LIMIT');
-  });
+  it(
+    'sheds load by time: events wait at most 1 s for a transaction, 4 queries run at once and the next wait at most ' +
+      '2 s; requests are received within 30 s',
+    () => {
+      expect(loadConfig({})).to.include({
+        ingestMaxWaitMs: 1000,
+        queryMaxConcurrent: 4,
+        queryMaxWaitMs: 2000,
+        requestTimeoutMs: 30_000,
+      });
+      expect(
+        loadConfig({
+          INGEST_MAX_WAIT_MS: '2500',
+          QUERY_MAX_CONCURRENT: '32',
+          QUERY_MAX_WAIT_MS: '0',
+          REQUEST_TIMEOUT_MS: '120000',
+        }),
+      ).to.include({
+        ingestMaxWaitMs: 2500,
+        queryMaxConcurrent: 32,
+        queryMaxWaitMs: 0,
+        requestTimeoutMs: 120_000,
+      });
+      expect(errorOf({ INGEST_MAX_WAIT_MS: '5' }).variable).to.equal('INGEST_MAX_WAIT_MS');
+      expect(errorOf({ QUERY_MAX_CONCURRENT: '0' }).variable).to.equal('QUERY_MAX_CONCURRENT');
+      expect(errorOf({ QUERY_MAX_WAIT_MS: 'soon' }).variable).to.equal('QUERY_MAX_WAIT_MS');
+      expect(errorOf({ REQUEST_TIMEOUT_MS: '10' }).variable).to.equal('REQUEST_TIMEOUT_MS');
+      expect(loadConfig({})).to.include({ queryMemorySoftLimitBytes: 192 * 1024 * 1024 });
+      expect(loadConfig({ QUERY_MEMORY_SOFT_LIMIT: '0' })).to.include({ queryMemorySoftLimitBytes: 0 });
+      expect(errorOf({ QUERY_MEMORY_SOFT_LIMIT: 'plenty' }).variable).to.equal('QUERY_MEMORY_SOFT_LIMIT');
+    },
+  );
 
   it('caps the facet property keys at 5,000 by default, configurable', () => {
     expect(loadConfig({})).to.include({ facetKeysMax: 5000 });
@@ -87,7 +118,9 @@ describe('config', () => {
       return c;
     };
     expect(local({}).jvmArgs).to.deep.equal([]);
-    expect(local({ NEO4J_LOCAL_JVM_ARGS: ' -Xlog:gc:file=gc.log   -XX:+UseStringDeduplication ' }).jvmArgs).to.deep.equal(['-Xlog:gc:file=gc.log', '-XX:+UseStringDeduplication']);
+    expect(
+      local({ NEO4J_LOCAL_JVM_ARGS: ' -Xlog:gc:file=gc.log   -XX:+UseStringDeduplication ' }).jvmArgs,
+    ).to.deep.equal(['-Xlog:gc:file=gc.log', '-XX:+UseStringDeduplication']);
   });
 
   it('parses body sizes with units', () => {

@@ -13,11 +13,18 @@ describe('faults: the local Neo4j killed under load', function () {
   let drill: DrillResult;
 
   before(async () => {
-    drill = await runFaultDrill({ producers: 16, loadBeforeKillMs: 4000, loadAfterReadyMs: 3000, recoveryTimeoutMs: 240_000 });
+    drill = await runFaultDrill({
+      producers: 16,
+      loadBeforeKillMs: 4000,
+      loadAfterReadyMs: 3000,
+      recoveryTimeoutMs: 240_000,
+    });
   });
 
   it('refuses requests with 503 + Retry-After while Neo4j is down, fast rather than after the retry budget', () => {
-    const during = drill.answers.filter((a) => a.sentAt >= drill.killedAt && (drill.readyAgainAt === null || a.sentAt < drill.readyAgainAt));
+    const during = drill.answers.filter(
+      (a) => a.sentAt >= drill.killedAt && (drill.readyAgainAt === null || a.sentAt < drill.readyAgainAt),
+    );
     const refused = during.filter((a) => a.status === 503);
     expect(refused.length, 'requests refused during the outage').to.be.greaterThan(0);
     for (const a of refused) {
@@ -26,11 +33,18 @@ describe('faults: the local Neo4j killed under load', function () {
     }
     // Mechanism: the service knew Neo4j was down, so requests were refused without waiting for it.
     // (A generous bound that tells "refused at once" from "hung for the driver's 15-25 s".)
-    const sentWhileKnownDown = refused.filter((a) => drill.readyzDownAt !== null && a.sentAt > drill.readyzDownAt + 1000 && (drill.neo4jBackAt === null || a.sentAt < drill.neo4jBackAt));
+    const sentWhileKnownDown = refused.filter(
+      (a) =>
+        drill.readyzDownAt !== null &&
+        a.sentAt > drill.readyzDownAt + 1000 &&
+        (drill.neo4jBackAt === null || a.sentAt < drill.neo4jBackAt),
+    );
     expect(sentWhileKnownDown.length, 'requests sent while the service knew Neo4j was down').to.be.greaterThan(0);
     expect(Math.max(...sentWhileKnownDown.map((a) => a.ms)), 'slowest refusal (ms)').to.be.lessThan(5000);
     // Nothing else: no 500, no hang (the client waits up to 120 s).
-    expect(during.filter((a) => a.status !== 201 && a.status !== 503).map((a) => `${a.status} ${a.error}`)).to.deep.equal([]);
+    expect(
+      during.filter((a) => a.status !== 201 && a.status !== 503).map((a) => `${a.status} ${a.error}`),
+    ).to.deep.equal([]);
   });
 
   it('/readyz and /metrics say Neo4j is down at once', () => {

@@ -123,7 +123,8 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
     if (!opts.unchecked) {
       contract ??= new ContractChecker(app.openapi());
       const problems = contract.check(method, path, res.status, res.headers.get('content-type'), text);
-      if (problems.length) throw new Error(`The answer does not match the OpenAPI document:\n  ${problems.join('\n  ')}`);
+      if (problems.length)
+        throw new Error(`The answer does not match the OpenAPI document:\n  ${problems.join('\n  ')}`);
     }
     let parsed: unknown = text;
     try {

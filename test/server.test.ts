@@ -47,7 +47,11 @@ function javaProcessesFor(home: string): number[] {
     .filter((pid) => {
       try {
         const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        return path.basename(argv[0]) === 'java' && argv.includes('org.neo4j.server.CommunityEntryPoint') && argv.some((a) => a.includes(home));
+        return (
+          path.basename(argv[0]) === 'java' &&
+          argv.includes('org.neo4j.server.CommunityEntryPoint') &&
+          argv.some((a) => a.includes(home))
+        );
       } catch {
         return false;
       }
@@ -77,7 +81,11 @@ describe('server process lifecycle (local Neo4j)', function () {
       SHUTDOWN_GRACE_MS: '120000',
       REQUEST_TIMEOUT_MS: '3000',
     });
-    await until('the service to listen', () => proc.output().includes('lineage service listening') || proc.child.exitCode !== null, 120_000);
+    await until(
+      'the service to listen',
+      () => proc.output().includes('lineage service listening') || proc.child.exitCode !== null,
+      120_000,
+    );
     expect(proc.child.exitCode, proc.output()).to.equal(null);
     return { proc, url: `http://127.0.0.1:${port}` };
   }
@@ -97,7 +105,9 @@ describe('server process lifecycle (local Neo4j)', function () {
     // request (keep-alive) and one that never sent anything.
     const { port } = new URL(url);
     const keepAlive = new http.Agent({ keepAlive: true });
-    await new Promise<void>((resolve) => http.get(`${url}/healthz`, { agent: keepAlive }, (r) => r.resume().on('end', () => resolve())));
+    await new Promise<void>((resolve) =>
+      http.get(`${url}/healthz`, { agent: keepAlive }, (r) => r.resume().on('end', () => resolve())),
+    );
     const silent = net.connect(Number(port), '127.0.0.1');
     silent.on('error', () => undefined);
     await new Promise((r) => setTimeout(r, 200));
@@ -132,7 +142,10 @@ describe('server process lifecycle (local Neo4j)', function () {
       },
       90_000,
     );
-    expect(readyStates.filter((s) => s !== '503 warming_up' && s !== '200 ready'), 'no other readiness state').to.deep.equal([]);
+    expect(
+      readyStates.filter((s) => s !== '503 warming_up' && s !== '200 ready'),
+      'no other readiness state',
+    ).to.deep.equal([]);
     expect(proc.output(), 'ready only after a rehearsal of the write path').to.include('write path warmed up');
     // A client that stops sending mid-body gets 408 after REQUEST_TIMEOUT_MS (3 s here) instead of holding its socket.
     const stalled = await new Promise<{ answer: string; ms: number }>((resolve) => {
@@ -142,7 +155,10 @@ describe('server process lifecycle (local Neo4j)', function () {
       socket.on('data', (d) => (answer += d));
       socket.on('error', () => undefined);
       socket.on('close', () => resolve({ answer, ms: Date.now() - started }));
-      socket.write('POST /api/v1/lineage HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"eventTime":');
+      socket.write(
+        'POST /api/v1/lineage HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ' +
+          '100\r\n\r\n{"eventTime":',
+      );
     });
     expect(stalled.answer).to.match(/^HTTP\/1\.1 408/);
     expect(stalled.ms).to.be.lessThan(30_000);

@@ -1,6 +1,7 @@
 // Removes a tag from one field of a live dataset (an alias name finds its primary); not tagged is a no-op.
 // Params: $namespace, $name, $field, $tag.
-// Returns no row when the dataset does not exist, else {fieldExists: boolean, dataset: dataset projection (see list.cypher)}.
+// Returns no row when the dataset does not exist, else {fieldExists: boolean, dataset: dataset projection (see
+// list.cypher)}.
 MATCH (x:Dataset {namespace: $namespace, name: $name})
 OPTIONAL MATCH (x)-[:ALIAS_OF]->(p:Dataset)
 WITH coalesce(p, x) AS d

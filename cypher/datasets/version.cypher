@@ -1,6 +1,7 @@
 // One version of one dataset (a symlink alias name finds its primary's versions).
 // Params: $namespace, $name, $version. Returns {dataset: dataset projection, version: v {.*, readFacets: [the facet
-//   properties and facetStamps of each READ of it that carries facets: readers' input facets]}, run: run projection or null}
+// properties and facetStamps of each READ of it that carries facets: readers' input facets]}, run: run projection or
+// null}
 // or no row when the dataset or the version (of that dataset) does not exist.
 MATCH (x:Dataset {namespace: $namespace, name: $name})
 OPTIONAL MATCH (x)-[:ALIAS_OF]->(p:Dataset)

@@ -1,7 +1,8 @@
 // Versions of one live dataset, newest first, one page, with the total.
 // Params: $namespace, $name, $offset, $limit. A symlink alias name lists its primary's versions.
 // Returns no row when the dataset does not exist, else one row {totalCount, dataset: dataset projection,
-//   versions: [{version: v {.*, readFacets: [facet properties and facetStamps of each READ of it carrying facets]}, run: run projection of the run that wrote it, or null}]}
+// versions: [{version: v {.*, readFacets: [facet properties and facetStamps of each READ of it carrying facets]}, run:
+// run projection of the run that wrote it, or null}]}
 // (run projection: r {.*, reads: [version ref], wrote: [version ref]}).
 MATCH (x:Dataset {namespace: $namespace, name: $name})
 OPTIONAL MATCH (x)-[:ALIAS_OF]->(p:Dataset)

@@ -1,5 +1,6 @@
 // Keeps each raw event once (its id is a hash of its canonical JSON, so a retried POST is a no-op).
-// Params: $events: [{id, receivedAt, kind, eventType, eventTime (ISO), producer, schemaURL, runId, jobNamespace, jobName,
+// Params: $events: [{id, receivedAt, kind, eventType, eventTime (ISO), producer, schemaURL, runId, jobNamespace,
+// jobName,
 //   datasetNamespace, datasetName (a DatasetEvent's dataset, as sent), payload (JSON string)}]
 // Returns nothing.
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).

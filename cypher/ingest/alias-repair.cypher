@@ -7,7 +7,8 @@
 // fields (their column lineage moves to the primary's fields) go.
 // Params: $names: [{namespace, name}] (names that became aliases in this transaction)
 // Returns one row: events ([string]: the stored events to replay, as canonical JSON, distinct).
-// Its plan starts from unique-key and index seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
+// Its plan starts from unique-key and index seeks, so statistics cannot improve it: keep the cached plan
+// (cypher/README.md).
 CYPHER replan=skip
 UNWIND $names AS ref
 MATCH (a:Dataset {namespace: ref.namespace, name: ref.name})-[:ALIAS_OF]->(p:Dataset)

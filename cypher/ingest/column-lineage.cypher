@@ -1,7 +1,8 @@
 // Column-level lineage from outputs' `columnLineage` facets: input field -[:FEEDS]-> output field,
 // one edge per (input field, output field, job), with the transformations of the latest report (by
 // event time; `declaredAt`). The datasets exist already (datasets-upsert).
-// Params: $edges: [{jobNamespace, jobName, namespace, name, field, inNamespace, inName, inField, transformations (JSON), at (ISO)}]
+// Params: $edges: [{jobNamespace, jobName, namespace, name, field, inNamespace, inName, inField, transformations
+// (JSON), at (ISO)}]
 // Returns nothing.
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
 CYPHER replan=skip

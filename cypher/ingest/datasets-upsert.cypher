@@ -5,12 +5,14 @@
 // Params: $datasets: [{
 //   namespace, name, firstSeen, lastSeen (ISO: earliest and latest eventTime mentioning it),
 //   facetProps (map 'facet.<name>' → JSON, or null to remove: only facets whose content changed),
-//   derived (map of the promoted values that changed: fields (JSON), description, type, lastLifecycleState; null removes),
+// derived (map of the promoted values that changed: fields (JSON), description, type, lastLifecycleState; null
+// removes),
 //   fieldTypes ([{name, type, description}]: the columns of a schema that changed, or null),
 //   otherFieldNames ([string]: columns of other schemas reported with new content),
-//   source ({name, uri, type} or null), sourceChanged (boolean: the dataSource facet changed; source null removes the link),
+// source ({name, uri, type} or null), sourceChanged (boolean: the dataSource facet changed; source null removes the
+// link),
 //   sources ([{name, uri, type, at (ISO)}]: every source reported, with its earliest report),
-//   symlinks ([{namespace, name, at (ISO: its earliest declaration)}]), facetStamps ([string], or null when unchanged) }]
+// symlinks ([{namespace, name, at (ISO: its earliest declaration)}]), facetStamps ([string], or null when unchanged) }]
 //   The namespaces exist (namespaces.cypher).
 // Returns nothing.
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).

@@ -3,7 +3,8 @@
 // events of its own gets its times from them (jobs-upsert). Runs before jobs-upsert, which links
 // children to these parents. A parent may be a job of another writer's batch, not locked here: an
 // earlier mention locks it and reads it again before writing (see namespaces.cypher).
-// Params: $parents: [{namespace, name, at (ISO: the earliest event naming it as a parent)}], sorted by (namespace, name).
+// Params: $parents: [{namespace, name, at (ISO: the earliest event naming it as a parent)}], sorted by (namespace,
+// name).
 //   Their namespaces exist (namespaces.cypher).
 // Returns nothing.
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).

@@ -2,7 +2,8 @@
 // mention. A run known only as a parent belongs to the job named with it; a run that belongs to a
 // job already is never moved by a parent reference (its own events decide its job, runs-upsert).
 // Params: $parents: [{runId, externalRunId, job: {namespace, name}, at (ISO: the earliest event naming it),
-//   own (boolean: the batch holds events of this run itself)}], sorted by runId. The parent jobs exist (parent-jobs.cypher).
+// own (boolean: the batch holds events of this run itself)}], sorted by runId. The parent jobs exist
+// (parent-jobs.cypher).
 // Returns nothing.
 // Its plan starts from unique-key seeks, so statistics cannot improve it: keep the cached plan (cypher/README.md).
 CYPHER replan=skip

@@ -1,5 +1,6 @@
 // Ties runs to the version of each input dataset they read: the version committed last at or before
-// the run first named the input (`at`, by committedAt then id; never the run's own output), else the dataset's placeholder
+// the run first named the input (`at`, by committedAt then id; never the run's own output), else the dataset's
+// placeholder
 // version (created for it, committed at its earliest read; see versions-commit.cypher, which keeps
 // reads right when commits arrive later). Facets the run reports about an input are kept on its READ
 // (latest by event time, from the planner).

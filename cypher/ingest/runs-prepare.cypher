@@ -4,7 +4,8 @@
 // Params: $runs: [{id (service UUID), externalId (as sent), eventTime (ISO, earliest in the batch)}], sorted by id.
 // Returns one row: runs, a list of one map per run: {id, createdAt, startedAt, endedAt, lastEventAt (ISO or null),
 //   terminalState, jobNamespace, jobName (null if new), jobVersion (the version it executes, or null),
-//   stamps (its facetStamps), code: {sourceCodeLocation, sql, jobType} (its job facets' JSON: its version depends on them),
+// stamps (its facetStamps), code: {sourceCodeLocation, sql, jobType} (its job facets' JSON: its version depends on
+// them),
 //   reads: [{namespace, name, at (ISO: when it first named the input), stamps}] (its READs),
 //   writes: [{namespace, name, createdAt, stamps}] (the versions it WROTE)}.
 //   One row of lists, so that it composes with the other reads into one statement (src/store/ingest.ts).

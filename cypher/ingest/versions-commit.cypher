@@ -1,7 +1,8 @@
 // Commits dataset versions (a run that completed, a DatasetEvent), moves a commit earlier, or takes it
 // back (a run that did not complete after all), and moves every pointer that depends on commit times:
 //   - a READ points at the dataset's version committed last at or before the read (by committedAt,
-//     then id; never the reading run's own output), else at the dataset's placeholder version (`placeholder`, committed at its earliest
+// then id; never the reading run's own output), else at the dataset's placeholder version (`placeholder`, committed at
+// its earliest
 //     read), which exists only while some read needs it;
 //   - CURRENT_VERSION points at the version committed last (by committedAt, then id), else at the
 //     placeholder.
@@ -20,7 +21,8 @@ WHERE (old IS NULL) <> (new IS NULL) OR old <> new
 // Writing d first takes its lock: its versions' pointers are read below.
 SET d.currentVersion = d.currentVersion, v.committedAt = new
 WITH c, v, d, old, new
-// Reads that saw v and no longer do (taken back, or committed later): to the version before its old commit, else the placeholder.
+// Reads that saw v and no longer do (taken back, or committed later): to the version before its old commit, else the
+// placeholder.
 CALL (c, v, d, old, new) {
   WITH c, v, d, old, new WHERE old IS NOT NULL AND (new IS NULL OR new > old)
   MATCH (r:Run)-[rd:READ]->(v) WHERE new IS NULL OR rd.at < new
@@ -49,7 +51,8 @@ CALL (c, v, d, old, new) {
   SET moved = properties(rd)
   DELETE rd
 }
-// Reads that now see v: reads of the version committed last before it, and of the placeholder, made at or after its commit.
+// Reads that now see v: reads of the version committed last before it, and of the placeholder, made at or after its
+// commit.
 CALL (c, v, d, new) {
   WITH c, v, d, new WHERE new IS NOT NULL
   OPTIONAL CALL (v, d, new) {

@@ -1,7 +1,8 @@
 // Versions of one live job, newest first, one page, with the total.
 // Params: $namespace, $name, $offset, $limit.
 // Returns no row when the job does not exist, else {totalCount, job: job projection (see list.cypher),
-//   versions: [{version: v {.*, inputs: [[ns, name]], outputs: [[ns, name]]}, latestRun: run projection of its latest run or null}]}.
+// versions: [{version: v {.*, inputs: [[ns, name]], outputs: [[ns, name]]}, latestRun: run projection of its latest run
+// or null}]}.
 MATCH (j:Job {namespace: $namespace, name: $name})
 WHERE NOT j.isDeleted
 CALL (j) {

@@ -7,7 +7,8 @@ OPTIONAL CALL (s) {
   MATCH (d:Dataset) WHERE d.sourceName IS NULL AND coalesce(d.isAlias, false) = false
   WITH min(d.createdAt) AS createdAt, max(d.updatedAt) AS updatedAt
   WHERE createdAt IS NOT NULL
-  RETURN {name: 'default', type: null, connectionUrl: null, description: 'The source of datasets that name no dataSource.', createdAt: createdAt, updatedAt: updatedAt} AS implied
+  RETURN {name: 'default', type: null, connectionUrl: null, description: 'The source of datasets that name no ' +
+    'dataSource.', createdAt: createdAt, updatedAt: updatedAt} AS implied
 }
 WITH coalesce(s {.*}, implied) AS source WHERE source IS NOT NULL
 RETURN source

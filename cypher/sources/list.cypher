@@ -10,7 +10,8 @@ CALL () {
   MATCH (d:Dataset) WHERE d.sourceName IS NULL AND coalesce(d.isAlias, false) = false
   WITH min(d.createdAt) AS createdAt, max(d.updatedAt) AS updatedAt
   WHERE createdAt IS NOT NULL AND NOT EXISTS { MATCH (:Source {name: 'default'}) }
-  RETURN {name: 'default', type: null, connectionUrl: null, description: 'The source of datasets that name no dataSource.', createdAt: createdAt, updatedAt: updatedAt} AS source
+  RETURN {name: 'default', type: null, connectionUrl: null, description: 'The source of datasets that name no ' +
+    'dataSource.', createdAt: createdAt, updatedAt: updatedAt} AS source
 }
 WITH source ORDER BY source.name
 WITH collect(source) AS found

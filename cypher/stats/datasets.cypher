@@ -1,4 +1,5 @@
-// Cumulative number of live datasets (symlink aliases not counted) created by the end of each time bucket (by createdAt).
+// Cumulative number of live datasets (symlink aliases not counted) created by the end of each time bucket (by
+// createdAt).
 // Params: $period ('DAY': the last 24 hours in hourly buckets, the current hour last | 'WEEK': the last 7 days
 //   in daily buckets, today last), $timezone (zone id such as 'UTC' or 'Europe/Paris': where hours and days begin),
 //   $now (ISO-8601 string).

@@ -2,7 +2,8 @@
 // Params: $period ('DAY': the last 24 hours in hourly buckets, the current hour last | 'WEEK': the last 7 days
 //   in daily buckets, today last), $timezone (zone id such as 'UTC' or 'Europe/Paris': where hours and days begin),
 //   $now (ISO-8601 string).
-// Returns one row per bucket, oldest first (bucket bounds in UTC): {startInterval, endInterval, start, running, complete, fail, abort, other}.
+// Returns one row per bucket, oldest first (bucket bounds in UTC): {startInterval, endInterval, start, running,
+// complete, fail, abort, other}.
 WITH datetime({datetime: datetime($now), timezone: $timezone}) AS now
 WITH CASE WHEN $period = 'DAY'
        THEN [i IN range(23, 0, -1) | datetime.truncate('hour', now) - duration({hours: i})]

@@ -17,10 +17,15 @@ export const Iso = Type.String({ format: 'date-time', examples: ['2024-06-01T10:
 
 const OpenObject = Type.Record(Type.String(), Type.Unknown());
 /** Facet name → facet object as the producer sent it. */
-export const Facets = Type.Record(Type.String(), Type.Unknown(), { description: 'Facet name → facet object, as sent by the producer' });
+export const Facets = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'Facet name → facet object, as sent by the producer',
+});
 
 export const EntityId = Type.Object({ namespace: Type.String(), name: Type.String() }, { $id: 'EntityId' });
-export const VersionRef = Type.Object({ namespace: Type.String(), name: Type.String(), version: Type.String({ format: 'uuid' }) }, { $id: 'VersionRef' });
+export const VersionRef = Type.Object(
+  { namespace: Type.String(), name: Type.String(), version: Type.String({ format: 'uuid' }) },
+  { $id: 'VersionRef' },
+);
 
 export interface DatasetFieldShape {
   name: string;
@@ -51,7 +56,13 @@ export const Run = Type.Object(
     updatedAt: Nullable(Iso),
     nominalStartTime: Nullable(Iso),
     nominalEndTime: Nullable(Iso),
-    state: Type.Union([Type.Literal('NEW'), Type.Literal('RUNNING'), Type.Literal('COMPLETED'), Type.Literal('FAILED'), Type.Literal('ABORTED')]),
+    state: Type.Union([
+      Type.Literal('NEW'),
+      Type.Literal('RUNNING'),
+      Type.Literal('COMPLETED'),
+      Type.Literal('FAILED'),
+      Type.Literal('ABORTED'),
+    ]),
     startedAt: Nullable(Iso),
     endedAt: Nullable(Iso),
     durationMs: Nullable(Type.Integer({ minimum: 0 })),
@@ -76,7 +87,9 @@ const datasetProperties = {
   createdAt: Iso,
   updatedAt: Iso,
   namespace: Type.String(),
-  sourceName: Type.String({ description: "The dataSource facet's name; `default` when the dataset names none (as Marquez)" }),
+  sourceName: Type.String({
+    description: "The dataSource facet's name; `default` when the dataset names none (as Marquez)",
+  }),
   fields: Type.Array(DatasetField),
   tags: Type.Array(Type.String()),
   lastModifiedAt: Nullable(Iso),
@@ -91,7 +104,12 @@ export const Dataset = Type.Object(datasetProperties, { $id: 'Dataset' });
 
 const { updatedAt: _u, currentVersion: _c, deleted: _d, lastModifiedAt: _l, ...versionBase } = datasetProperties;
 export const DatasetVersion = Type.Object(
-  { ...versionBase, version: Type.String({ format: 'uuid' }), lifecycleState: Nullable(Type.String()), createdByRun: Nullable(Run) },
+  {
+    ...versionBase,
+    version: Type.String({ format: 'uuid' }),
+    lifecycleState: Nullable(Type.String()),
+    createdByRun: Nullable(Run),
+  },
   { $id: 'DatasetVersion' },
 );
 
@@ -120,15 +138,32 @@ export const Job = Type.Object(jobProperties, { $id: 'Job' });
 
 const { currentVersion: _jc, latestRuns: _jl, id: _jid, ...jobVersionBase } = jobProperties;
 /** A job version; its `id` names the version too, as Marquez's does. */
-export const JobVersion = Type.Object({ id: VersionRef, ...jobVersionBase, version: Type.String({ format: 'uuid' }) }, { $id: 'JobVersion' });
+export const JobVersion = Type.Object(
+  { id: VersionRef, ...jobVersionBase, version: Type.String({ format: 'uuid' }) },
+  { $id: 'JobVersion' },
+);
 
 export const Namespace = Type.Object(
-  { name: Type.String(), createdAt: Iso, updatedAt: Iso, ownerName: Type.String(), description: Nullable(Type.String()), isHidden: Type.Boolean() },
+  {
+    name: Type.String(),
+    createdAt: Iso,
+    updatedAt: Iso,
+    ownerName: Type.String(),
+    description: Nullable(Type.String()),
+    isHidden: Type.Boolean(),
+  },
   { $id: 'Namespace' },
 );
 
 export const Source = Type.Object(
-  { type: Nullable(Type.String()), name: Type.String(), createdAt: Iso, updatedAt: Iso, connectionUrl: Nullable(Type.String()), description: Nullable(Type.String()) },
+  {
+    type: Nullable(Type.String()),
+    name: Type.String(),
+    createdAt: Iso,
+    updatedAt: Iso,
+    connectionUrl: Nullable(Type.String()),
+    description: Nullable(Type.String()),
+  },
   { $id: 'Source' },
 );
 
@@ -140,7 +175,9 @@ export const SearchResult = Type.Object(
     name: Type.String(),
     updatedAt: Iso,
     namespace: Type.String(),
-    nodeId: Type.String({ description: 'The lineage node id: `dataset:<namespace>:<name>` or `job:<namespace>:<name>`' }),
+    nodeId: Type.String({
+      description: 'The lineage node id: `dataset:<namespace>:<name>` or `job:<namespace>:<name>`',
+    }),
   },
   { $id: 'SearchResult' },
 );
@@ -158,11 +195,16 @@ export const LineageMetric = Type.Object(
   },
   { $id: 'LineageMetric', description: 'Lineage events per time bucket, by event type' },
 );
-export const IntervalMetric = Type.Object({ startInterval: Iso, endInterval: Iso, count: Type.Integer() }, { $id: 'IntervalMetric', description: 'A cumulative count at the end of a time bucket' });
+export const IntervalMetric = Type.Object(
+  { startInterval: Iso, endInterval: Iso, count: Type.Integer() },
+  { $id: 'IntervalMetric', description: 'A cumulative count at the end of a time bucket' },
+);
 
 /** A list envelope: `{<key>: [...], totalCount}`, the total matching the same filter. */
 function list<K extends string, T extends TSchema>(key: K, item: T, id: string) {
-  const properties = { [key]: Type.Array(item), totalCount: Type.Integer({ minimum: 0 }) } as { [P in K]: TArray<T> } & { totalCount: TInteger };
+  const properties = { [key]: Type.Array(item), totalCount: Type.Integer({ minimum: 0 }) } as {
+    [P in K]: TArray<T>;
+  } & { totalCount: TInteger };
   return Type.Object(properties, { $id: id });
 }
 export const NamespaceList = list('namespaces', Namespace, 'NamespaceList');
@@ -173,9 +215,15 @@ export const JobList = list('jobs', Job, 'JobList');
 export const JobVersionList = list('versions', JobVersion, 'JobVersionList');
 export const RunList = list('runs', Run, 'RunList');
 export const TagList = list('tags', Tag, 'TagList');
-export const SearchResults = Type.Object({ totalCount: Type.Integer({ minimum: 0 }), results: Type.Array(SearchResult) }, { $id: 'SearchResults' });
+export const SearchResults = Type.Object(
+  { totalCount: Type.Integer({ minimum: 0 }), results: Type.Array(SearchResult) },
+  { $id: 'SearchResults' },
+);
 export const LineageEventList = Type.Object(
-  { events: Type.Array(OpenObject, { description: 'The stored raw OpenLineage events, as received' }), totalCount: Type.Integer({ minimum: 0 }) },
+  {
+    events: Type.Array(OpenObject, { description: 'The stored raw OpenLineage events, as received' }),
+    totalCount: Type.Integer({ minimum: 0 }),
+  },
   { $id: 'LineageEventList' },
 );
 export const RunFacets = Type.Object({ runId: Type.String({ format: 'uuid' }), facets: Facets }, { $id: 'RunFacets' });
@@ -191,7 +239,10 @@ export const LineageEdge = Type.Object(
     lastRunId: Type.Optional(Nullable(Type.String())),
     lastRunState: Type.Optional(Nullable(Type.String())),
   },
-  { $id: 'LineageEdge', description: 'Dataset-level edges carry when they were first and last observed (up to asOf), and by which run' },
+  {
+    $id: 'LineageEdge',
+    description: 'Dataset-level edges carry when they were first and last observed (up to asOf), and by which run',
+  },
 );
 
 export const LineageNode = Type.Object(
@@ -206,7 +257,10 @@ export const LineageNode = Type.Object(
 );
 
 export const LineageGraph = Type.Object(
-  { graph: Type.Array(LineageNode), truncated: Type.Boolean({ description: 'True when the result hit the node cap: the nearest nodes are kept' }) },
+  {
+    graph: Type.Array(LineageNode),
+    truncated: Type.Boolean({ description: 'True when the result hit the node cap: the nearest nodes are kept' }),
+  },
   { $id: 'LineageGraph' },
 );
 
@@ -214,9 +268,25 @@ export const RunLineage = Type.Object(
   {
     runs: Type.Array(
       Type.Object({
-        job: Type.Object({ namespace: Nullable(Type.String()), name: Nullable(Type.String()), version: Nullable(Type.String()) }),
-        run: Type.Object({ id: Type.String(), start: Nullable(Iso), end: Nullable(Iso), status: Nullable(Type.String()) }),
-        inputs: Type.Array(Type.Object({ namespace: Type.String(), name: Type.String(), version: Type.String(), producedByRunId: Nullable(Type.String()) })),
+        job: Type.Object({
+          namespace: Nullable(Type.String()),
+          name: Nullable(Type.String()),
+          version: Nullable(Type.String()),
+        }),
+        run: Type.Object({
+          id: Type.String(),
+          start: Nullable(Iso),
+          end: Nullable(Iso),
+          status: Nullable(Type.String()),
+        }),
+        inputs: Type.Array(
+          Type.Object({
+            namespace: Type.String(),
+            name: Type.String(),
+            version: Type.String(),
+            producedByRunId: Nullable(Type.String()),
+          }),
+        ),
       }),
     ),
   },
@@ -243,13 +313,18 @@ export const ImpactNode = Type.Object(
     type: Type.Union([Type.Literal('JOB'), Type.Literal('DATASET')]),
     namespace: Type.String(),
     name: Type.String(),
-    distance: Type.Integer({ minimum: 0, description: 'Relationships on a shortest directed path from the start (0: the start)' }),
+    distance: Type.Integer({
+      minimum: 0,
+      description: 'Relationships on a shortest directed path from the start (0: the start)',
+    }),
     via: Nullable(Type.String()),
     tags: Type.Array(Type.String()),
     owners: Type.Array(Type.String()),
     latestRunState: Nullable(Type.String()),
     latestRunEndedAt: Nullable(Iso),
-    path: Type.Optional(Type.Array(Type.String(), { description: 'Root cause only: the node ids from the start to this job' })),
+    path: Type.Optional(
+      Type.Array(Type.String(), { description: 'Root cause only: the node ids from the start to this job' }),
+    ),
   },
   { $id: 'ImpactNode' },
 );
@@ -302,7 +377,13 @@ export const LineagePaths = Type.Object(
   {
     from: Type.String(),
     to: Type.String(),
-    paths: Type.Array(Type.Object({ length: Type.Integer({ minimum: 0 }), nodes: Type.Array(Type.String()), edges: Type.Array(PathEdge) })),
+    paths: Type.Array(
+      Type.Object({
+        length: Type.Integer({ minimum: 0 }),
+        nodes: Type.Array(Type.String()),
+        edges: Type.Array(PathEdge),
+      }),
+    ),
   },
   { $id: 'LineagePaths' },
 );
@@ -323,10 +404,19 @@ export const SchemaChanges = Type.Object(
         runId: Nullable(Type.String()),
         added: Type.Array(SchemaColumn),
         removed: Type.Array(SchemaColumn),
-        retyped: Type.Array(Type.Object({ name: Type.String(), from: Nullable(Type.String()), to: Nullable(Type.String()) })),
+        retyped: Type.Array(
+          Type.Object({ name: Type.String(), from: Nullable(Type.String()), to: Nullable(Type.String()) }),
+        ),
         downstreamJobs: Type.Integer({ minimum: 0 }),
         downstreamDatasets: Type.Integer({ minimum: 0 }),
-        affectedFields: Type.Array(Type.Object({ field: Type.String(), reader: Type.String(), job: Nullable(Type.String()), transformationTypes: Type.Array(Type.String()) })),
+        affectedFields: Type.Array(
+          Type.Object({
+            field: Type.String(),
+            reader: Type.String(),
+            job: Nullable(Type.String()),
+            transformationTypes: Type.Array(Type.String()),
+          }),
+        ),
       }),
     ),
     truncated: Type.Boolean(),
@@ -339,7 +429,11 @@ export const SchemaChanges = Type.Object(
 export const BatchResult = Type.Object(
   {
     status: Type.Union([Type.Literal('success'), Type.Literal('partial_success'), Type.Literal('failure')]),
-    summary: Type.Object({ received: Type.Integer({ minimum: 0 }), successful: Type.Integer({ minimum: 0 }), failed: Type.Integer({ minimum: 0 }) }),
+    summary: Type.Object({
+      received: Type.Integer({ minimum: 0 }),
+      successful: Type.Integer({ minimum: 0 }),
+      failed: Type.Integer({ minimum: 0 }),
+    }),
     failed_events: Type.Array(
       Type.Object({
         index: Type.Integer({ minimum: 0 }),
@@ -355,10 +449,18 @@ export const BatchResult = Type.Object(
 
 export const ErrorDetail = Type.Object(
   {
-    path: Type.String({ description: 'JSON pointer of the failing value within `in` (e.g. `/run/runId`, `/limit`); empty for the whole' }),
+    path: Type.String({
+      description: 'JSON pointer of the failing value within `in` (e.g. `/run/runId`, `/limit`); empty for the whole',
+    }),
     message: Type.String(),
-    in: Type.Optional(Type.Union([Type.Literal('body'), Type.Literal('query'), Type.Literal('path'), Type.Literal('header')])),
-    limit: Type.Optional(Type.String({ description: 'With error `limit_exceeded`: the limit this value is past (docs/operations.md#limits)' })),
+    in: Type.Optional(
+      Type.Union([Type.Literal('body'), Type.Literal('query'), Type.Literal('path'), Type.Literal('header')]),
+    ),
+    limit: Type.Optional(
+      Type.String({
+        description: 'With error `limit_exceeded`: the limit this value is past (docs/operations.md#limits)',
+      }),
+    ),
   },
   { $id: 'ErrorDetail' },
 );
@@ -366,12 +468,21 @@ export const ErrorDetail = Type.Object(
 export const ErrorBody = Type.Object(
   {
     code: Type.Integer({ minimum: 400, maximum: 599, description: 'The HTTP status' }),
-    error: Type.String({ description: 'A stable machine-readable word: bad_request, unauthorized, forbidden, not_found, validation_failed, ...' }),
+    error: Type.String({
+      description:
+        'A stable machine-readable word: bad_request, unauthorized, forbidden, not_found, validation_failed, ...',
+    }),
     message: Type.String(),
     errors: Type.Optional(Type.Array(ErrorDetail)),
-    limits: Type.Optional(Type.Array(Type.String(), { description: 'With error `limit_exceeded`: every limit the request is past' })),
+    limits: Type.Optional(
+      Type.Array(Type.String(), { description: 'With error `limit_exceeded`: every limit the request is past' }),
+    ),
   },
-  { $id: 'Error', additionalProperties: true, description: 'Every error answer. Some add details (e.g. readiness adds `status`, `neo4j`)' },
+  {
+    $id: 'Error',
+    additionalProperties: true,
+    description: 'Every error answer. Some add details (e.g. readiness adds `status`, `neo4j`)',
+  },
 );
 
 export const Health = Type.Object({ status: Type.Literal('ok') }, { $id: 'Health' });
@@ -391,9 +502,45 @@ export const NotReady = Type.Object(
 
 /** Every named schema, for the OpenAPI document's components (by `$id`). */
 export const NAMED_SCHEMAS: TSchema[] = [
-  EntityId, VersionRef, DatasetField, Run, Dataset, DatasetVersion, Job, JobVersion, Namespace, Source, Tag, SearchResult,
-  LineageMetric, IntervalMetric, NamespaceList, SourceList, DatasetList, DatasetVersionList, JobList, JobVersionList, RunList,
-  TagList, SearchResults, LineageEventList, RunFacets, LineageEdge, LineageNode, LineageGraph, RunLineage, ImpactSummary,
-  ImpactNode, FieldImpactNode, BlastRadius, LineagePaths, SchemaChanges, BatchResult, ErrorDetail, ErrorBody, Health, Ready,
+  EntityId,
+  VersionRef,
+  DatasetField,
+  Run,
+  Dataset,
+  DatasetVersion,
+  Job,
+  JobVersion,
+  Namespace,
+  Source,
+  Tag,
+  SearchResult,
+  LineageMetric,
+  IntervalMetric,
+  NamespaceList,
+  SourceList,
+  DatasetList,
+  DatasetVersionList,
+  JobList,
+  JobVersionList,
+  RunList,
+  TagList,
+  SearchResults,
+  LineageEventList,
+  RunFacets,
+  LineageEdge,
+  LineageNode,
+  LineageGraph,
+  RunLineage,
+  ImpactSummary,
+  ImpactNode,
+  FieldImpactNode,
+  BlastRadius,
+  LineagePaths,
+  SchemaChanges,
+  BatchResult,
+  ErrorDetail,
+  ErrorBody,
+  Health,
+  Ready,
   NotReady,
 ];

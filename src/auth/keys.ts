@@ -37,23 +37,39 @@ export function generateKey(): string {
 
 /** The line of a keys file (JSON) describing `key`; the key itself is not in it. */
 export function keyEntry(id: string, key: string, scopes: KeyScope[], namespaces: string[] | null): string {
-  return JSON.stringify({ id, sha256: hashKey(key).toString('hex'), scopes, ...(namespaces?.length ? { namespaces } : {}) });
+  return JSON.stringify({
+    id,
+    sha256: hashKey(key).toString('hex'),
+    scopes,
+    ...(namespaces?.length ? { namespaces } : {}),
+  });
 }
 
 function parseEntry(raw: unknown, where: string): ApiKey {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new KeyFileError(`${where}: a key must be a JSON object {id, sha256, scopes, namespaces?}`);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new KeyFileError(`${where}: a key must be a JSON object {id, sha256, scopes, namespaces?}`);
   const e = raw as Record<string, unknown>;
-  if (typeof e.id !== 'string' || e.id.trim() === '') throw new KeyFileError(`${where}: "id" must be a non-empty string`);
+  if (typeof e.id !== 'string' || e.id.trim() === '')
+    throw new KeyFileError(`${where}: "id" must be a non-empty string`);
   if (typeof e.sha256 !== 'string' || !/^[0-9a-f]{64}$/i.test(e.sha256)) {
-    throw new KeyFileError(`${where} (${e.id}): "sha256" must be the 64 hex digits of the key's SHA-256 (npm run apikey -- create prints it)`);
+    throw new KeyFileError(
+      `${where} (${e.id}): "sha256" must be the 64 hex digits of the key's SHA-256 (npm run apikey -- ` +
+        `create prints it)`,
+    );
   }
   if (!Array.isArray(e.scopes) || e.scopes.length === 0 || !e.scopes.every((s) => KEY_SCOPES.includes(s as KeyScope))) {
     throw new KeyFileError(`${where} (${e.id}): "scopes" must be a non-empty list of ${KEY_SCOPES.join(', ')}`);
   }
   let namespaces: string[] | null = null;
   if (e.namespaces !== undefined && e.namespaces !== null) {
-    if (!Array.isArray(e.namespaces) || e.namespaces.length === 0 || !e.namespaces.every((n) => typeof n === 'string' && n !== '')) {
-      throw new KeyFileError(`${where} (${e.id}): "namespaces" must be a non-empty list of namespace names or patterns`);
+    if (
+      !Array.isArray(e.namespaces) ||
+      e.namespaces.length === 0 ||
+      !e.namespaces.every((n) => typeof n === 'string' && n !== '')
+    ) {
+      throw new KeyFileError(
+        `${where} (${e.id}): "namespaces" must be a non-empty list of namespace names or patterns`,
+      );
     }
     namespaces = e.namespaces as string[];
   }
@@ -86,7 +102,9 @@ export function parseKeys(text: string, source: string): ApiKey[] {
       try {
         entries.push({ raw: JSON.parse(l), where: `${source} line ${i + 1}` });
       } catch {
-        throw new KeyFileError(`${source} line ${i + 1}: not a JSON object (one key per line: {"id": ..., "sha256": ..., "scopes": [...]})`);
+        throw new KeyFileError(
+          `${source} line ${i + 1}: not a JSON object (one key per line: {"id": ..., "sha256": ..., "scopes": [...]})`,
+        );
       }
     });
   }
@@ -95,7 +113,8 @@ export function parseKeys(text: string, source: string): ApiKey[] {
   const hashes = new Set<string>();
   for (const k of keys) {
     if (ids.has(k.id)) throw new KeyFileError(`${source}: key id '${k.id}' appears twice`);
-    if (hashes.has(k.hash.toString('hex'))) throw new KeyFileError(`${source}: key '${k.id}' has the hash of another key`);
+    if (hashes.has(k.hash.toString('hex')))
+      throw new KeyFileError(`${source}: key '${k.id}' has the hash of another key`);
     ids.add(k.id);
     hashes.add(k.hash.toString('hex'));
   }
@@ -107,7 +126,11 @@ export function parseKeys(text: string, source: string): ApiKey[] {
  * comparison is of two 32-byte digests, and it is compared with every key (no early exit), each with
  * a constant-time comparison: the time taken says nothing about which bytes or which key matched.
  */
-export function findKey(presented: string, keys: readonly ApiKey[], equal: (a: Buffer, b: Buffer) => boolean = crypto.timingSafeEqual): ApiKey | null {
+export function findKey(
+  presented: string,
+  keys: readonly ApiKey[],
+  equal: (a: Buffer, b: Buffer) => boolean = crypto.timingSafeEqual,
+): ApiKey | null {
   const digest = hashKey(presented);
   let found: ApiKey | null = null;
   for (const key of keys) {
@@ -126,7 +149,13 @@ const patternCache = new Map<string, RegExp>();
 function patternOf(glob: string): RegExp {
   let re = patternCache.get(glob);
   if (!re) {
-    re = new RegExp(`^${glob.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
+    re = new RegExp(
+      `^${glob
+        .split('*')
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+      's',
+    );
     patternCache.set(glob, re);
   }
   return re;

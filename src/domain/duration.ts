@@ -13,7 +13,8 @@ export interface Duration {
   text: string;
 }
 
-const PATTERN = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:[.,]\d{1,9})?)S)?)?$/;
+const PATTERN =
+  /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:[.,]\d{1,9})?)S)?)?$/;
 
 /** The duration, or null when `text` is not an ISO 8601 duration (negative ones included). */
 export function parseDuration(text: string): Duration | null {
@@ -24,7 +25,13 @@ export function parseDuration(text: string): Duration | null {
   const parts = [n(1), n(2), n(3), n(4), n(5), n(6), n(7)];
   if (parts.some((p) => !Number.isFinite(p) || p > 1e7)) return null;
   const [years, months, weeks, days, hours, minutes, seconds] = parts;
-  return { years, months, days: weeks * 7 + days, ms: Math.round(((hours * 60 + minutes) * 60 + seconds) * 1000), text: upper };
+  return {
+    years,
+    months,
+    days: weeks * 7 + days,
+    ms: Math.round(((hours * 60 + minutes) * 60 + seconds) * 1000),
+    text: upper,
+  };
 }
 
 /** `time` (epoch ms) minus `d`, calendar units first (then days, then the clock part). */
@@ -34,6 +41,14 @@ export function minus(time: number, d: Duration): number {
   const day = t.getUTCDate();
   // Month arithmetic clamps to the last day of the target month (31 March - P1M = 28/29 February).
   const lastDay = new Date(Date.UTC(t.getUTCFullYear(), targetMonth + 1, 0)).getUTCDate();
-  const shifted = Date.UTC(t.getUTCFullYear(), targetMonth, Math.min(day, lastDay), t.getUTCHours(), t.getUTCMinutes(), t.getUTCSeconds(), t.getUTCMilliseconds());
+  const shifted = Date.UTC(
+    t.getUTCFullYear(),
+    targetMonth,
+    Math.min(day, lastDay),
+    t.getUTCHours(),
+    t.getUTCMinutes(),
+    t.getUTCSeconds(),
+    t.getUTCMilliseconds(),
+  );
   return shifted - d.days * 86_400_000 - d.ms;
 }

@@ -71,8 +71,17 @@ const runOrder = (id: string | null) => id ?? '';
  * caller, who knows the state of the runs it observed with (`heldUntil` too: see withHeldUntil).
  */
 export function observe(prev: EdgeHistory | null, span: Span, runId: string | null): EdgeHistory {
-  if (!prev) return { firstSeenAt: span.from, lastSeenAt: span.to, lastRunId: runId, lastRunState: null, spans: [{ ...span }], heldUntil: [] };
-  const later = span.to > prev.lastSeenAt || (span.to === prev.lastSeenAt && runOrder(runId) > runOrder(prev.lastRunId));
+  if (!prev)
+    return {
+      firstSeenAt: span.from,
+      lastSeenAt: span.to,
+      lastRunId: runId,
+      lastRunState: null,
+      spans: [{ ...span }],
+      heldUntil: [],
+    };
+  const later =
+    span.to > prev.lastSeenAt || (span.to === prev.lastSeenAt && runOrder(runId) > runOrder(prev.lastRunId));
   return {
     firstSeenAt: Math.min(prev.firstSeenAt, span.from),
     lastSeenAt: Math.max(prev.lastSeenAt, span.to),

@@ -5,7 +5,15 @@
  * new or changed. Pure.
  */
 import type { DatasetRef } from './openlineage/types.js';
-import { FOREVER, isCurrent, observe, sameHistory, withHeldUntil, type EdgeHistory, type Span } from './edge-history.js';
+import {
+  FOREVER,
+  isCurrent,
+  observe,
+  sameHistory,
+  withHeldUntil,
+  type EdgeHistory,
+  type Span,
+} from './edge-history.js';
 import { refKey } from './ingest/keys.js';
 
 /** An edge as jobs-state.cypher returns it (times in epoch ms). */
@@ -53,9 +61,11 @@ export interface EdgeWriteRow {
 /** The properties of `next` that differ from `prev` (all of them without a `prev`). */
 function changedProps(prev: EdgeProps | null, next: EdgeProps): Partial<EdgeProps> {
   if (!prev) return next;
-  const same = (a: unknown, b: unknown) => (Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((x, i) => x === b[i]) : a === b);
+  const same = (a: unknown, b: unknown) =>
+    Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((x, i) => x === b[i]) : a === b;
   const out: Partial<EdgeProps> = {};
-  for (const key of Object.keys(next) as (keyof EdgeProps)[]) if (!same(prev[key], next[key])) (out as Record<string, unknown>)[key] = next[key];
+  for (const key of Object.keys(next) as (keyof EdgeProps)[])
+    if (!same(prev[key], next[key])) (out as Record<string, unknown>)[key] = next[key];
   return out;
 }
 
@@ -71,7 +81,6 @@ function propsOf(e: EdgeHistory): EdgeProps {
     current: isCurrent(e),
   };
 }
-
 
 /**
  * What one run event observed: the datasets it names from its time until the run's last event, and,
@@ -106,11 +115,22 @@ export function runEventObservations(args: {
 }
 
 /** A JobEvent observes the I/O it declares at its eventTime. */
-export function jobEventObservations(job: DatasetRef, eventTime: number, inputs: DatasetRef[], outputs: DatasetRef[]): EdgeObservation[] {
+export function jobEventObservations(
+  job: DatasetRef,
+  eventTime: number,
+  inputs: DatasetRef[],
+  outputs: DatasetRef[],
+): EdgeObservation[] {
   const span = { from: eventTime, to: eventTime };
   return [
     ...inputs.map((d) => ({ job, input: true, dataset: { namespace: d.namespace, name: d.name }, span, runId: null })),
-    ...outputs.map((d) => ({ job, input: false, dataset: { namespace: d.namespace, name: d.name }, span, runId: null })),
+    ...outputs.map((d) => ({
+      job,
+      input: false,
+      dataset: { namespace: d.namespace, name: d.name },
+      span,
+      runId: null,
+    })),
   ];
 }
 
@@ -121,7 +141,11 @@ type Edge = EdgeHistory & { input: boolean; namespace: string; name: string; eid
  * (`JSON.stringify([namespace, name])`; a job without edges may be absent); `runStates`: the state of
  * each run of the batch after it.
  */
-export function planEdges(stored: Map<string, StoredEdge[]>, observations: EdgeObservation[], runStates: Map<string, string>): EdgeWriteRow[] {
+export function planEdges(
+  stored: Map<string, StoredEdge[]>,
+  observations: EdgeObservation[],
+  runStates: Map<string, string>,
+): EdgeWriteRow[] {
   const byJob = new Map<string, { job: DatasetRef; observations: EdgeObservation[] }>();
   for (const o of observations) {
     const k = refKey(o.job);
@@ -143,13 +167,22 @@ export function planEdges(stored: Map<string, StoredEdge[]>, observations: EdgeO
     for (const o of seen) {
       const k = `${o.input} ${refKey(o.dataset)}`;
       const prev = after.get(k);
-      after.set(k, { ...observe(prev ?? null, o.span, o.runId), input: o.input, namespace: o.dataset.namespace, name: o.dataset.name, eid: prev?.eid ?? null });
+      after.set(k, {
+        ...observe(prev ?? null, o.span, o.runId),
+        input: o.input,
+        namespace: o.dataset.namespace,
+        name: o.dataset.name,
+        eid: prev?.eid ?? null,
+      });
     }
     const refreshed = [...after.values()].map((e) => ({
       ...e,
       lastRunState: e.lastRunId === null ? null : (runStates.get(e.lastRunId) ?? e.lastRunState),
     }));
-    const planned = [...withHeldUntil(refreshed.filter((e) => e.input)), ...withHeldUntil(refreshed.filter((e) => !e.input))];
+    const planned = [
+      ...withHeldUntil(refreshed.filter((e) => e.input)),
+      ...withHeldUntil(refreshed.filter((e) => !e.input)),
+    ];
     for (const e of planned) {
       const old = before.get(`${e.input} ${refKey(e)}`);
       if (old && sameHistory(old, e)) continue;

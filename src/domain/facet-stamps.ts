@@ -142,9 +142,15 @@ export class FacetFold<O = unknown> {
 }
 
 /** Reports of a facet slot: every facet object as JSON, and deletions as null. */
-export function reportsOf<O extends object>(facets: Record<string, O>, deleted: readonly string[], prefix: string, json: (o: O) => string): Report<O>[] {
+export function reportsOf<O extends object>(
+  facets: Record<string, O>,
+  deleted: readonly string[],
+  prefix: string,
+  json: (o: O) => string,
+): Report<O>[] {
   const out: Report<O>[] = [];
-  for (const name of Object.keys(facets)) out.push({ key: prefix + name, json: json(facets[name]), object: facets[name] });
+  for (const name of Object.keys(facets))
+    out.push({ key: prefix + name, json: json(facets[name]), object: facets[name] });
   for (const name of deleted) if (!(name in facets)) out.push({ key: prefix + name, json: null, object: null });
   return out;
 }

@@ -22,7 +22,11 @@ export function jsonOf(facet: unknown): string {
   return json;
 }
 
-export function facetProps(facets: Facets, deleted: string[] = [], prefix = FACET_PREFIX): Record<string, string | null> {
+export function facetProps(
+  facets: Facets,
+  deleted: string[] = [],
+  prefix = FACET_PREFIX,
+): Record<string, string | null> {
   const props: Record<string, string | null> = {};
   for (const name of Object.keys(facets)) props[prefix + name] = jsonOf(facets[name]);
   for (const name of deleted) props[prefix + name] = null;

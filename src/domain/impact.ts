@@ -85,7 +85,9 @@ export function ownersOf(facetJson: unknown): string[] {
   try {
     const facet = JSON.parse(facetJson) as { owners?: unknown };
     if (!Array.isArray(facet.owners)) return [];
-    return facet.owners.map((o) => (o && typeof o === 'object' ? (o as { name?: unknown }).name : null)).filter((n): n is string => typeof n === 'string');
+    return facet.owners
+      .map((o) => (o && typeof o === 'object' ? (o as { name?: unknown }).name : null))
+      .filter((n): n is string => typeof n === 'string');
   } catch {
     return [];
   }

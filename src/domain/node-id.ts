@@ -69,7 +69,10 @@ export function entitySplits(body: string): EntityRef[] {
   return out;
 }
 
-/** Splits `body` into (namespace, dataset, field) at every pair of colons, longest namespace first, then longest dataset. */
+/**
+ * Splits `body` into (namespace, dataset, field) at every pair of colons, longest namespace first, then longest
+ * dataset.
+ */
 export function fieldSplits(body: string): FieldRef[] {
   const out: FieldRef[] = [];
   const colons = colonPositions(body);
@@ -85,10 +88,15 @@ export function fieldSplits(body: string): FieldRef[] {
   return out;
 }
 
-/** Parses a node id into its kind, optional version and candidate splits; throws NodeIdError when it cannot name anything. */
+/**
+ * Parses a node id into its kind, optional version and candidate splits; throws NodeIdError when it cannot name
+ * anything.
+ */
 export function parseNodeId(raw: unknown): ParsedNodeId {
-  if (typeof raw !== 'string' || raw.length === 0) throw new NodeIdError(String(raw ?? ''), 'expected a non-empty string');
-  if (raw.length > MAX_NODE_ID_LENGTH) throw new NodeIdError(raw.slice(0, 64) + '…', `longer than ${MAX_NODE_ID_LENGTH} characters`);
+  if (typeof raw !== 'string' || raw.length === 0)
+    throw new NodeIdError(String(raw ?? ''), 'expected a non-empty string');
+  if (raw.length > MAX_NODE_ID_LENGTH)
+    throw new NodeIdError(`${raw.slice(0, 64)}…`, `longer than ${MAX_NODE_ID_LENGTH} characters`);
   const kind = PREFIXES.find((p) => raw.startsWith(`${p}:`));
   if (!kind) throw new NodeIdError(raw, "expected it to start with 'job:', 'dataset:' or 'datasetField:'");
 
@@ -125,10 +133,14 @@ export function fieldNodeId(namespace: string, dataset: string, field: string): 
 
 /** Formats any node id; `version` appends `#<version>`. */
 export function formatNodeId(
-  ref: { kind: 'job' | 'dataset'; namespace: string; name: string } | { kind: 'datasetField'; namespace: string; dataset: string; field: string },
+  ref:
+    | { kind: 'job' | 'dataset'; namespace: string; name: string }
+    | { kind: 'datasetField'; namespace: string; dataset: string; field: string },
   version?: string | null,
 ): string {
   const base =
-    ref.kind === 'datasetField' ? fieldNodeId(ref.namespace, ref.dataset, ref.field) : `${ref.kind}:${ref.namespace}:${ref.name}`;
+    ref.kind === 'datasetField'
+      ? fieldNodeId(ref.namespace, ref.dataset, ref.field)
+      : `${ref.kind}:${ref.namespace}:${ref.name}`;
   return version ? `${base}#${version}` : base;
 }

@@ -37,7 +37,8 @@ export function applyEvent(prev: RunTimes, eventType: EventType | null, eventTim
   }
   const terminal = eventType ? TERMINAL[eventType] : undefined;
   if (terminal) {
-    if (prev.endedAt === null || prev.terminalState === null) return { ...prev, endedAt: eventTime, terminalState: terminal };
+    if (prev.endedAt === null || prev.terminalState === null)
+      return { ...prev, endedAt: eventTime, terminalState: terminal };
     const t = ms(eventTime);
     const p = ms(prev.endedAt);
     if (t < p || (t === p && TERMINAL_RANK[terminal] > TERMINAL_RANK[prev.terminalState])) {

@@ -50,12 +50,14 @@ export function presentedKey(ctx: Context): string | null {
     fromAuthorization = m[1];
   }
   const fromHeader = apiKey !== '' ? apiKey.trim() : null;
-  if (fromHeader !== null && /\s/.test(fromHeader)) throw unauthorized('The X-Api-Key header must hold one key', 'invalid_request');
+  if (fromHeader !== null && /\s/.test(fromHeader))
+    throw unauthorized('The X-Api-Key header must hold one key', 'invalid_request');
   if (fromAuthorization !== null && fromHeader !== null && fromAuthorization !== fromHeader) {
     throw unauthorized('Authorization and X-Api-Key name different keys; send one', 'invalid_request');
   }
   const key = fromAuthorization ?? fromHeader;
-  if (key !== null && (key === '' || key.length > MAX_KEY_LENGTH)) throw unauthorized('The API key is malformed', 'invalid_token');
+  if (key !== null && (key === '' || key.length > MAX_KEY_LENGTH))
+    throw unauthorized('The API key is malformed', 'invalid_token');
   return key;
 }
 
@@ -65,15 +67,25 @@ export function createAuthorizer(opts: AuthOptions): (ctx: Context, scope: Scope
   return (ctx, scope) => {
     if (scope === 'public') return;
     const key = presentedKey(ctx);
-    if (key === null) throw unauthorized(`This endpoint needs an API key with scope '${scope}': send "Authorization: Bearer <key>" or "X-Api-Key: <key>"`);
+    if (key === null)
+      throw unauthorized(
+        `This endpoint needs an API key with scope '${scope}': send "Authorization: Bearer <key>" or "X-Api-Key: ` +
+          `<key>"`,
+      );
     const found = findKey(key, opts.keys);
     if (!found) throw unauthorized('The API key is not valid', 'invalid_token');
     const principal: Principal = { keyId: found.id, scopes: found.scopes, namespaces: found.namespaces };
     ctx.state.principal = principal;
     if (!grants(found.scopes, scope)) {
-      throw new HttpError(403, 'forbidden', `The API key '${found.id}' lacks scope '${scope}' (it has ${[...found.scopes].join(', ')})`, {}, {
-        'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"`,
-      });
+      throw new HttpError(
+        403,
+        'forbidden',
+        `The API key '${found.id}' lacks scope '${scope}' (it has ${[...found.scopes].join(', ')})`,
+        {},
+        {
+          'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"`,
+        },
+      );
     }
   };
 }
@@ -89,5 +101,10 @@ export function forbiddenNamespace(principal: Principal | undefined, namespaces:
 }
 
 export function namespaceForbidden(principal: Principal, namespace: string): HttpError {
-  return new HttpError(403, 'forbidden', `The API key '${principal.keyId}' may not write into namespace '${namespace}' (it may write ${principal.namespaces!.join(', ')})`);
+  return new HttpError(
+    403,
+    'forbidden',
+    `The API key '${principal.keyId}' may not write into namespace '${namespace}' (it may write ` +
+      `${principal.namespaces!.join(', ')})`,
+  );
 }

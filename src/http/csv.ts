@@ -10,12 +10,17 @@ import type { Context } from 'koa';
 
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+  const text =
+    typeof value === 'string'
+      ? value
+      : typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : JSON.stringify(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function csvLine(values: readonly unknown[]): string {
-  return values.map(csvCell).join(',') + '\r\n';
+  return `${values.map(csvCell).join(',')}\r\n`;
 }
 
 /** Parses CSV text (RFC 4180) into rows of fields: for tests and clients' round trips. */
@@ -51,7 +56,10 @@ export function parseCsv(text: string): string[][] {
   return rows;
 }
 
-/** True when the request asks for CSV: `format=csv`, or an Accept header preferring text/csv (`format=json` wins over Accept). */
+/**
+ * True when the request asks for CSV: `format=csv`, or an Accept header preferring text/csv (`format=json` wins over
+ * Accept).
+ */
 export function wantsCsv(ctx: Context, format: 'json' | 'csv' | undefined): boolean {
   if (format) return format === 'csv';
   return ctx.accepts('application/json', 'text/csv') === 'text/csv';
@@ -69,12 +77,19 @@ export interface CsvWriter<T> {
  * ends the stream abruptly and the client sees an incomplete transfer rather than a partial file
  * passed off as whole.
  */
-export async function respondCsv<T>(ctx: Context, filename: string, columns: readonly string[], toRow: (item: T) => unknown[], produce: (out: CsvWriter<T>) => Promise<void>): Promise<void> {
+export async function respondCsv<T>(
+  ctx: Context,
+  filename: string,
+  columns: readonly string[],
+  toRow: (item: T) => unknown[],
+  produce: (out: CsvWriter<T>) => Promise<void>,
+): Promise<void> {
   const stream = new PassThrough();
   let begun = false;
   let signalBegun: () => void = () => undefined;
   const started = new Promise<void>((resolve) => (signalBegun = resolve));
-  const write = (text: string) => (stream.write(text) ? undefined : new Promise<void>((resolve) => stream.once('drain', resolve)));
+  const write = (text: string) =>
+    stream.write(text) ? undefined : new Promise<void>((resolve) => stream.once('drain', resolve));
   const writer: CsvWriter<T> = {
     begin() {
       if (begun) return;

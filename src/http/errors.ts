@@ -37,7 +37,8 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string, details?: Record<string, unknown>) => new HttpError(400, 'bad_request', message, details);
+export const badRequest = (message: string, details?: Record<string, unknown>) =>
+  new HttpError(400, 'bad_request', message, details);
 export const notFound = (message: string) => new HttpError(404, 'not_found', message);
 export const unprocessable = (message: string, details?: Record<string, unknown>) =>
   new HttpError(422, 'validation_failed', message, details);

@@ -13,7 +13,10 @@ import { NAMED_SCHEMAS } from '../api/schemas.js';
 import { EVENT_SCHEMAS } from '../domain/openlineage/event-schema.js';
 
 type Json = Record<string, unknown>;
-export type OpenApiDocument = Json & { paths: Record<string, Record<string, Json>>; components: { schemas: Record<string, unknown> } & Json };
+export type OpenApiDocument = Json & {
+  paths: Record<string, Record<string, Json>>;
+  components: { schemas: Record<string, unknown> } & Json;
+};
 
 /** A route as the router serves it: method, full path (koa syntax) and its declaration (if any). */
 export interface MountedRoute {
@@ -77,7 +80,10 @@ const STANDARD_ERRORS: Record<number, string> = {
 
 function operation(spec: AnyRouteSpec): Json {
   const parameters: Json[] = [];
-  for (const [where, props] of [['path', spec.params], ['query', spec.query]] as const) {
+  for (const [where, props] of [
+    ['path', spec.params],
+    ['query', spec.query],
+  ] as const) {
     for (const [name, schema] of Object.entries(props ?? {}) as [string, Json][]) {
       const optional = (schema as { [OptionalKind]?: string })[OptionalKind] === 'Optional';
       const { description, ...rest } = documentSchema(schema) as Json;
@@ -98,8 +104,13 @@ function operation(spec: AnyRouteSpec): Json {
   if (success.csv) content['text/csv'] = { schema: { type: 'string', description: 'RFC 4180 CSV with a header row' } };
   if (success.contentType) content[success.contentType] = { schema: { type: 'string' } };
   const successHeaders: Json = { ...REQUEST_ID_HEADER };
-  for (const [name, description] of Object.entries(success.headers ?? {})) successHeaders[name] = { description, schema: { type: 'string' } };
-  responses[String(success.status)] = { description: success.description, headers: successHeaders, ...(Object.keys(content).length ? { content } : {}) };
+  for (const [name, description] of Object.entries(success.headers ?? {}))
+    successHeaders[name] = { description, schema: { type: 'string' } };
+  responses[String(success.status)] = {
+    description: success.description,
+    headers: successHeaders,
+    ...(Object.keys(content).length ? { content } : {}),
+  };
 
   const errors = new Map<number, { description: string; schema?: unknown }>();
   const add = (status: number, description = STANDARD_ERRORS[status]) => errors.set(status, { description });
@@ -114,24 +125,39 @@ function operation(spec: AnyRouteSpec): Json {
   if (spec.method !== 'GET') {
     add(413);
     add(415, 'A body that is not JSON: state-changing routes take JSON or no body (a form cannot reach them)');
-    add(403, spec.scope === 'public' ? 'A cross-site browser request (Sec-Fetch-Site)' : `${STANDARD_ERRORS[403]}, or a cross-site browser request (Sec-Fetch-Site)`);
+    add(
+      403,
+      spec.scope === 'public'
+        ? 'A cross-site browser request (Sec-Fetch-Site)'
+        : `${STANDARD_ERRORS[403]}, or a cross-site browser request (Sec-Fetch-Site)`,
+    );
   }
   add(500);
   if (!spec.static) for (const s of [503, 504]) add(s);
   for (const [status, e] of Object.entries(spec.errors ?? {})) {
-    errors.set(Number(status), typeof e === 'string' ? { description: e } : { description: e.description, schema: documentSchema(e.schema) });
+    errors.set(
+      Number(status),
+      typeof e === 'string' ? { description: e } : { description: e.description, schema: documentSchema(e.schema) },
+    );
   }
   for (const [status, e] of [...errors.entries()].sort(([a], [b]) => a - b)) {
     const headers: Json = { ...REQUEST_ID_HEADER };
-    if (status === 401 || status === 403) headers['WWW-Authenticate'] = { description: 'Bearer challenge (RFC 6750)', schema: { type: 'string' } };
-    if (status === 503) headers['Retry-After'] = { description: 'Seconds to wait before retrying', schema: { type: 'integer' } };
+    if (status === 401 || status === 403)
+      headers['WWW-Authenticate'] = { description: 'Bearer challenge (RFC 6750)', schema: { type: 'string' } };
+    if (status === 503)
+      headers['Retry-After'] = { description: 'Seconds to wait before retrying', schema: { type: 'integer' } };
     responses[String(status)] = { description: e.description, headers, content: errorContent(e.schema) };
   }
 
   const op: Json = {
     operationId: spec.operationId,
     summary: spec.summary,
-    description: [spec.description, spec.scope === 'public' ? 'No API key needed.' : `Scope: \`${spec.scope}\` (when AUTH_MODE=apikey).`].filter(Boolean).join('\n\n'),
+    description: [
+      spec.description,
+      spec.scope === 'public' ? 'No API key needed.' : `Scope: \`${spec.scope}\` (when AUTH_MODE=apikey).`,
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
     tags: spec.tags,
     ...(spec.deprecated ? { deprecated: true } : {}),
     security: spec.scope === 'public' ? [] : [{ bearerAuth: [spec.scope] }, { apiKeyHeader: [spec.scope] }],
@@ -162,7 +188,11 @@ const TAGS: [string, string][] = [
   ['Search', 'Search by name'],
   ['Lineage events', 'The stored raw events'],
   ['Stats', 'Counts over time'],
-  ['Legacy write API', "Marquez's write API, for marquez-python and older integrations: each call is turned into an OpenLineage event. Deprecated: send OpenLineage events."],
+  [
+    'Legacy write API',
+    "Marquez's write API, for marquez-python and older integrations: each call is turned into an OpenLineage event. " +
+      'Deprecated: send OpenLineage events.',
+  ],
   ['Operations', 'Health, readiness, metrics'],
   ['Documentation', 'This document and its viewer'],
 ];
@@ -171,7 +201,10 @@ const TAGS: [string, string][] = [
 export function buildOpenApi(router: Router, info: { version: string }): OpenApiDocument {
   const paths: Record<string, Record<string, Json>> = {};
   for (const { method, path, spec } of mountedRoutes(router)) {
-    if (!spec) throw new Error(`Route ${method} ${path} has no declaration (src/http/route.ts): it cannot be documented or authorized`);
+    if (!spec)
+      throw new Error(
+        `Route ${method} ${path} has no declaration (src/http/route.ts): it cannot be documented or authorized`,
+      );
     const p = openApiPath(path);
     paths[p] ??= {};
     paths[p][method.toLowerCase()] = operation(spec);
@@ -186,9 +219,12 @@ export function buildOpenApi(router: Router, info: { version: string }): OpenApi
       version: info.version,
       summary: 'OpenLineage metadata in Neo4j: a Marquez-compatible API, the lineage graph and impact analysis',
       description:
-        'With AUTH_MODE=apikey, every route but the health checks and this document needs an API key with the route\'s scope ' +
-        '(`read`: every GET; `write`: ingestion; `admin`: tags, PUT namespace, every DELETE; admin includes read and write), ' +
-        'sent as `Authorization: Bearer <key>` or `X-Api-Key: <key>`. Each operation names its scope. Errors are JSON `Error` objects.',
+        'With AUTH_MODE=apikey, every route but the health checks and this document needs an API key with the ' +
+        "route's scope " +
+        '(`read`: every GET; `write`: ingestion; `admin`: tags, PUT namespace, every DELETE; admin includes read and ' +
+        'write), ' +
+        'sent as `Authorization: Bearer <key>` or `X-Api-Key: <key>`. Each operation names its scope. Errors are ' +
+        'JSON `Error` objects.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/', description: 'This service' }],
@@ -197,11 +233,18 @@ export function buildOpenApi(router: Router, info: { version: string }): OpenApi
     components: {
       schemas,
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <api key> (what the OpenLineage clients send)' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Authorization: Bearer <api key> (what the OpenLineage clients send)',
+        },
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
       },
       headers: {
-        RequestId: { description: 'The request id: the X-Request-Id sent, or one made up; in every log line of the request', schema: { type: 'string' } },
+        RequestId: {
+          description: 'The request id: the X-Request-Id sent, or one made up; in every log line of the request',
+          schema: { type: 'string' },
+        },
       },
     },
   };

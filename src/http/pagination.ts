@@ -17,7 +17,17 @@ export interface PageParams {
 /** `limit` (default `defaultLimit`, 1..MAX_LIMIT) and `offset` (default 0) as query parameters of a route. */
 export function pageQuery(defaultLimit = 100) {
   return {
-    limit: Param.integer({ minimum: 1, maximum: MAX_LIMIT, default: defaultLimit, description: `Most items answered (default ${defaultLimit}, at most ${MAX_LIMIT})` }),
-    offset: Param.integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description: `Items skipped (default 0, at most ${MAX_OFFSET}: narrow the filter to go deeper)` }),
+    limit: Param.integer({
+      minimum: 1,
+      maximum: MAX_LIMIT,
+      default: defaultLimit,
+      description: `Most items answered (default ${defaultLimit}, at most ${MAX_LIMIT})`,
+    }),
+    offset: Param.integer({
+      minimum: 0,
+      maximum: MAX_OFFSET,
+      default: 0,
+      description: `Items skipped (default 0, at most ${MAX_OFFSET}: narrow the filter to go deeper)`,
+    }),
   };
 }

@@ -38,7 +38,9 @@ export function parseCalendarDate(raw: string): Date | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
   if (!m) return null;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]) ? d : null;
+  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3])
+    ? d
+    : null;
 }
 
 /** An IANA zone id in its canonical spelling (`europe/paris` → `Europe/Paris`; UTC for Etc/UTC), or null. */
@@ -74,17 +76,33 @@ export const FORMATS: Record<string, FormatSpec> = {
       }
     },
   },
-  instant: { problem: (raw) => (parseInstant(raw) ? null : `must be an ISO 8601 time such as 2024-05-01T12:00:00Z, got '${raw}'`) },
+  instant: {
+    problem: (raw) =>
+      parseInstant(raw) ? null : `must be an ISO 8601 time such as 2024-05-01T12:00:00Z, got '${raw}'`,
+  },
   'calendar-date': { problem: (raw) => (parseCalendarDate(raw) ? null : `must be a date YYYY-MM-DD, got '${raw}'`) },
   window: {
-    problem: (raw) => (raw.toLowerCase() === 'all' || parseDuration(raw) ? null : `must be an ISO 8601 duration such as P30D or PT12H, or 'all', got '${raw}'`),
+    problem: (raw) =>
+      raw.toLowerCase() === 'all' || parseDuration(raw)
+        ? null
+        : `must be an ISO 8601 duration such as P30D or PT12H, or 'all', got '${raw}'`,
   },
-  since: { problem: (raw) => (parseSince(raw) ? null : `must be an ISO 8601 time (2024-05-01T12:00:00Z) or duration (P1D, PT6H), got '${raw}'`) },
-  'time-zone': { problem: (raw) => (canonicalTimeZone(raw) ? null : `must be a time zone id such as UTC or Europe/Paris, got '${raw}'`) },
+  since: {
+    problem: (raw) =>
+      parseSince(raw) ? null : `must be an ISO 8601 time (2024-05-01T12:00:00Z) or duration (P1D, PT6H), got '${raw}'`,
+  },
+  'time-zone': {
+    problem: (raw) =>
+      canonicalTimeZone(raw) ? null : `must be a time zone id such as UTC or Europe/Paris, got '${raw}'`,
+  },
 };
 
 /** A string parameter of a custom format, typed and decoded as T. */
-function formatted<T>(format: keyof typeof FORMATS & string, decode: (raw: string) => T, options: Record<string, unknown> = {}): TUnsafe<T> {
+function formatted<T>(
+  format: keyof typeof FORMATS & string,
+  decode: (raw: string) => T,
+  options: Record<string, unknown> = {},
+): TUnsafe<T> {
   return Type.Unsafe<T>({ type: 'string', format, ...options, [DECODE]: decode });
 }
 
@@ -92,7 +110,8 @@ const unwrap = <T>(v: T | null): T => v as T;
 
 export const Param = {
   /** An integer within bounds; `default` when absent or empty. */
-  integer: (options: { minimum: number; maximum: number; default?: number; description?: string }) => Type.Integer(options),
+  integer: (options: { minimum: number; maximum: number; default?: number; description?: string }) =>
+    Type.Integer(options),
   /** `true` or `false`, any case. */
   boolean: (options: { default?: boolean; description?: string } = {}) => Type.Boolean(options),
   /** One of `values`, in any case (answered in the case declared). */
@@ -100,26 +119,46 @@ export const Param = {
     Type.Unsafe<V[number]>({ type: 'string', enum: [...values], ...options }),
   /** Any of `values`, comma-separated or repeated, in any case. */
   listOf: <const V extends readonly string[]>(values: V, options: { description?: string } = {}) =>
-    Type.Unsafe<V[number][]>({ type: 'array', items: { type: 'string', enum: [...values] }, ...options, description: `${options.description ?? ''} Comma-separated or repeated.`.trim() }),
+    Type.Unsafe<V[number][]>({
+      type: 'array',
+      items: { type: 'string', enum: [...values] },
+      ...options,
+      description: `${options.description ?? ''} Comma-separated or repeated.`.trim(),
+    }),
   /** A string with no other rule than its length; blank counts as absent. */
-  text: (options: { maxLength?: number; description?: string; examples?: string[] } = {}) => Type.String({ ...options }),
+  text: (options: { maxLength?: number; description?: string; examples?: string[] } = {}) =>
+    Type.String({ ...options }),
   uuid: (description?: string) => formatted('uuid', (raw) => raw.toLowerCase(), { description }),
-  nodeId: (description = 'A lineage node id: `dataset:<namespace>:<name>`, `job:<namespace>:<name>` or `datasetField:<namespace>:<dataset>:<field>`, optionally `#<version>`') =>
-    formatted<ParsedNodeId>('node-id', parseNodeId, { description, examples: ['dataset:<namespace>:<name>'] }),
-  instant: (description: string) => formatted<Date>('instant', (raw) => unwrap(parseInstant(raw)), { description, examples: ['2024-05-01T12:00:00Z'] }),
-  calendarDate: (description: string) => formatted<Date>('calendar-date', (raw) => unwrap(parseCalendarDate(raw)), { description, examples: ['2024-05-01'] }),
+  nodeId: (
+    description = 'A lineage node id: `dataset:<namespace>:<name>`, `job:<namespace>:<name>` or ' +
+      '`datasetField:<namespace>:<dataset>:<field>`, optionally `#<version>`',
+  ) => formatted<ParsedNodeId>('node-id', parseNodeId, { description, examples: ['dataset:<namespace>:<name>'] }),
+  instant: (description: string) =>
+    formatted<Date>('instant', (raw) => unwrap(parseInstant(raw)), { description, examples: ['2024-05-01T12:00:00Z'] }),
+  calendarDate: (description: string) =>
+    formatted<Date>('calendar-date', (raw) => unwrap(parseCalendarDate(raw)), {
+      description,
+      examples: ['2024-05-01'],
+    }),
   /** `window`: a duration, or `all` (decoded as null). */
   window: () =>
     formatted<Duration | null>('window', (raw) => (raw.toLowerCase() === 'all' ? null : unwrap(parseDuration(raw))), {
-      description: 'How far back edges count: an ISO 8601 duration (P30D, PT12H) or `all`. Default: the service\'s LINEAGE_WINDOW.',
+      description:
+        "How far back edges count: an ISO 8601 duration (P30D, PT12H) or `all`. Default: the service's LINEAGE_WINDOW.",
       examples: ['P30D'],
     }),
-  since: (description: string) => formatted<Date>('since', (raw) => unwrap(parseSince(raw)), { description, examples: ['P1D'] }),
-  timeZone: (description: string) => formatted<string>('time-zone', (raw) => unwrap(canonicalTimeZone(raw)), { description, examples: ['Europe/Paris'] }),
+  since: (description: string) =>
+    formatted<Date>('since', (raw) => unwrap(parseSince(raw)), { description, examples: ['P1D'] }),
+  timeZone: (description: string) =>
+    formatted<string>('time-zone', (raw) => unwrap(canonicalTimeZone(raw)), {
+      description,
+      examples: ['Europe/Paris'],
+    }),
   /** A run id as its producer sent it: a UUID, or any other string (stored under a name-based UUID). */
   runId: (options: { maxLength?: number; description?: string } = {}) =>
     Type.Unsafe<string>({ type: 'string', minLength: 1, pattern: '\\S', ...options, [DECODE]: serviceRunId }),
 };
 
 /** True when the schema is one that `Param` decodes into another value. */
-export const decoderOf = (schema: TSchema): ((raw: string) => unknown) | undefined => (schema as { [DECODE]?: (raw: string) => unknown })[DECODE];
+export const decoderOf = (schema: TSchema): ((raw: string) => unknown) | undefined =>
+  (schema as { [DECODE]?: (raw: string) => unknown })[DECODE];

@@ -57,7 +57,10 @@ export interface RouteSpec<P extends TProperties, Q extends TProperties, B exten
   query?: Q;
   body?: BodySpec<B>;
   success: SuccessSpec<O>;
-  /** Error answers besides those every route of its kind can give (404, 409, ...), status → when (and its body, if not Error). */
+  /**
+   * Error answers besides those every route of its kind can give (404, 409, ...), status → when (and its body, if not
+   * Error).
+   */
   errors?: Record<number, string | { description: string; schema: TSchema }>;
   /** Needs no database (health, the document): no 503/504 answers. */
   static?: boolean;
@@ -83,16 +86,21 @@ export type AnyRouteSpec = RouteSpec<TProperties, TProperties, TSchema, TSchema>
 
 /** The declaration behind each route middleware, read back by openapi.ts from the router's layers. */
 const declarations = new WeakMap<object, AnyRouteSpec>();
-export const declarationOf = (middleware: unknown): AnyRouteSpec | undefined => (typeof middleware === 'function' ? declarations.get(middleware) : undefined);
+export const declarationOf = (middleware: unknown): AnyRouteSpec | undefined =>
+  typeof middleware === 'function' ? declarations.get(middleware) : undefined;
 
 const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
-for (const [name, spec] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate: (s: string) => spec.problem(s) === null });
+for (const [name, spec] of Object.entries(FORMATS))
+  ajv.addFormat(name, { type: 'string', validate: (s: string) => spec.problem(s) === null });
 ajv.addFormat('date-time', { type: 'string', validate: (s: string) => !Number.isNaN(Date.parse(s)) });
 
 const escapePointer = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** ajv's errors as `{path, message}`, one per failing value. */
-export function problemsOf(errors: ErrorObject[] | null | undefined, formatProblem?: (format: string, value: unknown) => string | null): { path: string; message: string }[] {
+export function problemsOf(
+  errors: ErrorObject[] | null | undefined,
+  formatProblem?: (format: string, value: unknown) => string | null,
+): { path: string; message: string }[] {
   const out: { path: string; message: string }[] = [];
   const seen = new Set<string>();
   for (const e of errors ?? []) {
@@ -104,16 +112,24 @@ export function problemsOf(errors: ErrorObject[] | null | undefined, formatProbl
         message = 'is required';
         break;
       case 'enum':
-        message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.filter((v) => v !== null).join(', ')}, got ${JSON.stringify(e.data)}`;
+        {
+          const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.filter((v) => v !== null);
+          message = `must be one of ${allowed.join(', ')}, got ${JSON.stringify(e.data)}`;
+        }
         break;
       case 'minLength':
         message = 'must not be empty';
         break;
       case 'pattern':
-        message = (e.params as { pattern: string }).pattern === '\\S' ? 'must not be blank' : `must match ${(e.params as { pattern: string }).pattern}`;
+        message =
+          (e.params as { pattern: string }).pattern === '\\S'
+            ? 'must not be blank'
+            : `must match ${(e.params as { pattern: string }).pattern}`;
         break;
       case 'format':
-        message = formatProblem?.((e.params as { format: string }).format, e.data) ?? `must be a ${(e.params as { format: string }).format}`;
+        message =
+          formatProblem?.((e.params as { format: string }).format, e.data) ??
+          `must be a ${(e.params as { format: string }).format}`;
         break;
       case 'minimum':
         message = `must be at least ${(e.params as { limit: number }).limit}, got ${String(e.data)}`;
@@ -151,21 +167,32 @@ type Part = 'query' | 'path';
 const PART_NAME: Record<Part, string> = { query: 'Query parameter', path: 'Path parameter' };
 
 function badParameters(part: Part, problems: { name: string; message: string }[]): HttpError {
-  const errors: ErrorDetail[] = problems.map((p) => ({ path: `/${escapePointer(p.name)}`, message: p.message, in: part }));
+  const errors: ErrorDetail[] = problems.map((p) => ({
+    path: `/${escapePointer(p.name)}`,
+    message: p.message,
+    in: part,
+  }));
   const message = problems.map((p) => `${PART_NAME[part]} '${p.name}' ${p.message}`).join('; ');
   return new HttpError(400, 'bad_request', message, { errors });
 }
 
 /** The raw text of each declared parameter, read as its schema says; problems for what cannot be read. */
-function readParameters(properties: TProperties, raw: ParsedUrlQuery | Record<string, string>): { values: Record<string, unknown>; problems: { name: string; message: string }[] } {
+function readParameters(
+  properties: TProperties,
+  raw: ParsedUrlQuery | Record<string, string>,
+): { values: Record<string, unknown>; problems: { name: string; message: string }[] } {
   const values: Record<string, unknown> = {};
   const problems: { name: string; message: string }[] = [];
   for (const [name, schema] of Object.entries(properties) as [string, TSchema & Record<string, unknown>][]) {
     let value = raw[name];
     if (schema.type === 'array') {
       const items = schema.items as { enum?: string[] };
-      const parts = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
-      if (parts.length) values[name] = parts.map((p) => items.enum?.find((e) => e.toLowerCase() === p.toLowerCase()) ?? p);
+      const parts = (Array.isArray(value) ? value : value === undefined ? [] : [value])
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter(Boolean);
+      if (parts.length)
+        values[name] = parts.map((p) => items.enum?.find((e) => e.toLowerCase() === p.toLowerCase()) ?? p);
       continue;
     }
     if (Array.isArray(value)) {
@@ -195,7 +222,11 @@ function readParameters(properties: TProperties, raw: ParsedUrlQuery | Record<st
 }
 
 /** Reads, validates and decodes one part (path or query) of a request against its declared properties. */
-function parseParameters(part: Part, object: TObject, raw: ParsedUrlQuery | Record<string, string>): Record<string, unknown> {
+function parseParameters(
+  part: Part,
+  object: TObject,
+  raw: ParsedUrlQuery | Record<string, string>,
+): Record<string, unknown> {
   const { values, problems } = readParameters(object.properties, raw);
   const validate = validator(object);
   if (!validate(values)) {
@@ -222,7 +253,11 @@ async function parseBody(ctx: Context, spec: BodySpec<TSchema>, runtime: RouteRu
   const required = spec.required !== false;
   if (!required && !hasBody(ctx)) return undefined;
   if (!ctx.is('application/json', '+json')) {
-    throw new HttpError(415, 'unsupported_media_type', `Content-Type must be application/json, got '${ctx.get('content-type') || 'none'}'`);
+    throw new HttpError(
+      415,
+      'unsupported_media_type',
+      `Content-Type must be application/json, got '${ctx.get('content-type') || 'none'}'`,
+    );
   }
   await runtime.parseBody(ctx, async () => undefined);
   const raw = (ctx.request as unknown as { rawBody?: string }).rawBody;
@@ -232,7 +267,8 @@ async function parseBody(ctx: Context, spec: BodySpec<TSchema>, runtime: RouteRu
   }
   const body = (ctx.request as unknown as { body?: unknown }).body;
   const type = (spec.schema as { type?: string }).type;
-  if (type === 'array' && !Array.isArray(body)) throw new HttpError(400, 'bad_request', `The request body must be a JSON array: ${spec.what}`);
+  if (type === 'array' && !Array.isArray(body))
+    throw new HttpError(400, 'bad_request', `The request body must be a JSON array: ${spec.what}`);
   if (type === 'object' && (body === null || typeof body !== 'object' || Array.isArray(body))) {
     throw new HttpError(400, 'bad_request', `The request body must be a JSON object: ${spec.what}`);
   }
@@ -243,19 +279,26 @@ async function parseBody(ctx: Context, spec: BodySpec<TSchema>, runtime: RouteRu
     if (!validate(body)) problems = problemsOf(validate.errors);
   }
   if (problems.length) {
-    throw new HttpError(422, 'validation_failed', `Invalid ${spec.what.replace(/^(an?|the) /, '')}: ${problems.map((p) => `${p.path || '/'} ${p.message}`).join('; ')}`, {
-      errors: problems.map((p) => ({ ...p, in: 'body' })),
-    });
+    throw new HttpError(
+      422,
+      'validation_failed',
+      `Invalid ${spec.what.replace(/^(an?|the) /, '')}: ` +
+        `${problems.map((p) => `${p.path || '/'} ${p.message}`).join('; ')}`,
+      {
+        errors: problems.map((p) => ({ ...p, in: 'body' })),
+      },
+    );
   }
   return body;
 }
 
 /** Registers a declared route on `router`. */
-export function route<P extends TProperties = {}, Q extends TProperties = {}, B extends TSchema = TSchema, O extends TSchema = TSchema>(
-  router: Router,
-  runtime: RouteRuntime,
-  spec: RouteSpec<P, Q, B, O>,
-): void {
+export function route<
+  P extends TProperties = {},
+  Q extends TProperties = {},
+  B extends TSchema = TSchema,
+  O extends TSchema = TSchema,
+>(router: Router, runtime: RouteRuntime, spec: RouteSpec<P, Q, B, O>): void {
   const paramsSchema = spec.params ? (Type.Object(spec.params) as unknown as TObject) : null;
   const querySchema = spec.query ? (Type.Object(spec.query) as unknown as TObject) : null;
   const middleware: Middleware = async (ctx) => {
@@ -275,5 +318,12 @@ export function route<P extends TProperties = {}, Q extends TProperties = {}, B 
 
 /** Route declarations of one router file: `declare(spec)` registers each on the file's router. */
 export function routes(runtime: RouteRuntime, router: Router) {
-  return <P extends TProperties = {}, Q extends TProperties = {}, B extends TSchema = TSchema, O extends TSchema = TSchema>(spec: RouteSpec<P, Q, B, O>) => route(router, runtime, spec);
+  return <
+    P extends TProperties = {},
+    Q extends TProperties = {},
+    B extends TSchema = TSchema,
+    O extends TSchema = TSchema,
+  >(
+    spec: RouteSpec<P, Q, B, O>,
+  ) => route(router, runtime, spec);
 }

@@ -47,7 +47,9 @@ const TYPES: Record<string, string> = {
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 // The page loads only its own files and talks only to this origin (no CDN, no remote font).
-const CSP = "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
+const CSP =
+  "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; " +
+  "frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
 
 function walk(dir: string, prefix = ''): [string, string][] {
   const out: [string, string][] = [];
@@ -89,10 +91,16 @@ export function webUiMiddleware(ui: WebUi | null): Middleware {
   return async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || isApiPath(ctx.path) || ctx.body !== undefined) return next();
     (ctx as { _matchedRoute?: string })._matchedRoute = 'web-ui';
-    if (!ui) throw new HttpError(404, 'not_found', `No endpoint ${ctx.method} ${ctx.path}; the web UI is not built here (run npm run build)`);
+    if (!ui)
+      throw new HttpError(
+        404,
+        'not_found',
+        `No endpoint ${ctx.method} ${ctx.path}; the web UI is not built here (run npm run build)`,
+      );
     let file = ui.files.get(ctx.path);
     if (!file) {
-      if (ctx.path.startsWith('/assets/')) throw new HttpError(404, 'not_found', `No file ${ctx.path} in this build of the web UI`);
+      if (ctx.path.startsWith('/assets/'))
+        throw new HttpError(404, 'not_found', `No file ${ctx.path} in this build of the web UI`);
       file = ui.index; // a client-side route
     }
     ctx.set('Cache-Control', file.cacheControl);

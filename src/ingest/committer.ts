@@ -62,7 +62,15 @@ export interface CommitterOptions {
   maxWaitMs: number;
 }
 
-export const DEFAULT_COMMITTER_OPTIONS: CommitterOptions = { maxBatch: 32, writers: 2, timeoutMs: 60_000, lingerMs: 10, minBatch: 16, maxQueue: 10_000, maxWaitMs: 1000 };
+export const DEFAULT_COMMITTER_OPTIONS: CommitterOptions = {
+  maxBatch: 32,
+  writers: 2,
+  timeoutMs: 60_000,
+  lingerMs: 10,
+  minBatch: 16,
+  maxQueue: 10_000,
+  maxWaitMs: 1000,
+};
 
 /** Refusal of an event under overload (queue full, or too long a wait): retriable, nothing of it was written. */
 export class IngestOverloaded extends Error {
@@ -72,7 +80,10 @@ export class IngestOverloaded extends Error {
   }
 }
 
-/** Recent transactions whose median time estimates the next ones' (a median: one slow outlier, such as the first transaction after a cold start, does not shut the door). */
+/**
+ * Recent transactions whose median time estimates the next ones' (a median: one slow outlier, such as the first
+ * transaction after a cold start, does not shut the door).
+ */
 const TX_TIME_SAMPLES = 9;
 
 /** Counters for /metrics and the bench. */
@@ -102,7 +113,15 @@ export class IngestCommitter {
   private expiryTimer: NodeJS.Timeout | null = null;
   private lastOverloadLog = 0;
   private readonly commitListeners: ((events: number, seconds: number) => void)[] = [];
-  readonly stats: CommitterStats = { transactions: 0, events: 0, retries: 0, splits: 0, refused: 0, refusedForWait: 0, refusedUnavailable: 0 };
+  readonly stats: CommitterStats = {
+    transactions: 0,
+    events: 0,
+    retries: 0,
+    splits: 0,
+    refused: 0,
+    refusedForWait: 0,
+    refusedUnavailable: 0,
+  };
   /** The latest committed transactions' times (ms), oldest first. */
   private readonly txTimes: number[] = [];
   private readonly opts: CommitterOptions;
@@ -121,11 +140,23 @@ export class IngestCommitter {
       return Promise.reject(new Neo4jUnavailable(this.db.availability.reason ?? 'down'));
     }
     if (this.queue.length >= this.opts.maxQueue) {
-      return Promise.reject(this.refuse(`${this.opts.maxQueue} events already waiting`, 'ingest queue full: refusing events with 503 (INGEST_MAX_QUEUE)', false));
+      return Promise.reject(
+        this.refuse(
+          `${this.opts.maxQueue} events already waiting`,
+          'ingest queue full: refusing events with 503 (INGEST_MAX_QUEUE)',
+          false,
+        ),
+      );
     }
     const wait = this.expectedWaitMs();
     if (wait > this.opts.maxWaitMs) {
-      return Promise.reject(this.refuse(`an event would wait about ${Math.round(wait)} ms for a transaction, more than ${this.opts.maxWaitMs} ms`, 'ingest too slow for the load: refusing events with 503 (INGEST_MAX_WAIT_MS)', true));
+      return Promise.reject(
+        this.refuse(
+          `an event would wait about ${Math.round(wait)} ms for a transaction, more than ${this.opts.maxWaitMs} ms`,
+          'ingest too slow for the load: refusing events with 503 (INGEST_MAX_WAIT_MS)',
+          true,
+        ),
+      );
     }
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ event, receivedAt: new Date().toISOString(), queuedAt: performance.now(), resolve, reject });
@@ -166,7 +197,13 @@ export class IngestCommitter {
     const now = performance.now();
     while (this.queue.length > 0 && now - this.queue[0].queuedAt > this.opts.maxWaitMs) {
       const late = this.queue.shift()!;
-      late.reject(this.refuse(`waited ${Math.round(now - late.queuedAt)} ms for a transaction, more than ${this.opts.maxWaitMs} ms`, 'ingest too slow for the load: refusing events with 503 (INGEST_MAX_WAIT_MS)', true));
+      late.reject(
+        this.refuse(
+          `waited ${Math.round(now - late.queuedAt)} ms for a transaction, more than ${this.opts.maxWaitMs} ms`,
+          'ingest too slow for the load: refusing events with 503 (INGEST_MAX_WAIT_MS)',
+          true,
+        ),
+      );
     }
   }
 
@@ -188,7 +225,15 @@ export class IngestCommitter {
     const now = Date.now();
     if (now - this.lastOverloadLog >= 10_000) {
       this.lastOverloadLog = now;
-      this.logger.warn({ maxQueue: this.opts.maxQueue, maxWaitMs: this.opts.maxWaitMs, queued: this.queue.length, refusedSoFar: this.stats.refused }, log);
+      this.logger.warn(
+        {
+          maxQueue: this.opts.maxQueue,
+          maxWaitMs: this.opts.maxWaitMs,
+          queued: this.queue.length,
+          refusedSoFar: this.stats.refused,
+        },
+        log,
+      );
     }
     return new IngestOverloaded(reason);
   }
@@ -200,7 +245,10 @@ export class IngestCommitter {
   async rehearse(events: NormalizedEvent[]): Promise<void> {
     const receivedAt = new Date().toISOString();
     await this.db.rehearse({ op: 'ingest warm-up', timeoutMs: this.opts.timeoutMs }, (tx) =>
-      writeEvents(tx, events.map((event) => ({ event, receivedAt, queuedAt: 0, resolve: () => undefined, reject: () => undefined }))),
+      writeEvents(
+        tx,
+        events.map((event) => ({ event, receivedAt, queuedAt: 0, resolve: () => undefined, reject: () => undefined })),
+      ),
     );
   }
 
@@ -219,7 +267,6 @@ export class IngestCommitter {
     return this.active;
   }
 
-
   private pump(): void {
     while (this.active < this.opts.writers && this.queue.length > 0) {
       const othersBusy = this.active > 0;
@@ -237,7 +284,12 @@ export class IngestCommitter {
 
   /** See batch-size.ts: the writers' share of the events recently inside the committer. */
   private startThreshold(): number {
-    return startThreshold({ recentPeak: this.peak.value, writers: this.opts.writers, minBatch: this.opts.minBatch, maxBatch: this.opts.maxBatch });
+    return startThreshold({
+      recentPeak: this.peak.value,
+      writers: this.opts.writers,
+      minBatch: this.opts.minBatch,
+      maxBatch: this.opts.maxBatch,
+    });
   }
 
   private startBatch(): void {
@@ -261,10 +313,13 @@ export class IngestCommitter {
   private async write(batch: Pending[]): Promise<void> {
     const start = performance.now();
     let attempts = 0;
-    await this.db.write({ op: batch.length === 1 ? 'ingest' : `ingest x${batch.length}`, timeoutMs: this.opts.timeoutMs }, (tx) => {
-      if (attempts++ > 0) this.stats.retries++;
-      return writeEvents(tx, batch);
-    });
+    await this.db.write(
+      { op: batch.length === 1 ? 'ingest' : `ingest x${batch.length}`, timeoutMs: this.opts.timeoutMs },
+      (tx) => {
+        if (attempts++ > 0) this.stats.retries++;
+        return writeEvents(tx, batch);
+      },
+    );
     this.stats.transactions++;
     this.stats.events += batch.length;
     const seconds = (performance.now() - start) / 1000;

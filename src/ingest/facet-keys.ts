@@ -67,7 +67,10 @@ export class FacetKeyBudget {
       throw new HttpError(
         422,
         'limit_exceeded',
-        `The database already holds ${known.size} facet property keys, the most allowed (FACET_KEYS_MAX ${this.max}); this event would add ${fresh.length} new facet names (${names.join(', ')}${fresh.length > 5 ? ', …' : ''}). Events with known facet names are accepted as always (limit: facetKeys)`,
+        `The database already holds ${known.size} facet property keys, the most allowed (FACET_KEYS_MAX ` +
+          `${this.max}); this event would add ${fresh.length} new facet names ` +
+          `(${names.join(', ')}${fresh.length > 5 ? ', …' : ''}). Events with known facet names are accepted as ` +
+          `always (limit: facetKeys)`,
         { limits: ['facetKeys'] },
       );
     }

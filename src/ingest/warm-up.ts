@@ -24,23 +24,63 @@ export function warmUpBatch(size = 16): NormalizedEvent[] {
   const ns = WARM_UP_NAMESPACE;
   const t = Date.now();
   const time = (i: number) => new Date(t + i * 1000).toISOString();
-  const schema = (n: number) => ({ fields: Array.from({ length: n }, (_, i) => ({ name: `c${i}`, type: 'VARCHAR', description: 'warm-up' })) });
+  const schema = (n: number) => ({
+    fields: Array.from({ length: n }, (_, i) => ({ name: `c${i}`, type: 'VARCHAR', description: 'warm-up' })),
+  });
   const ds = (name: string, extra: Record<string, unknown> = {}) => ({
     namespace: ns,
     name,
-    facets: { schema: schema(8), dataSource: { name: ns, uri: `postgres://warm-up/${ns}` }, documentation: { description: 'warm-up' }, ...extra },
+    facets: {
+      schema: schema(8),
+      dataSource: { name: ns, uri: `postgres://warm-up/${ns}` },
+      documentation: { description: 'warm-up' },
+      ...extra,
+    },
   });
   const bodies: Record<string, unknown>[] = [];
   const parentRun = randomUUID();
   for (let i = 0; bodies.length < size; i++) {
     const runId = randomUUID();
-    const job = { namespace: ns, name: `job_${i}`, facets: { sql: { query: 'select 1' }, jobType: { processingType: 'BATCH', integration: 'SPARK', jobType: 'TASK' }, sourceCodeLocation: { type: 'git', url: 'https://example.com/repo' } } };
-    const run = { runId, facets: { parent: { run: { runId: parentRun }, job: { namespace: ns, name: 'parent' } }, nominalTime: { nominalStartTime: time(i) } } };
+    const job = {
+      namespace: ns,
+      name: `job_${i}`,
+      facets: {
+        sql: { query: 'select 1' },
+        jobType: { processingType: 'BATCH', integration: 'SPARK', jobType: 'TASK' },
+        sourceCodeLocation: { type: 'git', url: 'https://example.com/repo' },
+      },
+    };
+    const run = {
+      runId,
+      facets: {
+        parent: { run: { runId: parentRun }, job: { namespace: ns, name: 'parent' } },
+        nominalTime: { nominalStartTime: time(i) },
+      },
+    };
     const inputs = [ds(`in_${i}`), ds('shared_dim')];
-    const outputs = [ds(`out_${i}`, { columnLineage: { fields: { c0: { inputFields: [{ namespace: ns, name: `in_${i}`, field: 'c0' }] } } } })];
+    const outputs = [
+      ds(`out_${i}`, {
+        columnLineage: { fields: { c0: { inputFields: [{ namespace: ns, name: `in_${i}`, field: 'c0' }] } } },
+      }),
+    ];
     bodies.push({ eventType: 'START', eventTime: time(i), producer: PRODUCER, run, job, inputs, outputs: [] });
-    bodies.push({ eventType: i % 5 === 4 ? 'FAIL' : 'COMPLETE', eventTime: time(i + 1), producer: PRODUCER, run, job, inputs: [], outputs });
-    if (i % 4 === 0) bodies.push({ eventTime: time(i), producer: PRODUCER, job: { namespace: ns, name: `job_${i}` }, inputs, outputs });
+    bodies.push({
+      eventType: i % 5 === 4 ? 'FAIL' : 'COMPLETE',
+      eventTime: time(i + 1),
+      producer: PRODUCER,
+      run,
+      job,
+      inputs: [],
+      outputs,
+    });
+    if (i % 4 === 0)
+      bodies.push({
+        eventTime: time(i),
+        producer: PRODUCER,
+        job: { namespace: ns, name: `job_${i}` },
+        inputs,
+        outputs,
+      });
     if (i % 4 === 1) bodies.push({ eventTime: time(i), producer: PRODUCER, dataset: ds(`out_${i}`) });
   }
   return bodies.slice(0, size).map((body) => {
@@ -62,7 +102,12 @@ export interface WarmUpOptions {
 export const DEFAULT_WARM_UP: WarmUpOptions = { fastMs: 300, maxRounds: 30, maxMs: 10_000 };
 
 /** Runs rehearsals until one is fast (see WarmUpOptions); resolves with what it did. */
-export async function warmUpWritePath(committer: IngestCommitter, logger: Logger, opts: WarmUpOptions = DEFAULT_WARM_UP, signal?: AbortSignal) {
+export async function warmUpWritePath(
+  committer: IngestCommitter,
+  logger: Logger,
+  opts: WarmUpOptions = DEFAULT_WARM_UP,
+  signal?: AbortSignal,
+) {
   const t0 = performance.now();
   const rounds: number[] = [];
   for (;;) {
@@ -70,9 +115,15 @@ export async function warmUpWritePath(committer: IngestCommitter, logger: Logger
     await committer.rehearse(warmUpBatch());
     const ms = performance.now() - start;
     rounds.push(Math.round(ms));
-    if (ms <= opts.fastMs || rounds.length >= opts.maxRounds || performance.now() - t0 >= opts.maxMs || signal?.aborted) break;
+    if (ms <= opts.fastMs || rounds.length >= opts.maxRounds || performance.now() - t0 >= opts.maxMs || signal?.aborted)
+      break;
   }
-  const result = { rounds: rounds.length, firstMs: rounds[0], lastMs: rounds[rounds.length - 1], totalMs: Math.round(performance.now() - t0) };
+  const result = {
+    rounds: rounds.length,
+    firstMs: rounds[0],
+    lastMs: rounds[rounds.length - 1],
+    totalMs: Math.round(performance.now() - t0),
+  };
   logger.info(result, 'write path warmed up (ingest transactions rehearsed and rolled back)');
   return result;
 }

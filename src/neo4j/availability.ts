@@ -28,7 +28,10 @@ export function isConnectionError(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown } | null;
   if (!e || typeof e !== 'object') return false;
   if (e.code === neo4j.error.SERVICE_UNAVAILABLE || e.code === neo4j.error.SESSION_EXPIRED) return true;
-  return typeof e.message === 'string' && /ECONNREFUSED|ECONNRESET|EPIPE|socket hang up|Connection was closed/i.test(e.message);
+  return (
+    typeof e.message === 'string' &&
+    /ECONNREFUSED|ECONNRESET|EPIPE|socket hang up|Connection was closed/i.test(e.message)
+  );
 }
 
 export interface AvailabilityOptions {
@@ -42,7 +45,12 @@ export interface AvailabilityOptions {
   heartbeatMisses: number;
 }
 
-export const DEFAULT_AVAILABILITY_OPTIONS: AvailabilityOptions = { probeIntervalMs: 500, probeTimeoutMs: 1000, heartbeatMs: 2000, heartbeatMisses: 3 };
+export const DEFAULT_AVAILABILITY_OPTIONS: AvailabilityOptions = {
+  probeIntervalMs: 500,
+  probeTimeoutMs: 1000,
+  heartbeatMs: 2000,
+  heartbeatMisses: 3,
+};
 
 export type AvailabilityListener = (up: boolean, reason: string) => void;
 

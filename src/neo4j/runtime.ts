@@ -42,7 +42,10 @@ export function createDriver(uri: string, user: string, password: string, logger
     disableLosslessIntegers: false,
     userAgent: 'lineage-graph-service/0.1',
     logging: logger
-      ? { level: 'warn', logger: (level, message) => logger[level === 'error' ? 'error' : 'warn']({ neo4j: true }, message) }
+      ? {
+          level: 'warn',
+          logger: (level, message) => logger[level === 'error' ? 'error' : 'warn']({ neo4j: true }, message),
+        }
       : undefined,
   });
 }

@@ -106,7 +106,16 @@ export const catalogue = {
   ),
   'impact/column-blast-radius': query(
     { startId: str, maxNodes: integer },
-    { eid: str, namespace: str, dataset: str, field: str, deleted: bool, tags: strings, owner: parsed, inputs: field<Record<string, unknown>[]>() },
+    {
+      eid: str,
+      namespace: str,
+      dataset: str,
+      field: str,
+      deleted: bool,
+      tags: strings,
+      owner: parsed,
+      inputs: field<Record<string, unknown>[]>(),
+    },
   ),
   'impact/paths': query(
     { fromId: str, toId: str, asOf: dateTime, windowStart: dateTime },
@@ -144,14 +153,23 @@ export const catalogue = {
   'ingest/parent-runs': query({ parents: field<ParentRunRow[]>() }, none),
   'ingest/run-inputs': query({ inputs: field<InputRow[]>() }, none),
   'ingest/run-outputs': query({ outputs: field<OutputRow[]>() }, none),
-  'ingest/runs-prepare': query({ runs: field<{ id: string; externalId: string; eventTime: string }[]>() }, { runs: list }),
+  'ingest/runs-prepare': query(
+    { runs: field<{ id: string; externalId: string; eventTime: string }[]>() },
+    { runs: list },
+  ),
   'ingest/runs-upsert': query({ runs: field<RunRow[]>() }, none),
   'ingest/versions-commit': query({ commits: field<CommitRow[]>() }, none),
 
   'jobs/delete': query(ref, job),
   'jobs/get': query(ref, job),
-  'jobs/list': query({ states: field<string[] | null>(), ...page }, { namespaceExists: bool, totalCount: integer, jobs: list }),
-  'jobs/list-in-namespace': query({ namespace: str, states: field<string[] | null>(), ...page }, { namespaceExists: bool, totalCount: integer, jobs: list }),
+  'jobs/list': query(
+    { states: field<string[] | null>(), ...page },
+    { namespaceExists: bool, totalCount: integer, jobs: list },
+  ),
+  'jobs/list-in-namespace': query(
+    { namespace: str, states: field<string[] | null>(), ...page },
+    { namespaceExists: bool, totalCount: integer, jobs: list },
+  ),
   'jobs/runs': query({ ...ref, ...page }, { totalCount: integer, runs: list }),
   'jobs/tag': query({ ...ref, tag: str, now: str }, job),
   'jobs/untag': query({ ...ref, tag: str }, job),
@@ -181,12 +199,29 @@ export const catalogue = {
     { found: bool, fieldIds: strings, fieldsJson: strOrNull, at: strOrNull },
   ),
   'lineage/graph': query(
-    { startId: str, asOf: dateTime, windowStart: dateTime, pointInTime: bool, facets: bool, runDetails: bool, maxNodes: integer },
+    {
+      startId: str,
+      asOf: dateTime,
+      windowStart: dateTime,
+      pointInTime: bool,
+      facets: bool,
+      runDetails: bool,
+      maxNodes: integer,
+    },
     { isJob: bool, out: field<Record<string, unknown>[]>(), node: field<Record<string, unknown>>() },
   ),
-  'lineage/resolve-dataset': query({ candidates: field<EntityRef[]>(), asOf: dateTime }, { eid: str, namespace: str, name: str }),
-  'lineage/resolve-field': query({ candidates: field<FieldRef[]>() }, { eid: str, namespace: str, dataset: str, field: str }),
-  'lineage/resolve-job': query({ candidates: field<EntityRef[]>(), asOf: dateTime }, { eid: str, namespace: str, name: str }),
+  'lineage/resolve-dataset': query(
+    { candidates: field<EntityRef[]>(), asOf: dateTime },
+    { eid: str, namespace: str, name: str },
+  ),
+  'lineage/resolve-field': query(
+    { candidates: field<FieldRef[]>() },
+    { eid: str, namespace: str, dataset: str, field: str },
+  ),
+  'lineage/resolve-job': query(
+    { candidates: field<EntityRef[]>(), asOf: dateTime },
+    { eid: str, namespace: str, name: str },
+  ),
   'lineage/run-upstream-step': query(
     { runIds: strings },
     {
@@ -204,7 +239,10 @@ export const catalogue = {
 
   'migrations/applied': query({ name: str }, { applied: bool }),
   'migrations/edge-history-clear': query({ jobs: field<EntityRef[]>() }, none),
-  'migrations/edge-history-runs': query({ afterNamespace: strOrNull, afterName: strOrNull, limit: integer }, { ...ref, runs: parsed, declared: parsed }),
+  'migrations/edge-history-runs': query(
+    { afterNamespace: strOrNull, afterName: strOrNull, limit: integer },
+    { ...ref, runs: parsed, declared: parsed },
+  ),
   'migrations/fold-bookkeeping': query({ after: str, limit: integer }, { last: strOrNull }),
   'migrations/record': query({ name: str, now: str }, none),
 
@@ -231,7 +269,10 @@ export const catalogue = {
 
   'sources/get': query({ name: str }, { source: parsed }),
   'sources/list': query(page, { totalCount: integer, sources: list }),
-  'sources/upsert': query({ name: str, type: strOrNull, connectionUrl: strOrNull, description: strOrNull, now: str }, { source: parsed }),
+  'sources/upsert': query(
+    { name: str, type: strOrNull, connectionUrl: strOrNull, description: strOrNull, now: str },
+    { source: parsed },
+  ),
 
   'stats/datasets': query(statsParams, statsRow),
   'stats/jobs': query(statsParams, statsRow),
@@ -262,6 +303,7 @@ export type RowOf<K extends QueryName> = TypeOf<Catalogue[K]['row']>;
 
 /** `name` as a QueryName, for names found at run time (a folder listing); throws when it is not declared. */
 export function queryName(name: string): QueryName {
-  if (!Object.hasOwn(catalogue, name)) throw new Error(`cypher/${name}.cypher is not declared in src/store/catalogue.ts`);
+  if (!Object.hasOwn(catalogue, name))
+    throw new Error(`cypher/${name}.cypher is not declared in src/store/catalogue.ts`);
   return name as QueryName;
 }

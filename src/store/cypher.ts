@@ -63,7 +63,8 @@ export function runQuery<K extends QueryName>(tx: TxRunner, name: K, params: Par
 export function composite(names: readonly QueryName[], returns: string[] = []): string {
   const parts = names.map((name, i) => {
     const body = cypher(name).replace(/^\s*CYPHER replan=skip\s*\n/, '');
-    return `CALL () {\n${body.replace(/\$(\w+)/g, (_, p: string) => `$${COMPOSITE_PARAM}.${compositeKey(i, p)}`).trimEnd()}\n}`;
+    const renamed = body.replace(/\$(\w+)/g, (_, p: string) => `$${COMPOSITE_PARAM}.${compositeKey(i, p)}`);
+    return `CALL () {\n${renamed.trimEnd()}\n}`;
   });
   const options = /^\s*CYPHER replan=skip/.test(cypher(names[0])) ? 'CYPHER replan=skip\n' : '';
   const tail = returns.length > 0 ? `\nRETURN ${returns.join(', ')}` : '';
@@ -119,7 +120,8 @@ const MAX_RELS_MARK = /\b\d+\s*\/\*maxRels\*\//g;
  * (and the walk's direction), so there is one cached plan per direction and depth.
  */
 export function withMaxRels(name: QueryName, maxRels: number): string {
-  if (!Number.isSafeInteger(maxRels) || maxRels < 0 || maxRels > 1000) throw new Error(`invalid traversal bound ${maxRels}`);
+  if (!Number.isSafeInteger(maxRels) || maxRels < 0 || maxRels > 1000)
+    throw new Error(`invalid traversal bound ${maxRels}`);
   const text = compactCypher(name);
   if (!text.includes('/*maxRels*/')) throw new Error(`cypher/${name}.cypher has no /*maxRels*/ bound`);
   return text.replace(MAX_RELS_MARK, `${maxRels} /*maxRels*/`);

@@ -29,14 +29,18 @@ export class DatasetRepository {
     const dataset = row.get('dataset');
     return {
       totalCount: Number(row.get('totalCount')),
-      items: (row.get('versions') as { version: unknown; run: unknown }[]).map((v) => toDatasetVersion({ dataset, version: v.version, run: v.run })),
+      items: (row.get('versions') as { version: unknown; run: unknown }[]).map((v) =>
+        toDatasetVersion({ dataset, version: v.version, run: v.run }),
+      ),
     };
   }
 
   async version(namespace: string, name: string, version: string): Promise<DatasetVersion | null> {
     const res = await this.db.query('datasets/version', { namespace, name, version });
     const row = res.records[0];
-    return row ? toDatasetVersion({ dataset: row.get('dataset'), version: row.get('version'), run: row.get('run') }) : null;
+    return row
+      ? toDatasetVersion({ dataset: row.get('dataset'), version: row.get('version'), run: row.get('run') })
+      : null;
   }
 
   async softDelete(namespace: string, name: string): Promise<Dataset | null> {
@@ -56,15 +60,30 @@ export class DatasetRepository {
   }
 
   /** Tags one field. 'no-dataset' / 'no-field' when either does not exist (nothing is written then). */
-  async tagField(namespace: string, name: string, field: string, tag: string, now = new Date()): Promise<Dataset | 'no-dataset' | 'no-field'> {
-    return this.fieldTagResult(await this.db.command('datasets/field-tag', { namespace, name, field, tag, now: now.toISOString() }));
+  async tagField(
+    namespace: string,
+    name: string,
+    field: string,
+    tag: string,
+    now = new Date(),
+  ): Promise<Dataset | 'no-dataset' | 'no-field'> {
+    return this.fieldTagResult(
+      await this.db.command('datasets/field-tag', { namespace, name, field, tag, now: now.toISOString() }),
+    );
   }
 
-  async untagField(namespace: string, name: string, field: string, tag: string): Promise<Dataset | 'no-dataset' | 'no-field'> {
+  async untagField(
+    namespace: string,
+    name: string,
+    field: string,
+    tag: string,
+  ): Promise<Dataset | 'no-dataset' | 'no-field'> {
     return this.fieldTagResult(await this.db.command('datasets/field-untag', { namespace, name, field, tag }));
   }
 
-  private fieldTagResult(res: QueryResult<RowOf<'datasets/field-tag' | 'datasets/field-untag'>>): Dataset | 'no-dataset' | 'no-field' {
+  private fieldTagResult(
+    res: QueryResult<RowOf<'datasets/field-tag' | 'datasets/field-untag'>>,
+  ): Dataset | 'no-dataset' | 'no-field' {
     const row = res.records[0];
     if (!row) return 'no-dataset';
     if (!row.get('fieldExists')) return 'no-field';

@@ -23,11 +23,23 @@
  *   MAX_TRANSACTION_RETRY_MS), and a lost connection is retried only if a probe finds Neo4j
  *   answering, so a dead server costs one probe, not the retry budget.
  */
-import neo4j, { type Driver, type EagerResult, type ManagedTransaction, type QueryResult, type RecordShape, type Result, type SessionMode } from 'neo4j-driver';
+import neo4j, {
+  type Driver,
+  type EagerResult,
+  type ManagedTransaction,
+  type RecordShape,
+  type Result,
+  type SessionMode,
+} from 'neo4j-driver';
 import { cypher } from './cypher.js';
 import type { ParamsOf, QueryName, RowOf } from './catalogue.js';
 import { MAX_TRANSACTION_RETRY_MS } from '../neo4j/runtime.js';
-import { Neo4jAvailability, Neo4jUnavailable, isConnectionError, type AvailabilityOptions } from '../neo4j/availability.js';
+import {
+  Neo4jAvailability,
+  Neo4jUnavailable,
+  isConnectionError,
+  type AvailabilityOptions,
+} from '../neo4j/availability.js';
 
 /** What a unit of work may do with its transaction: run queries. Commit and rollback belong to Db. */
 export type TxRunner = Pick<ManagedTransaction, 'run'>;
@@ -79,7 +91,10 @@ export interface ExecuteOptions {
 /** A transaction that got no answer from Neo4j within its timeout and the grace period. */
 export class TransactionDeadlineExceeded extends Error {
   readonly code = 'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration';
-  constructor(readonly op: string, timeoutMs: number) {
+  constructor(
+    readonly op: string,
+    timeoutMs: number,
+  ) {
     super(`'${op}' got no answer from Neo4j within ${timeoutMs + CLIENT_DEADLINE_GRACE_MS} ms`);
     this.name = 'TransactionDeadlineExceeded';
   }
@@ -148,7 +163,12 @@ export class Db {
   }
 
   /** One try of a transaction, answered within its timeout plus CLIENT_DEADLINE_GRACE_MS whatever Neo4j does. */
-  private async attempt<T>(mode: SessionMode, opts: TxOptions, timeoutMs: number, work: (tx: TxRunner) => Promise<T>): Promise<T> {
+  private async attempt<T>(
+    mode: SessionMode,
+    opts: TxOptions,
+    timeoutMs: number,
+    work: (tx: TxRunner) => Promise<T>,
+  ): Promise<T> {
     const session = this.driver.session({ database: this.database, defaultAccessMode: mode });
     let timer: NodeJS.Timeout | undefined;
     let expired = false;
@@ -248,7 +268,10 @@ export class Db {
     const controller = new AbortController();
     const cancel = () => controller.abort(new QueryCancelled(op));
     opts.signal?.addEventListener('abort', cancel, { once: true });
-    const timer = setTimeout(() => controller.abort(new TransactionDeadlineExceeded(op, timeoutMs)), timeoutMs + CLIENT_DEADLINE_GRACE_MS);
+    const timer = setTimeout(
+      () => controller.abort(new TransactionDeadlineExceeded(op, timeoutMs)),
+      timeoutMs + CLIENT_DEADLINE_GRACE_MS,
+    );
     this.inFlight.add(controller);
     const run = this.driver.executeQuery<EagerResult<R>>(text, params, {
       routing,
@@ -259,12 +282,20 @@ export class Db {
       signal: controller.signal,
     });
     // Aborted, the driver closes the session, but against a hung server its promise may never settle.
-    const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
+    const aborted = new Promise<never>((_, reject) =>
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }),
+    );
     try {
       return await Promise.race([run, aborted]);
     } catch (err) {
-      if (err instanceof QueryCancelled || err instanceof TransactionDeadlineExceeded || err instanceof Neo4jUnavailable) throw err;
-      if (isConnectionError(err) && !(await this.availability.check())) throw new Neo4jUnavailable(this.availability.reason ?? (err as Error).message);
+      if (
+        err instanceof QueryCancelled ||
+        err instanceof TransactionDeadlineExceeded ||
+        err instanceof Neo4jUnavailable
+      )
+        throw err;
+      if (isConnectionError(err) && !(await this.availability.check()))
+        throw new Neo4jUnavailable(this.availability.reason ?? (err as Error).message);
       throw err;
     } finally {
       run.catch(() => undefined);

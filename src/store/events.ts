@@ -14,7 +14,14 @@ export class EventRepository {
   constructor(private readonly db: Db) {}
 
   async list(w: EventWindow, offset: number, limit: number): Promise<Page<Record<string, unknown>>> {
-    const row = (await this.db.query(`events/list-${w.direction}`, { after: w.after, before: w.before, offset: int(offset), limit: int(limit) })).records[0];
+    const row = (
+      await this.db.query(`events/list-${w.direction}`, {
+        after: w.after,
+        before: w.before,
+        offset: int(offset),
+        limit: int(limit),
+      })
+    ).records[0];
     return { totalCount: Number(row.get('totalCount')), items: (row.get('events') as unknown[]).map(toLineageEvent) };
   }
 }

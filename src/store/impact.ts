@@ -14,12 +14,33 @@
 import neo4j, { type Record as Neo4jRecord } from 'neo4j-driver';
 import { int, type Db } from './db.js';
 import type { ParamsOf, QueryName, RowOf } from './catalogue.js';
-import { columnInput, edgeExtras, maxRelsFor, viewParams, withMaxRels, type ColumnInput, type EdgeExtras, type LineageRepository } from './lineage/index.js';
+import {
+  columnInput,
+  edgeExtras,
+  maxRelsFor,
+  viewParams,
+  withMaxRels,
+  type ColumnInput,
+  type EdgeExtras,
+  type LineageRepository,
+} from './lineage/index.js';
 import { directed } from './cypher.js';
 import type { Duration } from '../domain/duration.js';
 import { iso } from './time.js';
 import { datasetNodeId, fieldNodeId, jobNodeId, type ParsedNodeId } from '../domain/node-id.js';
-import { diffSchemas, isEmptyDiff, ownersOf, pathTo, schemaFields, summarize, ViaPicker, type ImpactDirection, type ImpactSummary, type RunState, type SchemaDiff } from '../domain/impact.js';
+import {
+  diffSchemas,
+  isEmptyDiff,
+  ownersOf,
+  pathTo,
+  schemaFields,
+  summarize,
+  ViaPicker,
+  type ImpactDirection,
+  type ImpactSummary,
+  type RunState,
+  type SchemaDiff,
+} from '../domain/impact.js';
 import { compareText } from '../domain/compare.js';
 
 type Props = Record<string, unknown>;
@@ -131,7 +152,9 @@ const ROOT_CAUSE_MAX_ROWS = 1_000_000;
 const num = (v: unknown): number => (neo4j.isInt(v) ? (v as neo4j.Integer).toNumber() : (v as number));
 
 function transformationTypes(input: ColumnInput): string[] {
-  return input.transformations.map((t) => [t.type, t.subtype].filter((x) => typeof x === 'string' && x !== '').join('/')).filter((t) => t !== '');
+  return input.transformations
+    .map((t) => [t.type, t.subtype].filter((x) => typeof x === 'string' && x !== '').join('/'))
+    .filter((t) => t !== '');
 }
 
 export class ImpactRepository {
@@ -160,7 +183,10 @@ export class ImpactRepository {
   }
 
   /** The elementId of the job or dataset an id names at the view's time, or null. */
-  private async resolveEntity(id: Extract<ParsedNodeId, { kind: 'job' | 'dataset' }>, asOf: ReturnType<typeof viewParams>['asOf']) {
+  private async resolveEntity(
+    id: Extract<ParsedNodeId, { kind: 'job' | 'dataset' }>,
+    asOf: ReturnType<typeof viewParams>['asOf'],
+  ) {
     return this.lineage.resolve(id.kind, id.candidates, asOf);
   }
 
@@ -234,7 +260,8 @@ export class ImpactRepository {
         }
       } catch (err) {
         // Rows already streamed must not be streamed again by a retry of the transaction.
-        if (emitted > 0 && neo4j.isRetriableError(err)) throw new Error(`impact stream interrupted: ${(err as Error).message}`);
+        if (emitted > 0 && neo4j.isRetriableError(err))
+          throw new Error(`impact stream interrupted: ${(err as Error).message}`);
         throw err;
       }
     });
@@ -243,11 +270,18 @@ export class ImpactRepository {
   }
 
   /** Column impact: the columns downstream (or upstream) of a column over the column lineage in force. */
-  private async columnImpact(id: Extract<ParsedNodeId, { kind: 'datasetField' }>, q: ImpactQuery, sink: ImpactSink): Promise<ImpactTail | null> {
+  private async columnImpact(
+    id: Extract<ParsedNodeId, { kind: 'datasetField' }>,
+    q: ImpactQuery,
+    sink: ImpactSink,
+  ): Promise<ImpactTail | null> {
     const f = await this.lineage.resolveField(id.candidates);
     if (!f) return null;
     const text = directed(withMaxRels('impact/column-blast-radius', Math.max(q.depth, 1)), q.direction);
-    const all = await this.run('impact/column-blast-radius', text, { startId: f.eid, maxNodes: int(MAX_COLUMN_CANDIDATES + 1) });
+    const all = await this.run('impact/column-blast-radius', text, {
+      startId: f.eid,
+      maxNodes: int(MAX_COLUMN_CANDIDATES + 1),
+    });
     const capped = all.length > MAX_COLUMN_CANDIDATES;
     const recs = all.slice(0, MAX_COLUMN_CANDIDATES).filter((r) => !r.get('deleted'));
     const at = q.asOf?.toISOString() ?? null;
@@ -286,7 +320,9 @@ export class ImpactRepository {
     }
     // Breadth-first over the edges in force: distance, and via = the first by id among the nearer ones.
     const startId = fieldNodeId(f.namespace, f.dataset, f.field);
-    const reached = new Map<string, { distance: number; via: string | null; input: Column['inputs'][number] | null }>([[startId, { distance: 0, via: null, input: null }]]);
+    const reached = new Map<string, { distance: number; via: string | null; input: Column['inputs'][number] | null }>([
+      [startId, { distance: 0, via: null, input: null }],
+    ]);
     let frontier = [startId];
     for (let d = 1; d <= q.depth && frontier.length; d++) {
       const found = new Map<string, { via: string; input: Column['inputs'][number] }>();
@@ -344,11 +380,25 @@ export class ImpactRepository {
     const fromId = from.kind === 'job' ? jobNodeId(a.namespace, a.name) : datasetNodeId(a.namespace, a.name);
     const toId = to.kind === 'job' ? jobNodeId(b.namespace, b.name) : datasetNodeId(b.namespace, b.name);
     if (!Number.isSafeInteger(opts.k) || opts.k < 1 || opts.k > 1000) throw new Error(`invalid path count ${opts.k}`);
-    const text = withMaxRels('impact/paths', maxRelsFor(from.kind, opts.maxDepth)).replace(/\b\d+\s*\/\*k\*\//, `${opts.k} /*k*/`);
-    const recs = await this.run('impact/paths', text, { fromId: a.eid, toId: b.eid, asOf: view.asOf, windowStart: view.windowStart });
+    const text = withMaxRels('impact/paths', maxRelsFor(from.kind, opts.maxDepth)).replace(
+      /\b\d+\s*\/\*k\*\//,
+      `${opts.k} /*k*/`,
+    );
+    const recs = await this.run('impact/paths', text, {
+      fromId: a.eid,
+      toId: b.eid,
+      asOf: view.asOf,
+      windowStart: view.windowStart,
+    });
     const paths = recs.map((rec): LineagePath => {
-      const nodes = (rec.get('nodes') as [boolean, string, string][]).map(([isJob, ns, name]) => (isJob ? jobNodeId(ns, name) : datasetNodeId(ns, name)));
-      const edges = (rec.get('edges') as Props[]).map((e, i) => ({ origin: nodes[i], destination: nodes[i + 1], ...edgeExtras(e, view.pointInTime) }));
+      const nodes = (rec.get('nodes') as [boolean, string, string][]).map(([isJob, ns, name]) =>
+        isJob ? jobNodeId(ns, name) : datasetNodeId(ns, name),
+      );
+      const edges = (rec.get('edges') as Props[]).map((e, i) => ({
+        origin: nodes[i],
+        destination: nodes[i + 1],
+        ...edgeExtras(e, view.pointInTime),
+      }));
       return { length: edges.length, nodes, edges };
     });
     // Shortest first; equal lengths in node-id order, so answers are stable.
@@ -382,7 +432,9 @@ export class ImpactRepository {
       return diff && !isEmptyDiff(diff) ? [{ rec, diff }] : [];
     });
     // The readers' column lineage in force now decides which FEEDS edges still read a column.
-    const readerDatasets = rows.flatMap(({ rec }) => (rec.get('readers') as Props[]).map((r) => ({ namespace: r.namespace as string, name: r.dataset as string })));
+    const readerDatasets = rows.flatMap(({ rec }) =>
+      (rec.get('readers') as Props[]).map((r) => ({ namespace: r.namespace as string, name: r.dataset as string })),
+    );
     const declarations = await this.lineage.columnDeclarations(readerDatasets, null);
     const changes = rows.map(({ rec, diff }): SchemaChange => {
       const namespace = rec.get('namespace') as string;
@@ -392,7 +444,18 @@ export class ImpactRepository {
         .filter((r) => atRisk.has(r.field as string))
         .flatMap((r) => {
           const declaration = declarations.get(datasetNodeId(r.namespace as string, r.dataset as string));
-          const input = columnInput({ namespace, dataset: name, field: r.field, jobNamespace: r.jobNamespace, jobName: r.jobName, transformations: r.transformations }, declaration, r.name as string);
+          const input = columnInput(
+            {
+              namespace,
+              dataset: name,
+              field: r.field,
+              jobNamespace: r.jobNamespace,
+              jobName: r.jobName,
+              transformations: r.transformations,
+            },
+            declaration,
+            r.name as string,
+          );
           if (!input) return [];
           return [
             {
@@ -403,7 +466,7 @@ export class ImpactRepository {
             },
           ];
         })
-        .sort((x, y) => (x.field + '\n' + x.reader < y.field + '\n' + y.reader ? -1 : 1));
+        .sort((x, y) => (`${x.field}\n${x.reader}` < `${y.field}\n${y.reader}` ? -1 : 1));
       return {
         dataset: datasetNodeId(namespace, name),
         namespace,
@@ -430,7 +493,10 @@ function compareLists(a: string[], b: string[]): number {
 }
 
 /** The query text of a cypher/impact file as sent (comments dropped), for plan tests and benches. */
-export function impactQuery(name: 'blast-radius' | 'column-blast-radius' | 'paths' | 'schema-changes', direction: ImpactDirection, maxRels: number): string {
+export function impactQuery(
+  name: 'blast-radius' | 'column-blast-radius' | 'paths' | 'schema-changes',
+  direction: ImpactDirection,
+  maxRels: number,
+): string {
   return directed(withMaxRels(`impact/${name}`, maxRels), direction);
 }
-

@@ -51,8 +51,10 @@ async function run(tx: TxRunner, name: QueryName, params: Record<string, unknown
   return result;
 }
 
-
-/** Datasets-state's rows, sorted: that statement takes the datasets' write locks, and a fixed order keeps deadlocks rare. */
+/**
+ * Datasets-state's rows, sorted: that statement takes the datasets' write locks, and a fixed order keeps deadlocks
+ * rare.
+ */
 function datasetsToRead(items: Incoming[]): DatasetRef[] {
   return mentionedRefs(items);
 }
@@ -109,7 +111,12 @@ export function edgeWriteParams(rows: EdgeWriteRow[]) {
   return rows.map(({ set, ...row }) => {
     const props: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(set)) {
-      props[key] = typeof value === 'number' ? dateTime(value) : Array.isArray(value) ? value.map((v) => dateTime(v as number)) : value;
+      props[key] =
+        typeof value === 'number'
+          ? dateTime(value)
+          : Array.isArray(value)
+            ? value.map((v) => dateTime(v as number))
+            : value;
     }
     return { ...row, set: props };
   });
@@ -124,7 +131,7 @@ interface JobRecord {
 
 /** jobs-state's rows: every lineage edge of each job of the batch, by jobKey. */
 function storedEdges(rows: JobRecord[]): Map<string, StoredEdge[]> {
-  const num = (v: unknown) => (v === null || v === undefined ? null : toNative(v) as number);
+  const num = (v: unknown) => (v === null || v === undefined ? null : (toNative(v) as number));
   const nums = (v: unknown) => ((v as unknown[] | null) ?? []).map((x) => toNative(x) as number);
   const out = new Map<string, StoredEdge[]>();
   for (const job of rows) {
@@ -169,7 +176,11 @@ function datasetState(rows: DatasetRecord[]): { aliases: AliasMap; stamps: Map<s
  * A stage of the ingest statements: a query file, its one list parameter and where its rows come
  * from, checked against the catalogue (the parameter is the file's, the rows are of its type).
  */
-function stage<K extends QueryName, P extends keyof ParamsOf<K> & string, From>(name: K, param: P, rows: (from: From) => ParamsOf<K>[P]) {
+function stage<K extends QueryName, P extends keyof ParamsOf<K> & string, From>(
+  name: K,
+  param: P,
+  rows: (from: From) => ParamsOf<K>[P],
+) {
   return { name, param, rows: rows as (from: From) => unknown[] };
 }
 
@@ -183,11 +194,17 @@ const READ_STAGES = [
 let readBatch: string | undefined;
 /** The read stages as one statement, answering one row: runs, datasets, jobs (see composite in cypher.ts). */
 export function readBatchStatement(): string {
-  readBatch ??= composite(READ_STAGES.map((s) => s.name), ['runs', 'datasets', 'jobs']);
+  readBatch ??= composite(
+    READ_STAGES.map((s) => s.name),
+    ['runs', 'datasets', 'jobs'],
+  );
   return readBatch;
 }
 
-async function readBatchState(tx: TxRunner, items: Incoming[]): Promise<{ runs: RunRecord[]; datasets: DatasetRecord[]; jobs: JobRecord[] }> {
+async function readBatchState(
+  tx: TxRunner,
+  items: Incoming[],
+): Promise<{ runs: RunRecord[]; datasets: DatasetRecord[]; jobs: JobRecord[] }> {
   const stages = READ_STAGES.map(({ name, param, rows }) => ({ name, params: { [param]: rows(items) } }));
   if (profiling) {
     const runs = (await run(tx, stages[0].name, stages[0].params)).records[0].get('runs');
@@ -231,7 +248,7 @@ export function writeBatchStatement(): string {
  * Applies the events in `tx`, in order. Throws RunJobConflict for a run id reused by another job.
  * Returns the write statement unanswered (LastStatement): Db awaits its answer, then commits.
  */
-export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<LastStatement | void> {
+export async function writeEvents(tx: TxRunner, items: Incoming[]): Promise<LastStatement | undefined> {
   let t = performance.now();
   const state = await readBatchState(tx, items);
   t = phase('prepare', t);

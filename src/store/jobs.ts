@@ -37,14 +37,18 @@ export class JobRepository {
     const job = row.get('job');
     return {
       totalCount: Number(row.get('totalCount')),
-      items: (row.get('versions') as { version: unknown; latestRun: unknown }[]).map((v) => toJobVersion({ job, version: v.version, latestRun: v.latestRun })),
+      items: (row.get('versions') as { version: unknown; latestRun: unknown }[]).map((v) =>
+        toJobVersion({ job, version: v.version, latestRun: v.latestRun }),
+      ),
     };
   }
 
   async version(namespace: string, name: string, version: string): Promise<JobVersion | null> {
     const res = await this.db.query('jobs/version', { namespace, name, version });
     const row = res.records[0];
-    return row ? toJobVersion({ job: row.get('job'), version: row.get('version'), latestRun: row.get('latestRun') }) : null;
+    return row
+      ? toJobVersion({ job: row.get('job'), version: row.get('version'), latestRun: row.get('latestRun') })
+      : null;
   }
 
   async runs(namespace: string, name: string, offset: number, limit: number): Promise<Page<Run> | null> {

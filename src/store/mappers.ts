@@ -3,7 +3,19 @@
  * plain map projections (documented per function); these functions turn them into the API shapes
  * of src/api/types.ts: ISO times with a trailing Z, null rather than missing, facets as objects.
  */
-import type { Dataset, DatasetField, DatasetVersion, EntityId, Job, JobVersion, Run, SearchResult, Source, Tag, VersionRef } from '../api/types.js';
+import type {
+  Dataset,
+  DatasetField,
+  DatasetVersion,
+  EntityId,
+  Job,
+  JobVersion,
+  Run,
+  SearchResult,
+  Source,
+  Tag,
+  VersionRef,
+} from '../api/types.js';
 import { FACET_PREFIX, facetsFromProps } from '../domain/facets.js';
 import { parseStamps, wins, type Stamp } from '../domain/facet-stamps.js';
 import { schemaFields } from '../domain/openlineage/normalize.js';
@@ -26,7 +38,8 @@ function json<T>(text: unknown, fallback: T): T {
 }
 
 const refOrder = (a: EntityId, b: EntityId) => compareText(a.namespace, b.namespace) || compareText(a.name, b.name);
-const refs = (pairs: unknown): EntityId[] => ((pairs as [string, string][] | null) ?? []).map(([namespace, name]) => ({ namespace, name })).sort(refOrder);
+const refs = (pairs: unknown): EntityId[] =>
+  ((pairs as [string, string][] | null) ?? []).map(([namespace, name]) => ({ namespace, name })).sort(refOrder);
 
 /**
  * Run projection: `r {.*, reads: [(r)-[:READ]->(v) | <version ref>], wrote: [(r)-[:WROTE]->(v) | <version ref>]}`
@@ -62,7 +75,9 @@ export function toRun(raw: unknown): Run | null {
     endedAt,
     durationMs: startedAt && endedAt ? Math.max(0, Date.parse(endedAt) - Date.parse(startedAt)) : null,
     args: {},
-    jobVersion: r.jobVersion ? { namespace: r.jobNamespace as string, name: r.jobName as string, version: r.jobVersion as string } : null,
+    jobVersion: r.jobVersion
+      ? { namespace: r.jobNamespace as string, name: r.jobName as string, version: r.jobVersion as string }
+      : null,
     inputVersions: reads.map((v) => v.ref),
     outputVersions: wrote.map((v) => v.ref),
     inputDatasetVersions: reads.map((v) => ({ datasetVersionId: v.ref, facets: v.facets })),
@@ -75,7 +90,8 @@ export function toRun(raw: unknown): Run | null {
 
 function fieldsWithTags(fieldsJson: unknown, fieldTags: unknown): DatasetField[] {
   const tagsOf = new Map<string, string[]>();
-  for (const [field, tag] of (fieldTags as [string, string][] | null) ?? []) tagsOf.set(field, [...(tagsOf.get(field) ?? []), tag].sort());
+  for (const [field, tag] of (fieldTags as [string, string][] | null) ?? [])
+    tagsOf.set(field, [...(tagsOf.get(field) ?? []), tag].sort());
   const withTags = (f: Props): DatasetField => ({
     name: f.name as string,
     type: (f.type as string | null) ?? null,
@@ -107,7 +123,10 @@ export function toDataset(raw: unknown): Dataset {
     lastLifecycleState: (d.lastLifecycleState as string | undefined) ?? null,
     description: (d.description as string | undefined) ?? null,
     currentVersion: (d.currentVersion as string | undefined) ?? null,
-    columnLineage: columnLineage && typeof columnLineage === 'object' ? Object.entries(columnLineage).map(([name, v]) => ({ name, ...(v as object) })) : null,
+    columnLineage:
+      columnLineage && typeof columnLineage === 'object'
+        ? Object.entries(columnLineage).map(([name, v]) => ({ name, ...(v as object) }))
+        : null,
     facets,
     deleted: Boolean(d.isDeleted),
   };
@@ -128,15 +147,21 @@ function versionFacets(v: Props): Record<string, unknown> {
       if (!cur || (stamp && wins(stamp, cur.stamp))) best.set(key, { stamp, value });
     }
   }
-  return Object.fromEntries([...best.entries()].sort(([a], [b]) => compareText(a, b)).map(([k, { value }]) => [k, value]));
+  return Object.fromEntries(
+    [...best.entries()].sort(([a], [b]) => compareText(a, b)).map(([k, { value }]) => [k, value]),
+  );
 }
 
-/** Dataset version projection: `{dataset: <dataset projection>, version: v {.*, readFacets}, run: <run projection> | null}`. */
+/**
+ * Dataset version projection: `{dataset: <dataset projection>, version: v {.*, readFacets}, run: <run projection> |
+ * null}`.
+ */
 export function toDatasetVersion(row: { dataset: unknown; version: unknown; run: unknown }): DatasetVersion {
   const d = toDataset(row.dataset);
   const v = toNative(row.version) as Props;
   const facets = versionFacets(v);
-  // A version nobody reported a schema for as its writer (a placeholder for reads) shows the schema its readers reported.
+  // A version nobody reported a schema for as its writer (a placeholder for reads) shows the schema its readers
+  // reported.
   const readSchema = (facets.schema as { fields?: unknown } | undefined)?.fields;
   const fieldsJson = v.fields ?? (Array.isArray(readSchema) ? JSON.stringify(schemaFields(readSchema)) : null);
   return {
@@ -160,7 +185,8 @@ export function toDatasetVersion(row: { dataset: unknown; version: unknown; run:
 }
 
 /**
- * Job projection: `j {.*, inputs: [[ns, name]], outputs: [[ns, name]], tags: [name], latestRun: <run projection> | null}`.
+ * Job projection: `j {.*, inputs: [[ns, name]], outputs: [[ns, name]], tags: [name], latestRun: <run projection> |
+ * null}`.
  */
 export function toJob(raw: unknown): Job {
   const j = toNative(raw) as Props;
@@ -188,7 +214,10 @@ export function toJob(raw: unknown): Job {
   };
 }
 
-/** Job version projection: `{job: <job projection>, version: v {.*, inputs, outputs}, latestRun: <run projection> | null}`. */
+/**
+ * Job version projection: `{job: <job projection>, version: v {.*, inputs, outputs}, latestRun: <run projection> |
+ * null}`.
+ */
 export function toJobVersion(row: { job: unknown; version: unknown; latestRun: unknown }): JobVersion {
   const job = toJob(row.job);
   const v = toNative(row.version) as Props;

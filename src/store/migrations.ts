@@ -38,21 +38,40 @@ interface DeclaredVersion {
  * What a job's runs and JobEvents observed, from the run-level graph. The first mention of an input
  * by a run was not kept before edges had histories: the run's first event stands for it.
  */
-export function storedObservations(job: { namespace: string; name: string }, runs: RunHistory[], declared: DeclaredVersion[]): EdgeObservation[] {
+export function storedObservations(
+  job: { namespace: string; name: string },
+  runs: RunHistory[],
+  declared: DeclaredVersion[],
+): EdgeObservation[] {
   const jobRef = { namespace: job.namespace, name: job.name };
   const out: EdgeObservation[] = [];
   for (const r of runs) {
     const last = Math.max(r.first, r.last);
-    for (const [namespace, name] of r.inputs) out.push({ job: jobRef, input: true, dataset: { namespace, name }, span: { from: r.first, to: last }, runId: r.id });
+    for (const [namespace, name] of r.inputs)
+      out.push({
+        job: jobRef,
+        input: true,
+        dataset: { namespace, name },
+        span: { from: r.first, to: last },
+        runId: r.id,
+      });
     for (const [namespace, name, at] of r.outputs) {
       const from = at ?? r.first;
-      out.push({ job: jobRef, input: false, dataset: { namespace, name }, span: { from, to: Math.max(from, last) }, runId: r.id });
+      out.push({
+        job: jobRef,
+        input: false,
+        dataset: { namespace, name },
+        span: { from, to: Math.max(from, last) },
+        runId: r.id,
+      });
     }
   }
   for (const v of declared) {
     for (const at of new Set([v.first, v.last])) {
-      for (const [namespace, name] of v.inputs) out.push({ job: jobRef, input: true, dataset: { namespace, name }, span: { from: at, to: at }, runId: null });
-      for (const [namespace, name] of v.outputs) out.push({ job: jobRef, input: false, dataset: { namespace, name }, span: { from: at, to: at }, runId: null });
+      for (const [namespace, name] of v.inputs)
+        out.push({ job: jobRef, input: true, dataset: { namespace, name }, span: { from: at, to: at }, runId: null });
+      for (const [namespace, name] of v.outputs)
+        out.push({ job: jobRef, input: false, dataset: { namespace, name }, span: { from: at, to: at }, runId: null });
     }
   }
   return out;
@@ -64,39 +83,51 @@ export function storedObservations(job: { namespace: string; name: string }, run
  * kept only each job's current version's edges. Returns the number of jobs migrated (0 when done before).
  */
 export async function migrateEdgeHistory(db: Db, logger?: Logger, batchSize = 200): Promise<number> {
-  const applied = await db.read({ op: 'migration' }, (tx) => runQuery(tx, 'migrations/applied', { name: EDGE_HISTORY_MIGRATION }));
+  const applied = await db.read({ op: 'migration' }, (tx) =>
+    runQuery(tx, 'migrations/applied', { name: EDGE_HISTORY_MIGRATION }),
+  );
   if (applied.records[0].get('applied')) return 0;
   const started = performance.now();
   let after: { namespace: string; name: string } | null = null;
   let jobs = 0;
   for (;;) {
     const cursor: { namespace: string; name: string } | null = after;
-    const batch: JobHistory[] = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx): Promise<JobHistory[]> => {
-      const res = await runQuery(tx, 'migrations/edge-history-runs', {
-        afterNamespace: cursor?.namespace ?? null,
-        afterName: cursor?.name ?? null,
-        limit: int(batchSize),
-      });
-      const rows: JobHistory[] = res.records.map((r) => ({
-        namespace: r.get('namespace') as string,
-        name: r.get('name') as string,
-        runs: toNative(r.get('runs')) as RunHistory[],
-        declared: toNative(r.get('declared')) as DeclaredVersion[],
-      }));
-      if (!rows.length) return rows;
-      const observations = rows.flatMap((j) => storedObservations(j, j.runs, j.declared));
-      const states = new Map(rows.flatMap((j) => j.runs.map((r) => [r.id, r.state ?? 'NEW'] as [string, string])));
-      await runQuery(tx, 'migrations/edge-history-clear', { jobs: rows.map((j) => ({ namespace: j.namespace, name: j.name })) });
-      await runQuery(tx, 'ingest/lineage-edges', { edges: edgeWriteParams(planEdges(new Map(), observations, states)) });
-      return rows;
-    });
+    const batch: JobHistory[] = await db.write(
+      { op: 'migration', timeoutMs: 300_000 },
+      async (tx): Promise<JobHistory[]> => {
+        const res = await runQuery(tx, 'migrations/edge-history-runs', {
+          afterNamespace: cursor?.namespace ?? null,
+          afterName: cursor?.name ?? null,
+          limit: int(batchSize),
+        });
+        const rows: JobHistory[] = res.records.map((r) => ({
+          namespace: r.get('namespace') as string,
+          name: r.get('name') as string,
+          runs: toNative(r.get('runs')) as RunHistory[],
+          declared: toNative(r.get('declared')) as DeclaredVersion[],
+        }));
+        if (!rows.length) return rows;
+        const observations = rows.flatMap((j) => storedObservations(j, j.runs, j.declared));
+        const states = new Map(rows.flatMap((j) => j.runs.map((r) => [r.id, r.state ?? 'NEW'] as [string, string])));
+        await runQuery(tx, 'migrations/edge-history-clear', {
+          jobs: rows.map((j) => ({ namespace: j.namespace, name: j.name })),
+        });
+        await runQuery(tx, 'ingest/lineage-edges', {
+          edges: edgeWriteParams(planEdges(new Map(), observations, states)),
+        });
+        return rows;
+      },
+    );
     if (!batch.length) break;
     jobs += batch.length;
     after = { namespace: batch[batch.length - 1].namespace, name: batch[batch.length - 1].name };
     if (jobs % (batchSize * 10) === 0) logger?.info({ jobs }, 'migrating lineage edges: giving each its history');
   }
-  await db.write({ op: 'migration' }, (tx) => runQuery(tx, 'migrations/record', { name: EDGE_HISTORY_MIGRATION, now: new Date().toISOString() }));
-  if (jobs > 0) logger?.info({ jobs, ms: Math.round(performance.now() - started) }, 'lineage edges migrated: each has its history');
+  await db.write({ op: 'migration' }, (tx) =>
+    runQuery(tx, 'migrations/record', { name: EDGE_HISTORY_MIGRATION, now: new Date().toISOString() }),
+  );
+  if (jobs > 0)
+    logger?.info({ jobs, ms: Math.round(performance.now() - started) }, 'lineage edges migrated: each has its history');
   return jobs;
 }
 
@@ -109,7 +140,9 @@ export const FOLD_BOOKKEEPING_MIGRATION = 'fold-bookkeeping';
  * runs visited (0 when done before).
  */
 export async function migrateFoldBookkeeping(db: Db, logger?: Logger, batchSize = 2000): Promise<number> {
-  const applied = await db.read({ op: 'migration' }, (tx) => runQuery(tx, 'migrations/applied', { name: FOLD_BOOKKEEPING_MIGRATION }));
+  const applied = await db.read({ op: 'migration' }, (tx) =>
+    runQuery(tx, 'migrations/applied', { name: FOLD_BOOKKEEPING_MIGRATION }),
+  );
   if (applied.records[0].get('applied')) return 0;
   let after = '';
   let runs = 0;
@@ -123,6 +156,8 @@ export async function migrateFoldBookkeeping(db: Db, logger?: Logger, batchSize 
     after = last;
     if (runs % (batchSize * 10) === 0) logger?.info({ runs }, 'migrating ingest bookkeeping');
   }
-  await db.write({ op: 'migration' }, (tx) => runQuery(tx, 'migrations/record', { name: FOLD_BOOKKEEPING_MIGRATION, now: new Date().toISOString() }));
+  await db.write({ op: 'migration' }, (tx) =>
+    runQuery(tx, 'migrations/record', { name: FOLD_BOOKKEEPING_MIGRATION, now: new Date().toISOString() }),
+  );
   return runs;
 }

@@ -36,6 +36,9 @@ export class SearchRepository {
         limit: int(s.limit),
       })
     ).records[0];
-    return { totalCount: Number(row.get('totalCount')), results: (row.get('results') as unknown[]).map(toSearchResult) };
+    return {
+      totalCount: Number(row.get('totalCount')),
+      results: (row.get('results') as unknown[]).map(toSearchResult),
+    };
   }
 }

@@ -12,7 +12,11 @@ export class SourceRepository {
   }
 
   /** PUT (legacy write API): creates the source or replaces its type, URL and description. */
-  async upsert(name: string, meta: { type: string; connectionUrl: string; description: string | null }, now = new Date()): Promise<Source> {
+  async upsert(
+    name: string,
+    meta: { type: string; connectionUrl: string; description: string | null },
+    now = new Date(),
+  ): Promise<Source> {
     const res = await this.db.command('sources/upsert', { name, ...meta, now: now.toISOString() });
     return toSource(res.records[0].get('source'));
   }

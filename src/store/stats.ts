@@ -15,7 +15,12 @@ export class StatsRepository {
     return res.records.map((r) => toMetric<LineageMetric>(r.toObject()));
   }
 
-  async counts(kind: (typeof STAT_KINDS)[number], period: Period, timezone: string, now = new Date()): Promise<IntervalMetric[]> {
+  async counts(
+    kind: (typeof STAT_KINDS)[number],
+    period: Period,
+    timezone: string,
+    now = new Date(),
+  ): Promise<IntervalMetric[]> {
     const res = await this.db.query(`stats/${kind}`, { period, timezone, now: now.toISOString() });
     return res.records.map((r) => toMetric<IntervalMetric>(r.toObject()));
   }

@@ -10,7 +10,7 @@ describe('API key matching', () => {
 
   it('finds the key whose hash matches, and nothing for another text', () => {
     expect(findKey(secrets[1], keys)?.id).to.equal('k1');
-    expect(findKey(secrets[1] + ' ', keys)).to.equal(null);
+    expect(findKey(`${secrets[1]} `, keys)).to.equal(null);
     expect(findKey('', keys)).to.equal(null);
   });
 
@@ -24,7 +24,11 @@ describe('API key matching', () => {
       findKey(presented, keys, equal);
       // The presented key is hashed first (32 bytes, whatever its length) and compared with all keys,
       // even after a match, so neither the length nor the position of a match shows in the time taken.
-      expect(calls).to.deep.equal([[32, 32], [32, 32], [32, 32]]);
+      expect(calls).to.deep.equal([
+        [32, 32],
+        [32, 32],
+        [32, 32],
+      ]);
     }
   });
 
@@ -57,7 +61,22 @@ describe('API key matching', () => {
 describe('npm run apikey', () => {
   it('create prints a key and a keys-file line that recognises it', function () {
     this.timeout(60_000);
-    const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/apikey.ts', 'create', '--scopes', 'write', '--namespace', 'airflow', '--id', 'producer'], { cwd: projectRoot, encoding: 'utf8' });
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'scripts/apikey.ts',
+        'create',
+        '--scopes',
+        'write',
+        '--namespace',
+        'airflow',
+        '--id',
+        'producer',
+      ],
+      { cwd: projectRoot, encoding: 'utf8' },
+    );
     const key = /\n {2}(lgs_\S+)\n/.exec(out)![1];
     const line = /\n {2}(\{.*\})\n/.exec(out)![1];
     const [parsed] = parseKeys(line, 'output');

@@ -16,13 +16,22 @@ interface Received {
   socket: unknown;
 }
 
-async function withServer(handler: (req: Received, res: http.ServerResponse) => void, fn: (url: string, received: Received[]) => Promise<void>) {
+async function withServer(
+  handler: (req: Received, res: http.ServerResponse) => void,
+  fn: (url: string, received: Received[]) => Promise<void>,
+) {
   const received: Received[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const r = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), socket: req.socket };
+      const r = {
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        socket: req.socket,
+      };
       received.push(r);
       handler(r, res);
     });
@@ -42,7 +51,10 @@ describe('bench HTTP client (keep-alive, one request at a time)', () => {
       (req, res) => {
         // With a Content-Length, as Koa answers (the client refuses chunked answers: third test).
         const body = JSON.stringify({ echoed: JSON.parse(req.body) });
-        res.writeHead(req.body.includes('"bad"') ? 422 : 201, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.writeHead(req.body.includes('"bad"') ? 422 : 201, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        });
         res.end(body);
       },
       async (url, received) => {
@@ -54,7 +66,9 @@ describe('bench HTTP client (keep-alive, one request at a time)', () => {
 
         expect(answers.map((a) => a.status)).to.deep.equal([201, 422, 201]);
         expect(answers.map((a) => JSON.parse(a.body).echoed)).to.deep.equal(events);
-        expect(received.map((r) => [r.method, r.url, r.headers['content-type']])).to.deep.equal(Array(3).fill(['POST', '/api/v1/lineage', 'application/json']));
+        expect(received.map((r) => [r.method, r.url, r.headers['content-type']])).to.deep.equal(
+          Array(3).fill(['POST', '/api/v1/lineage', 'application/json']),
+        );
         expect(new Set(received.map((r) => r.socket)).size, 'one keep-alive connection').to.equal(1);
       },
     );
@@ -95,12 +109,18 @@ describe('bench HTTP client (keep-alive, one request at a time)', () => {
       },
       async (url) => {
         const chunked = new KeepAliveConnection(url, '/p');
-        const err = await chunked.post(Buffer.from('x')).then(() => null, (e: Error) => e);
+        const err = await chunked.post(Buffer.from('x')).then(
+          () => null,
+          (e: Error) => e,
+        );
         expect(err?.message).to.match(/without Content-Length/);
         chunked.close();
 
         const closing = new KeepAliveConnection(url, '/p');
-        const closed = await closing.post(Buffer.from('close')).then(() => null, (e: Error) => e);
+        const closed = await closing.post(Buffer.from('close')).then(
+          () => null,
+          (e: Error) => e,
+        );
         expect(closed?.message).to.match(/closed the connection/);
       },
     );

@@ -4,7 +4,14 @@
  */
 import { expect } from 'chai';
 import { rng } from '../../bench/traffic.js';
-import { jobEventObservations, planEdges, runEventObservations, type EdgeObservation, type EdgeProps, type StoredEdge } from '../../src/domain/edge-plan.js';
+import {
+  jobEventObservations,
+  planEdges,
+  runEventObservations,
+  type EdgeObservation,
+  type EdgeProps,
+  type StoredEdge,
+} from '../../src/domain/edge-plan.js';
 import { inView } from '../../src/domain/edge-history.js';
 
 const DAY = 86_400_000;
@@ -99,10 +106,17 @@ function randomEvents(seed: number): Event[] {
     const n = 1 + Math.floor(rand() * 4);
     for (let i = 0; i < n; i++) {
       const state = i === n - 1 ? (rand() < 0.2 ? 'FAILED' : 'COMPLETED') : 'RUNNING';
-      events.push({ runId: `run-${r}`, time: start + Math.floor(rand() * 3 * DAY), inputs: some(), outputs: some(), state });
+      events.push({
+        runId: `run-${r}`,
+        time: start + Math.floor(rand() * 3 * DAY),
+        inputs: some(),
+        outputs: some(),
+        state,
+      });
     }
   }
-  if (rand() < 0.5) events.push({ runId: null, time: Math.floor(rand() * 90 * DAY), inputs: some(), outputs: some(), state: '' });
+  if (rand() < 0.5)
+    events.push({ runId: null, time: Math.floor(rand() * 90 * DAY), inputs: some(), outputs: some(), state: '' });
   return events;
 }
 

@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { diffSchemas, isEmptyDiff, ownersOf, pathTo, schemaFields, summarize, ViaPicker } from '../../src/domain/impact.js';
+import {
+  diffSchemas,
+  isEmptyDiff,
+  ownersOf,
+  pathTo,
+  schemaFields,
+  summarize,
+  ViaPicker,
+} from '../../src/domain/impact.js';
 import { csvCell, csvLine, parseCsv } from '../../src/http/csv.js';
 import { directed } from '../../src/store/cypher.js';
 
@@ -38,7 +46,9 @@ describe('impact: via, paths, summary', () => {
   });
 
   it('ownersOf reads the ownership facet', () => {
-    expect(ownersOf(JSON.stringify({ owners: [{ name: 'team:a', type: 'TEAM' }, { name: 'bob' }, { type: 'x' }] }))).to.deep.equal(['team:a', 'bob']);
+    expect(
+      ownersOf(JSON.stringify({ owners: [{ name: 'team:a', type: 'TEAM' }, { name: 'bob' }, { type: 'x' }] })),
+    ).to.deep.equal(['team:a', 'bob']);
     expect(ownersOf(null)).to.deep.equal([]);
     expect(ownersOf('not json')).to.deep.equal([]);
   });
@@ -48,7 +58,12 @@ describe('impact: schema diffs', () => {
   const f = (fields: unknown) => schemaFields(JSON.stringify(fields));
 
   it('reads nested columns as parent.child', () => {
-    expect(f([{ name: 'a', type: 'INT' }, { name: 's', type: 'STRUCT', fields: [{ name: 'x', type: 'STRING' }] }])).to.deep.equal([
+    expect(
+      f([
+        { name: 'a', type: 'INT' },
+        { name: 's', type: 'STRUCT', fields: [{ name: 'x', type: 'STRING' }] },
+      ]),
+    ).to.deep.equal([
       { name: 'a', type: 'INT' },
       { name: 's', type: 'STRUCT' },
       { name: 's.x', type: 'STRING' },
@@ -58,8 +73,16 @@ describe('impact: schema diffs', () => {
   });
 
   it('finds added, removed and retyped columns; a type changing case only is no change', () => {
-    const before = f([{ name: 'id', type: 'int' }, { name: 'amount', type: 'DECIMAL' }, { name: 'tax', type: 'DECIMAL' }]);
-    const after = f([{ name: 'id', type: 'INT' }, { name: 'tax', type: 'DOUBLE' }, { name: 'note', type: 'VARCHAR', description: 'x' }]);
+    const before = f([
+      { name: 'id', type: 'int' },
+      { name: 'amount', type: 'DECIMAL' },
+      { name: 'tax', type: 'DECIMAL' },
+    ]);
+    const after = f([
+      { name: 'id', type: 'INT' },
+      { name: 'tax', type: 'DOUBLE' },
+      { name: 'note', type: 'VARCHAR', description: 'x' },
+    ]);
     const diff = diffSchemas(before, after)!;
     expect(diff).to.deep.equal({
       added: [{ name: 'note', type: 'VARCHAR' }],
@@ -95,10 +118,13 @@ describe('impact: CSV (RFC 4180)', () => {
 
 describe('impact: walking direction', () => {
   it('turns every marked relationship against the arrows, brackets inside included', () => {
-    const text = 'MATCH (s)(()-[e:R WHERE e.a[i] > 0]->/*downstream*/(x)){0, 4}(n) RETURN [(m)-[f:R WHERE f.b[0] = 1]->/*downstream*/(n) | m]';
+    const text =
+      'MATCH (s)(()-[e:R WHERE e.a[i] > 0]->/*downstream*/(x)){0, 4}(n) RETURN [(m)-[f:R WHERE f.b[0] = ' +
+      '1]->/*downstream*/(n) | m]';
     expect(directed(text, 'downstream')).to.equal(text);
     expect(directed(text, 'upstream')).to.equal(
-      'MATCH (s)(()<-[e:R WHERE e.a[i] > 0]-/*upstream*/(x)){0, 4}(n) RETURN [(m)<-[f:R WHERE f.b[0] = 1]-/*upstream*/(n) | m]',
+      'MATCH (s)(()<-[e:R WHERE e.a[i] > 0]-/*upstream*/(x)){0, 4}(n) RETURN [(m)<-[f:R WHERE f.b[0] = ' +
+        '1]-/*upstream*/(n) | m]',
     );
     expect(directed('(a)<-[r]-/*downstream*/(b)', 'upstream')).to.equal('(a)-[r]->/*upstream*/(b)');
   });

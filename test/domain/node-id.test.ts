@@ -96,15 +96,18 @@ describe('node ids', () => {
     it('rejects non-strings, overlong ids and ids with too many colons', () => {
       expect(() => parseNodeId(undefined)).to.throw(NodeIdError);
       expect(() => parseNodeId(['dataset:a:b'])).to.throw(NodeIdError);
-      expect(() => parseNodeId('dataset:a:' + 'x'.repeat(MAX_NODE_ID_LENGTH))).to.throw(NodeIdError, /longer than/);
-      expect(() => parseNodeId('dataset:' + 'a:'.repeat(100) + 'b')).to.throw(NodeIdError, /colons/);
+      expect(() => parseNodeId(`dataset:a:${'x'.repeat(MAX_NODE_ID_LENGTH)}`)).to.throw(NodeIdError, /longer than/);
+      expect(() => parseNodeId(`dataset:${'a:'.repeat(100)}b`)).to.throw(NodeIdError, /colons/);
     });
   });
 
   describe('splits', () => {
     it('never produces empty parts', () => {
       expect(entitySplits(':a:')).to.deep.equal([]);
-      expect(entitySplits('a::b')).to.deep.equal([{ namespace: 'a:', name: 'b' }, { namespace: 'a', name: ':b' }]);
+      expect(entitySplits('a::b')).to.deep.equal([
+        { namespace: 'a:', name: 'b' },
+        { namespace: 'a', name: ':b' },
+      ]);
       expect(fieldSplits('a:b')).to.deep.equal([]);
     });
   });
@@ -113,16 +116,23 @@ describe('node ids', () => {
     it('round-trips every kind, with and without version', () => {
       const v = '0190b3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b';
       expect(jobNodeId('airflow', 'dag.task')).to.equal('job:airflow:dag.task');
-      expect(datasetNodeId('postgres://db:5432', 'mydb.public.orders')).to.equal('dataset:postgres://db:5432:mydb.public.orders');
+      expect(datasetNodeId('postgres://db:5432', 'mydb.public.orders')).to.equal(
+        'dataset:postgres://db:5432:mydb.public.orders',
+      );
       expect(fieldNodeId('ns', 't', 'c')).to.equal('datasetField:ns:t:c');
       expect(formatNodeId({ kind: 'dataset', namespace: 'n:1', name: 'x' }, v)).to.equal(`dataset:n:1:x#${v}`);
-      expect(formatNodeId({ kind: 'datasetField', namespace: 'n', dataset: 'd', field: 'f' })).to.equal('datasetField:n:d:f');
+      expect(formatNodeId({ kind: 'datasetField', namespace: 'n', dataset: 'd', field: 'f' })).to.equal(
+        'datasetField:n:d:f',
+      );
       for (const id of ['job:a:b', 'dataset:hive://h:9083:db.t', `datasetField:p://h:1:s.t:c#${v}`]) {
         const p = parseNodeId(id);
         const c = p.candidates[0];
         const again =
           p.kind === 'datasetField'
-            ? formatNodeId({ kind: 'datasetField', ...(c as { namespace: string; dataset: string; field: string }) }, p.version)
+            ? formatNodeId(
+                { kind: 'datasetField', ...(c as { namespace: string; dataset: string; field: string }) },
+                p.version,
+              )
             : formatNodeId({ kind: p.kind, ...(c as { namespace: string; name: string }) }, p.version);
         expect(again).to.equal(id);
       }

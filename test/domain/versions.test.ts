@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import { v5 as referenceUuidV5 } from 'uuid';
-import { canonicalEvent, canonicalJson, eventFingerprint, initialDatasetVersionId, jobVersionId, writtenDatasetVersionId } from '../../src/domain/versions.js';
+import {
+  canonicalEvent,
+  canonicalJson,
+  eventFingerprint,
+  initialDatasetVersionId,
+  jobVersionId,
+  writtenDatasetVersionId,
+} from '../../src/domain/versions.js';
 import { uuidV5 } from '../../src/domain/uuid-v5.js';
 
 const base = {
@@ -8,7 +15,10 @@ const base = {
   name: 'etl.orders',
   location: 'https://git.example.com/etl.py',
   context: { sql: 'select 1' },
-  inputs: [{ namespace: 'pg', name: 'a' }, { namespace: 'pg', name: 'b' }],
+  inputs: [
+    { namespace: 'pg', name: 'a' },
+    { namespace: 'pg', name: 'b' },
+  ],
   outputs: [{ namespace: 'pg', name: 'c' }],
 };
 
@@ -20,7 +30,9 @@ describe('version ids', () => {
   });
 
   it('ignores the order and repetition of inputs and outputs', () => {
-    expect(jobVersionId({ ...base, inputs: [base.inputs[1], base.inputs[0], base.inputs[1]] })).to.equal(jobVersionId(base));
+    expect(jobVersionId({ ...base, inputs: [base.inputs[1], base.inputs[0], base.inputs[1]] })).to.equal(
+      jobVersionId(base),
+    );
   });
 
   it('changes when any of location, context, inputs, outputs or the job changes', () => {
@@ -38,8 +50,12 @@ describe('version ids', () => {
   });
 
   it('an input is not confused with an output, nor names with separators', () => {
-    expect(jobVersionId({ ...base, inputs: [], outputs: base.inputs })).not.to.equal(jobVersionId({ ...base, inputs: base.inputs, outputs: [] }));
-    expect(writtenDatasetVersionId({ namespace: 'a:b', name: 'c' }, 'r')).not.to.equal(writtenDatasetVersionId({ namespace: 'a', name: 'b:c' }, 'r'));
+    expect(jobVersionId({ ...base, inputs: [], outputs: base.inputs })).not.to.equal(
+      jobVersionId({ ...base, inputs: base.inputs, outputs: [] }),
+    );
+    expect(writtenDatasetVersionId({ namespace: 'a:b', name: 'c' }, 'r')).not.to.equal(
+      writtenDatasetVersionId({ namespace: 'a', name: 'b:c' }, 'r'),
+    );
   });
 
   it('dataset versions: one per (dataset, run); a stable first version', () => {
@@ -50,16 +66,27 @@ describe('version ids', () => {
   });
 
   it('canonical JSON sorts keys at every level', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: null } })).to.equal('{"a":{"c":null,"d":[1,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: null } })).to.equal(
+      '{"a":{"c":null,"d":[1,{"y":2,"z":1}]},"b":1}',
+    );
     expect(eventFingerprint({ a: 1, b: 2 })).to.equal(eventFingerprint({ b: 2, a: 1 }));
   });
 
   // Ids are stored: a change of algorithm or serializer would fork every existing graph.
   it('ids stay those of earlier releases', () => {
     expect(jobVersionId(base)).to.equal('847845a4-4d74-549c-8506-3e7febd47722');
-    expect(writtenDatasetVersionId({ namespace: 'pg', name: 'orders' }, 'run-1')).to.equal('e71161df-0a56-523f-95da-479199aff34c');
-    expect(initialDatasetVersionId({ namespace: 'pg', name: 'ördérs 表' })).to.equal('62bdaf6e-c8e5-51ae-8e61-5d74f1f1b70a');
-    const event = { eventType: 'START', run: { runId: 'x', facets: { z: 1, a: [{ b: 2, a: undefined }] } }, job: { namespace: 'n', name: 'j' }, ünï: '😀' };
+    expect(writtenDatasetVersionId({ namespace: 'pg', name: 'orders' }, 'run-1')).to.equal(
+      'e71161df-0a56-523f-95da-479199aff34c',
+    );
+    expect(initialDatasetVersionId({ namespace: 'pg', name: 'ördérs 表' })).to.equal(
+      '62bdaf6e-c8e5-51ae-8e61-5d74f1f1b70a',
+    );
+    const event = {
+      eventType: 'START',
+      run: { runId: 'x', facets: { z: 1, a: [{ b: 2, a: undefined }] } },
+      job: { namespace: 'n', name: 'j' },
+      ünï: '😀',
+    };
     expect(eventFingerprint(event)).to.equal('7e61853fa8e9d2eaf12ced0fd531ecea66e32b5f2b3a7d5ad0f6988922d89a57');
   });
 
@@ -68,7 +95,10 @@ describe('version ids', () => {
       if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
       if (value && typeof value === 'object') {
         const record = value as Record<string, unknown>;
-        return `{${Object.keys(record).sort().map((k) => `${JSON.stringify(k)}:${reference(record[k])}`).join(',')}}`;
+        return `{${Object.keys(record)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${reference(record[k])}`)
+          .join(',')}}`;
       }
       return JSON.stringify(value ?? null);
     };
@@ -77,7 +107,7 @@ describe('version ids', () => {
       undefined,
       'x',
       [3, 'a', null, { b: 1, a: 2 }],
-      { z: { y: { x: [{ c: undefined, b: [], a: {} }] } }, 'é': '\u2028', a: 1.5e300, '': false },
+      { z: { y: { x: [{ c: undefined, b: [], a: {} }] } }, é: '\u2028', a: 1.5e300, '': false },
       { sorted: { a: 1, b: { a: 1, b: 2 } } },
       // Array-index keys: objects enumerate them in numeric order ("2" before "10").
       { b: 1, 10: 'ten', 2: 'two', a: { 1: 1, 0: 0 } },
@@ -87,7 +117,7 @@ describe('version ids', () => {
     for (const sample of samples) expect(canonicalJson(sample)).to.equal(reference(sample));
   });
 
-  it('a canonical event is its canonical JSON and that JSON\'s SHA-256, computed once', () => {
+  it("a canonical event is its canonical JSON and that JSON's SHA-256, computed once", () => {
     const raw = { b: 1, a: 2 };
     const first = canonicalEvent(raw);
     expect(first.json).to.equal('{"a":2,"b":1}');

@@ -22,7 +22,10 @@ describe('response compression', () => {
   beforeEach(async () => {
     // Enough namespaces for a list well over the 1 KiB threshold.
     for (let i = 0; i < 30; i++) {
-      const res = await t().post('/api/v1/lineage', runEvent({ jobNamespace: `team-${i}-with-a-longish-namespace-name`, outputs: [`table_${i}`] }));
+      const res = await t().post(
+        '/api/v1/lineage',
+        runEvent({ jobNamespace: `team-${i}-with-a-longish-namespace-name`, outputs: [`table_${i}`] }),
+      );
       expect(res.status).to.equal(201);
     }
   });

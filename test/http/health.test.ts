@@ -68,10 +68,17 @@ describe('health and readiness', () => {
   it('/metrics counts ingest transactions with their size and duration', async () => {
     const metric = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
     const before = (await t().get('/metrics')).text;
-    const statuses = await Promise.all(Array.from({ length: 6 }, (_, i) => t().post('/api/v1/lineage', runEvent({ job: `job_${i}` })).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        t()
+          .post('/api/v1/lineage', runEvent({ job: `job_${i}` }))
+          .then((r) => r.status),
+      ),
+    );
     expect(statuses).to.deep.equal([201, 201, 201, 201, 201, 201]);
     const after = (await t().get('/metrics')).text;
-    const delta = (name: string) => metric(after, name) - (Number.isNaN(metric(before, name)) ? 0 : metric(before, name));
+    const delta = (name: string) =>
+      metric(after, name) - (Number.isNaN(metric(before, name)) ? 0 : metric(before, name));
     const transactions = delta('lineage_ingest_transactions_total');
     expect(transactions).to.be.within(1, 6);
     // Every committed transaction is observed once, with its events.

@@ -16,9 +16,15 @@ describe('hostile requests (sample; npm run fuzz runs the whole corpus)', () => 
     it(c.name.slice(0, 140), async () => {
       const before = c.ingest ? await graphShape(t().db) : null;
       const a = await send(t().baseUrl, c);
-      expect(answerProblems(c, a), `${c.method} ${c.path.slice(0, 120)} → ${a.status} ${a.text.slice(0, 300)}`).to.deep.equal([]);
-      const nothingStored = a.status >= 400 || (a.status === 200 && c.path.endsWith('/batch') && JSON.parse(a.text).summary?.successful === 0);
-      if (before && nothingStored) expect(await graphShape(t().db), 'a rejected event writes nothing').to.deep.equal(before);
+      expect(
+        answerProblems(c, a),
+        `${c.method} ${c.path.slice(0, 120)} → ${a.status} ${a.text.slice(0, 300)}`,
+      ).to.deep.equal([]);
+      const nothingStored =
+        a.status >= 400 ||
+        (a.status === 200 && c.path.endsWith('/batch') && JSON.parse(a.text).summary?.successful === 0);
+      if (before && nothingStored)
+        expect(await graphShape(t().db), 'a rejected event writes nothing').to.deep.equal(before);
     });
   }
 });

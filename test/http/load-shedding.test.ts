@@ -26,24 +26,28 @@ describe('load shedding', () => {
     });
     afterEach(() => app.close());
 
-    it('with every slot taken, a query waits its budget and gets 503 overloaded + Retry-After; health, metrics and ingestion are not held back', async () => {
-      const release = await app.app.services.admission.acquire();
-      try {
-        const res = await app.get('/api/v1/namespaces');
-        expect(res.status).to.equal(503);
-        expect(res.headers.get('retry-after')).to.equal('1');
-        expect(res.body).to.include({ code: 503, error: 'overloaded' });
-        expect(res.body.message).to.match(/no query slot free within 200 ms/);
-        expect((await app.get('/healthz')).status).to.equal(200);
-        expect((await app.get('/readyz')).status).to.equal(200);
-        expect((await app.post('/api/v1/lineage', runEvent({ job: 'not_held_back' }))).status).to.equal(201);
-        expect((await app.get('/metrics')).text).to.match(/^lineage_query_refused_requests_total [1-9]/m);
-      } finally {
-        release();
-      }
-      const ok = await app.get('/api/v1/namespaces');
-      expect(ok.status).to.equal(200);
-    });
+    it(
+      'with every slot taken, a query waits its budget and gets 503 overloaded + Retry-After; health, metrics and ' +
+        'ingestion are not held back',
+      async () => {
+        const release = await app.app.services.admission.acquire();
+        try {
+          const res = await app.get('/api/v1/namespaces');
+          expect(res.status).to.equal(503);
+          expect(res.headers.get('retry-after')).to.equal('1');
+          expect(res.body).to.include({ code: 503, error: 'overloaded' });
+          expect(res.body.message).to.match(/no query slot free within 200 ms/);
+          expect((await app.get('/healthz')).status).to.equal(200);
+          expect((await app.get('/readyz')).status).to.equal(200);
+          expect((await app.post('/api/v1/lineage', runEvent({ job: 'not_held_back' }))).status).to.equal(201);
+          expect((await app.get('/metrics')).text).to.match(/^lineage_query_refused_requests_total [1-9]/m);
+        } finally {
+          release();
+        }
+        const ok = await app.get('/api/v1/namespaces');
+        expect(ok.status).to.equal(200);
+      },
+    );
 
     it('a query waiting for a slot runs as soon as one frees', async () => {
       const release = await app.app.services.admission.acquire();
@@ -92,7 +96,9 @@ describe('load shedding', () => {
 
   it('above the memory soft limit (QUERY_MEMORY_SOFT_LIMIT), one query runs at a time', async () => {
     let rss = 100;
-    const app = await build({ queries: { maxConcurrent: 4, maxWaitMs: 200, memorySoftLimitBytes: 150, memoryUsage: () => rss } });
+    const app = await build({
+      queries: { maxConcurrent: 4, maxWaitMs: 200, memorySoftLimitBytes: 150, memoryUsage: () => rss },
+    });
     try {
       const gate = app.app.services.admission;
       const first = await gate.acquire();
@@ -118,36 +124,48 @@ describe('load shedding', () => {
     });
     afterEach(() => app.close());
 
-    it('events that wait past the budget behind a stuck transaction are refused with 503 while it is still stuck, and not written', async () => {
-      const stuck = runEvent({ runId: '01909a1c-8888-7000-8000-000000000001', job: 'stuck' });
-      const release = await holdRunLock('01909a1c-8888-7000-8000-000000000001');
-      const first = app.post('/api/v1/lineage', stuck);
-      await sleep(200);
-      const waiting = Array.from({ length: 3 }, (_, i) => runEvent({ job: `waiting_${i}` }));
-      // Answered while the only writer is still blocked: the refusal does not wait for a free writer.
-      const answers = await Promise.all(waiting.map((e) => app.post('/api/v1/lineage', e)));
-      await release();
-      expect((await first).status, 'the stuck event itself goes in').to.equal(201);
-      for (const res of answers) {
-        expect(res.status).to.equal(503);
-        expect(res.headers.get('retry-after')).to.equal('1');
-        expect(res.body).to.include({ error: 'overloaded' });
-        expect(res.body.message).to.match(/waited \d+ ms for a transaction, more than 200 ms/);
-      }
-      const stored = await rows(app.db, 'MATCH (j:Job) WHERE j.name STARTS WITH $p RETURN j.name AS name', { p: 'waiting_' });
-      expect(stored, 'refused events are not written').to.deep.equal([]);
-    });
+    it(
+      'events that wait past the budget behind a stuck transaction are refused with 503 while it is still stuck, ' +
+        'and not written',
+      async () => {
+        const stuck = runEvent({ runId: '01909a1c-8888-7000-8000-000000000001', job: 'stuck' });
+        const release = await holdRunLock('01909a1c-8888-7000-8000-000000000001');
+        const first = app.post('/api/v1/lineage', stuck);
+        await sleep(200);
+        const waiting = Array.from({ length: 3 }, (_, i) => runEvent({ job: `waiting_${i}` }));
+        // Answered while the only writer is still blocked: the refusal does not wait for a free writer.
+        const answers = await Promise.all(waiting.map((e) => app.post('/api/v1/lineage', e)));
+        await release();
+        expect((await first).status, 'the stuck event itself goes in').to.equal(201);
+        for (const res of answers) {
+          expect(res.status).to.equal(503);
+          expect(res.headers.get('retry-after')).to.equal('1');
+          expect(res.body).to.include({ error: 'overloaded' });
+          expect(res.body.message).to.match(/waited \d+ ms for a transaction, more than 200 ms/);
+        }
+        const stored = await rows(app.db, 'MATCH (j:Job) WHERE j.name STARTS WITH $p RETURN j.name AS name', {
+          p: 'waiting_',
+        });
+        expect(stored, 'refused events are not written').to.deep.equal([]);
+      },
+    );
 
     it('when recent transactions say an event would wait past the budget, it is refused at once', async () => {
       // One slow committed transaction (held behind a lock for 600 ms) sets the recent transaction time.
       let release = await holdRunLock('01909a1c-8888-7000-8000-000000000002');
-      const slow = app.post('/api/v1/lineage', runEvent({ runId: '01909a1c-8888-7000-8000-000000000002', job: 'slow' }));
+      const slow = app.post(
+        '/api/v1/lineage',
+        runEvent({ runId: '01909a1c-8888-7000-8000-000000000002', job: 'slow' }),
+      );
       await sleep(600);
       await release();
       expect((await slow).status).to.equal(201);
       // The only writer is busy again: the next event would wait about 600 ms > 200 ms.
       release = await holdRunLock('01909a1c-8888-7000-8000-000000000003');
-      const busy = app.post('/api/v1/lineage', runEvent({ runId: '01909a1c-8888-7000-8000-000000000003', job: 'busy' }));
+      const busy = app.post(
+        '/api/v1/lineage',
+        runEvent({ runId: '01909a1c-8888-7000-8000-000000000003', job: 'busy' }),
+      );
       await sleep(100);
       const res = await app.post('/api/v1/lineage', runEvent({ job: 'refused_at_once' }));
       await release();

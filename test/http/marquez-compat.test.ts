@@ -38,12 +38,15 @@ describe('Marquez compatibility', () => {
   });
 
   it("a job version's id names its version", async () => {
-    for (const e of completedRun({ job: 'versioned', inputs: ['a'], outputs: ['b'] })) await call('POST', '/api/v1/lineage', 201, e);
+    for (const e of completedRun({ job: 'versioned', inputs: ['a'], outputs: ['b'] }))
+      await call('POST', '/api/v1/lineage', 201, e);
     const job = await call<Job>('GET', '/api/v1/namespaces/airflow/jobs/versioned', 200);
     const versions = await call('GET', '/api/v1/namespaces/airflow/jobs/versioned/versions', 200);
     const v: JobVersion = versions.versions[0];
     expect(v.id).to.deep.equal({ namespace: 'airflow', name: 'versioned', version: job.currentVersion });
-    expect((await call<JobVersion>('GET', `/api/v1/namespaces/airflow/jobs/versioned/versions/${v.version}`, 200)).id).to.deep.equal(v.id);
+    expect(
+      (await call<JobVersion>('GET', `/api/v1/namespaces/airflow/jobs/versioned/versions/${v.version}`, 200)).id,
+    ).to.deep.equal(v.id);
   });
 
   describe('the legacy write API (marquez-python)', () => {
@@ -51,19 +54,34 @@ describe('Marquez compatibility', () => {
 
     async function setUp() {
       await call('PUT', '/api/v1/namespaces/legacy', 200, { ownerName: 'me' });
-      const source = await call<Source>('PUT', '/api/v1/sources/analytics_db', 200, { type: 'POSTGRESQL', connectionUrl: 'postgresql://db:5432/analytics', description: 'warehouse' });
-      expect(source).to.include({ name: 'analytics_db', type: 'POSTGRESQL', connectionUrl: 'postgresql://db:5432/analytics', description: 'warehouse' });
+      const source = await call<Source>('PUT', '/api/v1/sources/analytics_db', 200, {
+        type: 'POSTGRESQL',
+        connectionUrl: 'postgresql://db:5432/analytics',
+        description: 'warehouse',
+      });
+      expect(source).to.include({
+        name: 'analytics_db',
+        type: 'POSTGRESQL',
+        connectionUrl: 'postgresql://db:5432/analytics',
+        description: 'warehouse',
+      });
       for (const name of ['public.orders', 'public.totals']) {
         const ds = await call<Dataset>('PUT', `/api/v1/namespaces/${enc(DB)}/datasets/${name}`, 200, {
           type: 'DB_TABLE',
           physicalName: name,
           sourceName: 'analytics_db',
-          fields: [{ name: 'id', type: 'INTEGER', tags: ['PK'] }, { name: 'amount', type: 'DECIMAL', description: 'in cents' }],
+          fields: [
+            { name: 'id', type: 'INTEGER', tags: ['PK'] },
+            { name: 'amount', type: 'DECIMAL', description: 'in cents' },
+          ],
           description: `the ${name} table`,
           tags: ['tier1'],
         });
         expect(ds).to.include({ name, sourceName: 'analytics_db', description: `the ${name} table` });
-        expect(ds.fields.map((f) => [f.name, f.type, f.tags])).to.deep.equal([['id', 'INTEGER', ['PK']], ['amount', 'DECIMAL', []]]);
+        expect(ds.fields.map((f) => [f.name, f.type, f.tags])).to.deep.equal([
+          ['id', 'INTEGER', ['PK']],
+          ['amount', 'DECIMAL', []],
+        ]);
         expect(ds.tags).to.deep.equal(['tier1']);
       }
       const job = await call<Job>('PUT', '/api/v1/namespaces/legacy/jobs/aggregate', 200, {
@@ -74,7 +92,11 @@ describe('Marquez compatibility', () => {
         description: 'sums orders',
         context: { sql: 'INSERT INTO totals SELECT sum(amount) FROM orders' },
       });
-      expect(job).to.include({ name: 'aggregate', location: 'https://git.example.com/etl/aggregate.py', description: 'sums orders' });
+      expect(job).to.include({
+        name: 'aggregate',
+        location: 'https://git.example.com/etl/aggregate.py',
+        description: 'sums orders',
+      });
       expect(job.inputs).to.deep.equal([{ namespace: DB, name: 'public.orders' }]);
       expect(job.outputs).to.deep.equal([{ namespace: DB, name: 'public.totals' }]);
       expect(job.context).to.deep.equal({ sql: 'INSERT INTO totals SELECT sum(amount) FROM orders' });
@@ -83,8 +105,15 @@ describe('Marquez compatibility', () => {
 
     it('a run created, started and completed ends COMPLETED with its versions and lineage', async () => {
       const job = await setUp();
-      const created = await call<Run>('POST', '/api/v1/namespaces/legacy/jobs/aggregate/runs', 201, { nominalStartTime: '2024-06-01T00:00:00Z', nominalEndTime: '2024-06-01T01:00:00Z' });
-      expect(created).to.include({ state: 'NEW', nominalStartTime: '2024-06-01T00:00:00.000Z', nominalEndTime: '2024-06-01T01:00:00.000Z' });
+      const created = await call<Run>('POST', '/api/v1/namespaces/legacy/jobs/aggregate/runs', 201, {
+        nominalStartTime: '2024-06-01T00:00:00Z',
+        nominalEndTime: '2024-06-01T01:00:00Z',
+      });
+      expect(created).to.include({
+        state: 'NEW',
+        nominalStartTime: '2024-06-01T00:00:00.000Z',
+        nominalEndTime: '2024-06-01T01:00:00.000Z',
+      });
       const started = await call<Run>('POST', `/api/v1/jobs/runs/${created.id}/start?at=2024-06-01T00:00:05Z`, 200);
       expect(started).to.include({ id: created.id, state: 'RUNNING', startedAt: '2024-06-01T00:00:05.000Z' });
       const done = await call<Run>('POST', `/api/v1/jobs/runs/${created.id}/complete?at=2024-06-01T00:10:00Z`, 200);
@@ -94,11 +123,26 @@ describe('Marquez compatibility', () => {
       expect(done.jobVersion?.version).to.equal(job.currentVersion, 'the run is of the version the job declared');
       const after = await call<Job>('GET', '/api/v1/namespaces/legacy/jobs/aggregate', 200);
       expect(after.latestRun?.id).to.equal(created.id);
-      const graph = await call<LineageGraph>('GET', `/api/v1/lineage?nodeId=${enc(`job:legacy:aggregate`)}&depth=1`, 200);
-      expect(graph.graph.map((n) => n.id).sort()).to.deep.equal([`dataset:${DB}:public.orders`, `dataset:${DB}:public.totals`, 'job:legacy:aggregate']);
+      const graph = await call<LineageGraph>(
+        'GET',
+        `/api/v1/lineage?nodeId=${enc(`job:legacy:aggregate`)}&depth=1`,
+        200,
+      );
+      expect(graph.graph.map((n) => n.id).sort()).to.deep.equal([
+        `dataset:${DB}:public.orders`,
+        `dataset:${DB}:public.totals`,
+        'job:legacy:aggregate',
+      ]);
       // Each call was recorded as an OpenLineage event.
       const events = await call('GET', '/api/v1/events/lineage?limit=100', 200);
-      expect(events.events.map((e: any) => e.eventType ?? (e.dataset ? 'DATASET' : 'JOB'))).to.have.members(['DATASET', 'DATASET', 'JOB', 'OTHER', 'START', 'COMPLETE']);
+      expect(events.events.map((e: any) => e.eventType ?? (e.dataset ? 'DATASET' : 'JOB'))).to.have.members([
+        'DATASET',
+        'DATASET',
+        'JOB',
+        'OTHER',
+        'START',
+        'COMPLETE',
+      ]);
     });
 
     it('fail and abort end runs; a client-chosen run id is kept; unknown runs and jobs are 404', async () => {
@@ -110,7 +154,11 @@ describe('Marquez compatibility', () => {
       expect((await call<Run>('POST', `/api/v1/jobs/runs/${other.id}/abort`, 200)).state).to.equal('ABORTED');
       await call('POST', '/api/v1/jobs/runs/0190a0a0-0000-7000-8000-000000000404/start', 404);
       await call('POST', '/api/v1/namespaces/legacy/jobs/nope/runs', 404, {});
-      await call('PUT', `/api/v1/namespaces/${enc(DB)}/datasets/x`, 404, { type: 'DB_TABLE', physicalName: 'x', sourceName: 'no-such-source' });
+      await call('PUT', `/api/v1/namespaces/${enc(DB)}/datasets/x`, 404, {
+        type: 'DB_TABLE',
+        physicalName: 'x',
+        sourceName: 'no-such-source',
+      });
       await call('PUT', '/api/v1/namespaces/legacy/jobs/bad', 422, { type: 'CRON' });
       await call('PUT', '/api/v1/sources/s', 422, { type: 'POSTGRESQL' });
     });
@@ -118,7 +166,12 @@ describe('Marquez compatibility', () => {
     it('a dataset PUT with a runId becomes an output of that run', async () => {
       await setUp();
       const run = await call<Run>('POST', '/api/v1/namespaces/legacy/jobs/aggregate/runs', 201);
-      await call('PUT', `/api/v1/namespaces/${enc(DB)}/datasets/public.extra`, 200, { type: 'DB_TABLE', physicalName: 'public.extra', sourceName: 'analytics_db', runId: run.id });
+      await call('PUT', `/api/v1/namespaces/${enc(DB)}/datasets/public.extra`, 200, {
+        type: 'DB_TABLE',
+        physicalName: 'public.extra',
+        sourceName: 'analytics_db',
+        runId: run.id,
+      });
       const done = await call<Run>('POST', `/api/v1/jobs/runs/${run.id}/complete`, 200);
       expect(done.outputVersions.map((v) => v.name)).to.include('public.extra');
     });

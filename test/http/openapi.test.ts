@@ -10,13 +10,17 @@ describe('the OpenAPI document', () => {
 
   it('has every route of the router, with its parameters and scope', () => {
     const doc = t().app.openapi();
-    const missing = mountedRoutes(t().app.router).filter((r) => !doc.paths[openApiPath(r.path)]?.[r.method.toLowerCase()]).map((r) => `${r.method} ${r.path}`);
+    const missing = mountedRoutes(t().app.router)
+      .filter((r) => !doc.paths[openApiPath(r.path)]?.[r.method.toLowerCase()])
+      .map((r) => `${r.method} ${r.path}`);
     expect(missing).to.deep.equal([]);
     const count = Object.values(doc.paths).reduce((n, methods) => n + Object.keys(methods).length, 0);
     expect(count).to.equal(mountedRoutes(t().app.router).length);
     for (const [path, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) {
-        const params = ((op.parameters as { name: string; in: string }[] | undefined) ?? []).filter((p) => p.in === 'path').map((p) => p.name);
+        const params = ((op.parameters as { name: string; in: string }[] | undefined) ?? [])
+          .filter((p) => p.in === 'path')
+          .map((p) => p.name);
         expect(params, `${method} ${path}`).to.have.members([...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
         expect(op['x-scope'], `${method} ${path}`).to.be.oneOf(['public', 'read', 'write', 'admin']);
         expect(Object.keys(op.responses as object), `${method} ${path}`).to.include('500');
@@ -34,8 +38,14 @@ describe('the OpenAPI document', () => {
   it('passes the Redocly linter (recommended rules) without an error', async function () {
     this.timeout(60_000);
     const config = await createConfig({ extends: ['recommended'] });
-    const results = await lintFromString({ source: JSON.stringify(t().app.openapi()), absoluteRef: 'openapi.json', config });
-    const errors = results.filter((r) => r.severity === 'error').map((r) => `${r.ruleId}: ${r.message} at ${r.location?.[0]?.pointer}`);
+    const results = await lintFromString({
+      source: JSON.stringify(t().app.openapi()),
+      absoluteRef: 'openapi.json',
+      config,
+    });
+    const errors = results
+      .filter((r) => r.severity === 'error')
+      .map((r) => `${r.ruleId}: ${r.message} at ${r.location?.[0]?.pointer}`);
     expect(errors).to.deep.equal([]);
   });
 
@@ -51,7 +61,11 @@ describe('the OpenAPI document', () => {
 
   it('marks the legacy write API deprecated, and nothing else', () => {
     const doc = t().app.openapi();
-    const deprecated = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).filter(([, op]) => op.deprecated).map(([m]) => `${m.toUpperCase()} ${path}`));
+    const deprecated = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([, op]) => op.deprecated)
+        .map(([m]) => `${m.toUpperCase()} ${path}`),
+    );
     expect(deprecated.sort()).to.deep.equal(
       [
         'PUT /api/v1/sources/{source}',

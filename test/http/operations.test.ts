@@ -26,37 +26,48 @@ describe('operator conveniences', () => {
     await t?.close();
   });
 
-  it('echoes a sent X-Request-Id, makes one up otherwise (or for a bad one), and every log line of the request carries it', async () => {
-    const sent = await t.request('GET', '/api/v1/namespaces', { headers: { 'x-request-id': 'trace-42.abc' } });
-    expect(sent.headers.get('x-request-id')).to.equal('trace-42.abc');
-    const made = await t.request('GET', '/api/v1/namespaces');
-    expect(made.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
-    const bad = await t.request('GET', '/api/v1/namespaces', { headers: { 'x-request-id': 'has spaces and \u00e9' } });
-    expect(bad.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
-    const error = await t.request('GET', '/api/v1/lineage?nodeId=nope', { headers: { 'x-request-id': 'bad-request-1' } });
-    expect(error.status).to.equal(400);
-    expect(error.headers.get('x-request-id')).to.equal('bad-request-1');
+  it(
+    'echoes a sent X-Request-Id, makes one up otherwise (or for a bad one), and every log line of the request ' +
+      'carries it',
+    async () => {
+      const sent = await t.request('GET', '/api/v1/namespaces', { headers: { 'x-request-id': 'trace-42.abc' } });
+      expect(sent.headers.get('x-request-id')).to.equal('trace-42.abc');
+      const made = await t.request('GET', '/api/v1/namespaces');
+      expect(made.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+      const bad = await t.request('GET', '/api/v1/namespaces', {
+        headers: { 'x-request-id': 'has spaces and \u00e9' },
+      });
+      expect(bad.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+      const error = await t.request('GET', '/api/v1/lineage?nodeId=nope', {
+        headers: { 'x-request-id': 'bad-request-1' },
+      });
+      expect(error.status).to.equal(400);
+      expect(error.headers.get('x-request-id')).to.equal('bad-request-1');
 
-    // A request whose handling logs more than the request line: an event the database refuses to store.
-    sink.lines.length = 0;
-    const db = t.app.services.db;
-    const write = db.write.bind(db);
-    db.write = (async () => {
-      throw Object.assign(new Error('simulated'), { code: 'Neo.ClientError.General.ForbiddenOnReadOnlyDatabase' });
-    }) as typeof db.write;
-    try {
-      const res = await t.request('POST', '/api/v1/lineage', { body: runEvent(), headers: { 'x-request-id': 'ingest-7' } });
-      expect(res.status).to.equal(503);
-    } finally {
-      db.write = write;
-    }
-    await new Promise((r) => setImmediate(r));
-    const mine = sink.lines.filter((l) => l.reqId === 'ingest-7');
-    expect(mine.length, JSON.stringify(sink.lines)).to.be.greaterThan(1);
-    expect(mine.map((l) => l.msg)).to.include.members(['event not stored', 'request']);
-    // Every line written while serving it names it (the committer's lines are about batches, not requests).
-    expect(sink.lines.filter((l) => l.msg === 'request').every((l) => typeof l.reqId === 'string')).to.equal(true);
-  });
+      // A request whose handling logs more than the request line: an event the database refuses to store.
+      sink.lines.length = 0;
+      const db = t.app.services.db;
+      const write = db.write.bind(db);
+      db.write = (async () => {
+        throw Object.assign(new Error('simulated'), { code: 'Neo.ClientError.General.ForbiddenOnReadOnlyDatabase' });
+      }) as typeof db.write;
+      try {
+        const res = await t.request('POST', '/api/v1/lineage', {
+          body: runEvent(),
+          headers: { 'x-request-id': 'ingest-7' },
+        });
+        expect(res.status).to.equal(503);
+      } finally {
+        db.write = write;
+      }
+      await new Promise((r) => setImmediate(r));
+      const mine = sink.lines.filter((l) => l.reqId === 'ingest-7');
+      expect(mine.length, JSON.stringify(sink.lines)).to.be.greaterThan(1);
+      expect(mine.map((l) => l.msg)).to.include.members(['event not stored', 'request']);
+      // Every line written while serving it names it (the committer's lines are about batches, not requests).
+      expect(sink.lines.filter((l) => l.msg === 'request').every((l) => typeof l.reqId === 'string')).to.equal(true);
+    },
+  );
 
   it('standard security headers on every answer; pages bring their own CSP', async () => {
     for (const path of ['/api/v1/namespaces', '/api/v1/nope', '/healthz']) {
@@ -67,7 +78,9 @@ describe('operator conveniences', () => {
       expect(res.headers.get('content-security-policy'), path).to.equal("default-src 'none'; frame-ancestors 'none'");
       expect(res.headers.get('strict-transport-security'), 'not over plain HTTP').to.equal(null);
     }
-    expect((await t.request('GET', '/api/docs')).headers.get('content-security-policy')).to.match(/^default-src 'self'/);
+    expect((await t.request('GET', '/api/docs')).headers.get('content-security-policy')).to.match(
+      /^default-src 'self'/,
+    );
   });
 
   it('CORS is off by default', async () => {
@@ -85,7 +98,11 @@ describe('operator conveniences', () => {
       expect(other.headers.get('access-control-allow-origin')).to.equal(null);
       const preflight = await fetch(`${c.baseUrl}/api/v1/lineage`, {
         method: 'OPTIONS',
-        headers: { origin: 'https://ui.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+        headers: {
+          origin: 'https://ui.example.com',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type',
+        },
       });
       expect(preflight.status).to.equal(204);
       expect(preflight.headers.get('access-control-allow-headers')).to.match(/Authorization/);
@@ -99,7 +116,9 @@ describe('operator conveniences', () => {
     const forwarded = { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' };
     sink.lines.length = 0;
     await t.request('GET', '/healthz', { headers: forwarded });
-    const untrusted = await new Promise<Record<string, unknown>>((r) => setImmediate(() => r(sink.lines.find((l) => l.msg === 'request')!)));
+    const untrusted = await new Promise<Record<string, unknown>>((r) =>
+      setImmediate(() => r(sink.lines.find((l) => l.msg === 'request')!)),
+    );
     expect(untrusted.ip).to.match(/127\.0\.0\.1/);
 
     const behind = logSink();

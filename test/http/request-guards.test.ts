@@ -29,39 +29,71 @@ function rawExchange(baseUrl: string, head: string, waitMs: number): Promise<{ a
 describe('request guards', () => {
   const t = useTestApp();
 
-  it('a declared Content-Length over the body limit (2^40 with no body) is refused at once with 413, and the connection closed', async () => {
-    const head = `POST /api/v1/lineage HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${2 ** 40}\r\n\r\n`;
-    const { answer, closed } = await rawExchange(t().baseUrl, head, 5000);
-    expect(answer).to.match(/^HTTP\/1\.1 413/);
-    expect(answer).to.include('"error":"payload_too_large"');
-    expect(answer).to.include('BODY_LIMIT');
-    expect(closed, 'the server closed the connection instead of waiting for the body').to.equal(true);
-  });
+  it(
+    'a declared Content-Length over the body limit (2^40 with no body) is refused at once with 413, and the ' +
+      'connection closed',
+    async () => {
+      const head =
+        `POST /api/v1/lineage HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ` +
+        `${2 ** 40}\r\n\r\n`;
+      const { answer, closed } = await rawExchange(t().baseUrl, head, 5000);
+      expect(answer).to.match(/^HTTP\/1\.1 413/);
+      expect(answer).to.include('"error":"payload_too_large"');
+      expect(answer).to.include('BODY_LIMIT');
+      expect(closed, 'the server closed the connection instead of waiting for the body').to.equal(true);
+    },
+  );
 
-  it('state-changing routes take JSON or no body: a form or text/plain POST (a cross-site form) cannot tag a dataset', async () => {
-    expect((await t().post('/api/v1/lineage', runEvent({ outputs: ['orders'] }))).status).to.equal(201);
-    const path = `/api/v1/namespaces/${encodeURIComponent('postgres://db.example.com:5432')}/datasets/orders/tags/PII`;
-    for (const type of ['application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x']) {
-      const res = await t().request('POST', path, { headers: { 'content-type': type }, body: 'a=b' });
-      expect(res.status, type).to.equal(415);
-      expect(res.body).to.include({ code: 415, error: 'unsupported_media_type' });
-    }
-    // Even with an empty body, a form content type is refused.
-    expect((await t().request('POST', path, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' })).status).to.equal(415);
-    // A body without any Content-Type too.
-    expect((await t().request('PUT', '/api/v1/tags/PII', { body: Buffer.from('{"description":"x"}') })).status).to.equal(415);
-    expect(await value(t().db, 'MATCH (:Dataset)-[:TAGGED]->(t:Tag) RETURN count(t)')).to.equal(0);
-    // A browser says where a request comes from: another site's page is refused whatever it sends.
-    const cross = await t().request('POST', path, { headers: { 'sec-fetch-site': 'cross-site' } });
-    expect(cross.status).to.equal(403);
-    expect(cross.body).to.include({ error: 'forbidden' });
-    // No body, or JSON (with any charset), as the clients send it.
-    expect((await t().request('POST', path)).status).to.equal(200);
-    expect((await t().request('PUT', '/api/v1/tags/PII', { headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"description":"personal data"}' })).status).to.equal(200);
-    expect((await t().request('PUT', '/api/v1/tags/EMPTY', { headers: { 'content-type': 'application/json' }, body: '' })).status).to.equal(200);
-    expect((await t().request('POST', path, { headers: { 'sec-fetch-site': 'same-origin' } })).status).to.equal(200);
-    expect(await rows(t().db, 'MATCH (:Dataset {name: "orders"})-[:TAGGED]->(t:Tag) RETURN t.name AS tag')).to.deep.equal([{ tag: 'PII' }]);
-  });
+  it(
+    'state-changing routes take JSON or no body: a form or text/plain POST (a cross-site form) cannot tag a ' +
+      'dataset',
+    async () => {
+      expect((await t().post('/api/v1/lineage', runEvent({ outputs: ['orders'] }))).status).to.equal(201);
+      const namespace = encodeURIComponent('postgres://db.example.com:5432');
+      const path = `/api/v1/namespaces/${namespace}/datasets/orders/tags/PII`;
+      for (const type of ['application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x']) {
+        const res = await t().request('POST', path, { headers: { 'content-type': type }, body: 'a=b' });
+        expect(res.status, type).to.equal(415);
+        expect(res.body).to.include({ code: 415, error: 'unsupported_media_type' });
+      }
+      // Even with an empty body, a form content type is refused.
+      expect(
+        (
+          await t().request('POST', path, {
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: '',
+          })
+        ).status,
+      ).to.equal(415);
+      // A body without any Content-Type too.
+      expect(
+        (await t().request('PUT', '/api/v1/tags/PII', { body: Buffer.from('{"description":"x"}') })).status,
+      ).to.equal(415);
+      expect(await value(t().db, 'MATCH (:Dataset)-[:TAGGED]->(t:Tag) RETURN count(t)')).to.equal(0);
+      // A browser says where a request comes from: another site's page is refused whatever it sends.
+      const cross = await t().request('POST', path, { headers: { 'sec-fetch-site': 'cross-site' } });
+      expect(cross.status).to.equal(403);
+      expect(cross.body).to.include({ error: 'forbidden' });
+      // No body, or JSON (with any charset), as the clients send it.
+      expect((await t().request('POST', path)).status).to.equal(200);
+      expect(
+        (
+          await t().request('PUT', '/api/v1/tags/PII', {
+            headers: { 'content-type': 'application/json; charset=utf-8' },
+            body: '{"description":"personal data"}',
+          })
+        ).status,
+      ).to.equal(200);
+      expect(
+        (await t().request('PUT', '/api/v1/tags/EMPTY', { headers: { 'content-type': 'application/json' }, body: '' }))
+          .status,
+      ).to.equal(200);
+      expect((await t().request('POST', path, { headers: { 'sec-fetch-site': 'same-origin' } })).status).to.equal(200);
+      expect(
+        await rows(t().db, 'MATCH (:Dataset {name: "orders"})-[:TAGGED]->(t:Tag) RETURN t.name AS tag'),
+      ).to.deep.equal([{ tag: 'PII' }]);
+    },
+  );
 
   it('a name in a write path past the index key limit is a 422, not a 500', async () => {
     const res = await t().request('PUT', `/api/v1/tags/${'t'.repeat(9000)}`);
@@ -71,7 +103,11 @@ describe('request guards', () => {
 
   it('TRACE and other unknown methods are 405 with Allow, not 501', async () => {
     for (const method of ['TRACE', 'PROPFIND']) {
-      const { answer } = await rawExchange(t().baseUrl, `${method} /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, 5000);
+      const { answer } = await rawExchange(
+        t().baseUrl,
+        `${method} /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+        5000,
+      );
       expect(answer, method).to.match(/^HTTP\/1\.1 405/);
       expect(answer).to.match(/allow: .*GET/i);
       expect(answer).to.include('"error":"method_not_allowed"');
@@ -80,27 +116,43 @@ describe('request guards', () => {
 
   it('a body that does not decode (br, gzip, deflate) is a 400 naming the problem', async () => {
     for (const encoding of ['br', 'gzip', 'deflate']) {
-      const res = await t().request('POST', '/api/v1/lineage', { headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body: Buffer.from('certainly not compressed') });
+      const res = await t().request('POST', '/api/v1/lineage', {
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body: Buffer.from('certainly not compressed'),
+      });
       expect(res.status, encoding).to.equal(400);
       expect(res.body.message).to.match(/decompress|read the request body/i);
     }
-    const ok = await t().request('POST', '/api/v1/lineage', { headers: { 'content-type': 'application/json', 'content-encoding': 'br' }, body: zlib.brotliCompressSync(JSON.stringify(runEvent())) });
+    const ok = await t().request('POST', '/api/v1/lineage', {
+      headers: { 'content-type': 'application/json', 'content-encoding': 'br' },
+      body: zlib.brotliCompressSync(JSON.stringify(runEvent())),
+    });
     expect(ok.status).to.equal(201);
   });
 
-  it('offsets are bounded at 100,000 (400 past it); an offset past the end is an empty page with the real total', async () => {
-    const deep = await t().get('/api/v1/namespaces?offset=100001');
-    expect(deep.status).to.equal(400);
-    expect(deep.body.message).to.match(/offset.*at most 100000/);
-    const search = await t().get('/api/v1/search?q=a&offset=1000000000');
-    expect(search.status).to.equal(400);
-    const past = await t().get('/api/v1/namespaces?offset=100000');
-    expect(past.status).to.equal(200);
-    expect(past.body).to.deep.equal({ namespaces: [], totalCount: 1 });
-    for (const list of ['/api/v1/jobs', '/api/v1/tags', '/api/v1/sources', '/api/v1/events/lineage', '/api/v1/namespaces/default/datasets', '/api/v1/search?q=x']) {
-      const res = await t().get(`${list}${list.includes('?') ? '&' : '?'}offset=99999`);
-      expect(res.status, list).to.equal(200);
-      expect(res.body.totalCount, list).to.be.a('number');
-    }
-  });
+  it(
+    'offsets are bounded at 100,000 (400 past it); an offset past the end is an empty page with the real ' + 'total',
+    async () => {
+      const deep = await t().get('/api/v1/namespaces?offset=100001');
+      expect(deep.status).to.equal(400);
+      expect(deep.body.message).to.match(/offset.*at most 100000/);
+      const search = await t().get('/api/v1/search?q=a&offset=1000000000');
+      expect(search.status).to.equal(400);
+      const past = await t().get('/api/v1/namespaces?offset=100000');
+      expect(past.status).to.equal(200);
+      expect(past.body).to.deep.equal({ namespaces: [], totalCount: 1 });
+      for (const list of [
+        '/api/v1/jobs',
+        '/api/v1/tags',
+        '/api/v1/sources',
+        '/api/v1/events/lineage',
+        '/api/v1/namespaces/default/datasets',
+        '/api/v1/search?q=x',
+      ]) {
+        const res = await t().get(`${list}${list.includes('?') ? '&' : '?'}offset=99999`);
+        expect(res.status, list).to.equal(200);
+        expect(res.body.totalCount, list).to.be.a('number');
+      }
+    },
+  );
 });

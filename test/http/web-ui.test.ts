@@ -9,7 +9,11 @@ import { build, type TestApp } from '../helper.js';
 function fakeBuild(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'web-ui-test-'));
   fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Lineage</title><div id="app"></div><script type="module" src="/assets/index-abc123.js"></script>');
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><title>Lineage</title><div id="app"></div><script type="module" ' +
+      'src="/assets/index-abc123.js"></script>',
+  );
   fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), `console.log(${JSON.stringify('x'.repeat(4000))});`);
   fs.writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return dir;
@@ -43,7 +47,9 @@ describe('web UI serving', () => {
     // node:http, not fetch: fetch adds `Cache-Control: no-cache` to conditional requests, which
     // rightly disables the 304.
     const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
-      http.get(`${t.baseUrl}/`, { headers: { 'if-none-match': first.headers.get('etag')! } }, resolve).on('error', reject),
+      http
+        .get(`${t.baseUrl}/`, { headers: { 'if-none-match': first.headers.get('etag')! } }, resolve)
+        .on('error', reject),
     );
     res.resume();
     expect(res.statusCode).to.equal(304);
@@ -65,7 +71,12 @@ describe('web UI serving', () => {
   });
 
   it('answers client-side routes (deep links) with index.html', async () => {
-    for (const p of ['/datasets/postgres%3A%2F%2Fdb%3A5432/public.orders', '/jobs/airflow/etl.load?tab=runs', '/lineage?node=dataset:a:b&depth=3', '/runs/0b6e2c1e-7a53-4f73-9a1d-2f6b1d2c3e4f']) {
+    for (const p of [
+      '/datasets/postgres%3A%2F%2Fdb%3A5432/public.orders',
+      '/jobs/airflow/etl.load?tab=runs',
+      '/lineage?node=dataset:a:b&depth=3',
+      '/runs/0b6e2c1e-7a53-4f73-9a1d-2f6b1d2c3e4f',
+    ]) {
       const res = await t.get(p);
       expect(res.status, p).to.equal(200);
       expect(res.headers.get('content-type'), p).to.match(/^text\/html/);

@@ -11,7 +11,11 @@ describe('warm-up of the write path (before /readyz turns ready)', () => {
   it('rehearses real ingest transactions through the committer and leaves nothing behind', async () => {
     const before = await graphShape(t().db);
     const committed = t().app.services.committer.stats.transactions;
-    const result = await warmUpWritePath(t().app.services.committer, createLogger('silent'), { fastMs: 0, maxRounds: 3, maxMs: 60_000 });
+    const result = await warmUpWritePath(t().app.services.committer, createLogger('silent'), {
+      fastMs: 0,
+      maxRounds: 3,
+      maxMs: 60_000,
+    });
     expect(result.rounds).to.equal(3);
     expect(await graphShape(t().db), 'rolled back: the graph is as before').to.deep.equal(before);
     expect(await value(t().db, 'MATCH (n {namespace: $ns}) RETURN count(n)', { ns: WARM_UP_NAMESPACE })).to.equal(0);
@@ -19,7 +23,11 @@ describe('warm-up of the write path (before /readyz turns ready)', () => {
   });
 
   it('stops once a rehearsal is fast', async () => {
-    const result = await warmUpWritePath(t().app.services.committer, createLogger('silent'), { fastMs: 60_000, maxRounds: 30, maxMs: 60_000 });
+    const result = await warmUpWritePath(t().app.services.committer, createLogger('silent'), {
+      fastMs: 60_000,
+      maxRounds: 30,
+      maxMs: 60_000,
+    });
     expect(result.rounds).to.equal(1);
   });
 

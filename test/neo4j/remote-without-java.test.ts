@@ -28,7 +28,12 @@ describe('a remote Neo4j needs no Java or Maven', function () {
         await t.close();
         const { loadConfig } = await import('./src/config.ts');
         const { startNeo4jRuntime } = await import('./src/neo4j/runtime.ts');
-        const config = loadConfig({ ...process.env, NEO4J_URI: process.env.TEST_NEO4J_URI, NEO4J_USER: process.env.TEST_NEO4J_USER ?? 'neo4j', NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? '' });
+        const config = loadConfig({
+          ...process.env,
+          NEO4J_URI: process.env.TEST_NEO4J_URI,
+          NEO4J_USER: process.env.TEST_NEO4J_USER ?? 'neo4j',
+          NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? '',
+        });
         const runtime = await startNeo4jRuntime(config.neo4j);
         await runtime.driver.verifyConnectivity();
         await runtime.close();

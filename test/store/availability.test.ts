@@ -46,27 +46,31 @@ async function silentBoltServer(): Promise<{ uri: string; close(): Promise<void>
 }
 
 describe('Neo4j availability: fail fast while down, heal by itself', () => {
-  it('a refused connection marks Neo4j down; transactions then fail at once with Neo4jUnavailable, without the retry budget', async () => {
-    const port = await findFreePort();
-    const driver = createDriver(`bolt://127.0.0.1:${port}`, 'neo4j', '');
-    const db = new Db(driver, 'neo4j', 10_000, { probeIntervalMs: 60_000 });
-    try {
-      const t0 = performance.now();
-      const first = await db.read({ op: 'test' }, (tx) => tx.run('RETURN 1')).catch((e: unknown) => e);
-      expect(first).to.be.instanceOf(Neo4jUnavailable);
-      expect(db.availability.isDown).to.equal(true);
-      // The driver's own retry budget (15 s of reconnect attempts) was not spent.
-      expect(performance.now() - t0).to.be.lessThan(5000);
-      const outages = db.availability.outages;
-      const second = await db.write({ op: 'test' }, (tx) => tx.run('RETURN 1')).catch((e: unknown) => e);
-      expect(second).to.be.instanceOf(Neo4jUnavailable);
-      expect((second as Error).message).to.match(/unavailable/);
-      expect(db.availability.outages, 'the same outage').to.equal(outages);
-    } finally {
-      db.availability.close();
-      await driver.close();
-    }
-  });
+  it(
+    'a refused connection marks Neo4j down; transactions then fail at once with Neo4jUnavailable, without the retry ' +
+      'budget',
+    async () => {
+      const port = await findFreePort();
+      const driver = createDriver(`bolt://127.0.0.1:${port}`, 'neo4j', '');
+      const db = new Db(driver, 'neo4j', 10_000, { probeIntervalMs: 60_000 });
+      try {
+        const t0 = performance.now();
+        const first = await db.read({ op: 'test' }, (tx) => tx.run('RETURN 1')).catch((e: unknown) => e);
+        expect(first).to.be.instanceOf(Neo4jUnavailable);
+        expect(db.availability.isDown).to.equal(true);
+        // The driver's own retry budget (15 s of reconnect attempts) was not spent.
+        expect(performance.now() - t0).to.be.lessThan(5000);
+        const outages = db.availability.outages;
+        const second = await db.write({ op: 'test' }, (tx) => tx.run('RETURN 1')).catch((e: unknown) => e);
+        expect(second).to.be.instanceOf(Neo4jUnavailable);
+        expect((second as Error).message).to.match(/unavailable/);
+        expect(db.availability.outages, 'the same outage').to.equal(outages);
+      } finally {
+        db.availability.close();
+        await driver.close();
+      }
+    },
+  );
 
   it('marked down, it probes Neo4j and is up again as soon as Neo4j answers; listeners hear both', async () => {
     const db = new Db(testDriver(), process.env.TEST_NEO4J_DATABASE ?? 'neo4j', 10_000, { probeIntervalMs: 100 });
@@ -87,28 +91,34 @@ describe('Neo4j availability: fail fast while down, heal by itself', () => {
     }
   });
 
-  it('a server that stops answering: the transaction is answered within its timeout and a grace period, not never', async () => {
-    const silent = await silentBoltServer();
-    const driver = createDriver(silent.uri, 'neo4j', '');
-    const db = new Db(driver, 'neo4j', 500);
-    try {
-      const t0 = performance.now();
-      const err = await db.read({ op: 'test hang' }, (tx) => tx.run('RETURN 1')).catch((e: unknown) => e);
-      // The server accepted the session and went silent: the deadline answers (timeout + grace), never a hang.
-      expect(err, String(err)).to.be.instanceOf(TransactionDeadlineExceeded);
-      expect(performance.now() - t0).to.be.lessThan(15_000);
-    } finally {
-      db.availability.close();
-      await silent.close();
-      await driver.close().catch(() => undefined);
-    }
-  });
+  it(
+    'a server that stops answering: the transaction is answered within its timeout and a grace period, not ' + 'never',
+    async () => {
+      const silent = await silentBoltServer();
+      const driver = createDriver(silent.uri, 'neo4j', '');
+      const db = new Db(driver, 'neo4j', 500);
+      try {
+        const t0 = performance.now();
+        const err = await db.read({ op: 'test hang' }, (tx) => tx.run('RETURN 1')).catch((e: unknown) => e);
+        // The server accepted the session and went silent: the deadline answers (timeout + grace), never a hang.
+        expect(err, String(err)).to.be.instanceOf(TransactionDeadlineExceeded);
+        expect(performance.now() - t0).to.be.lessThan(15_000);
+      } finally {
+        db.availability.close();
+        await silent.close();
+        await driver.close().catch(() => undefined);
+      }
+    },
+  );
 
   it('a heartbeat left unanswered counts as down only after several in a row; a refused one at once', async () => {
     let answer: 'ok' | 'timeout' | 'refused' = 'timeout';
     const ping = async () => {
       if (answer === 'ok') return;
-      const err = answer === 'refused' ? Object.assign(new Error('connect ECONNREFUSED'), { code: 'ServiceUnavailable' }) : new Error('no answer within 1000 ms');
+      const err =
+        answer === 'refused'
+          ? Object.assign(new Error('connect ECONNREFUSED'), { code: 'ServiceUnavailable' })
+          : new Error('no answer within 1000 ms');
       throw err;
     };
     const a = new Neo4jAvailability(ping, { heartbeatMs: 10, heartbeatMisses: 3, probeIntervalMs: 10 });

@@ -19,7 +19,8 @@ const NOT_QUERIES = new Set(['schema', 'examples']);
 
 function queryFiles(dir = cypherDir, prefix = ''): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    if (e.isDirectory()) return NOT_QUERIES.has(e.name) && !prefix ? [] : queryFiles(path.join(dir, e.name), `${prefix}${e.name}/`);
+    if (e.isDirectory())
+      return NOT_QUERIES.has(e.name) && !prefix ? [] : queryFiles(path.join(dir, e.name), `${prefix}${e.name}/`);
     return e.name.endsWith('.cypher') ? [`${prefix}${e.name.slice(0, -'.cypher'.length)}`] : [];
   });
 }
@@ -67,13 +68,14 @@ describe('query catalogue', () => {
     });
   }
 
-  it('a composite statement takes, for each file, exactly that file\'s declared parameters', () => {
+  it("a composite statement takes, for each file, exactly that file's declared parameters", () => {
     const names = declared.filter((n) => n.startsWith('ingest/') && Object.keys(catalogue[n].row).length === 0);
     const text = composite(names);
     expect(paramsUsed(text)).to.deep.equal(['batch']);
     const refs = [...text.matchAll(/\$batch\.(s\d+_\w+)/g)].map((m) => m[1]);
     const expected = Object.keys(
-      compositeParams(names.map((n) => Object.fromEntries(Object.keys(catalogue[n].params).map((p) => [p, null])))).batch as Record<string, unknown>,
+      compositeParams(names.map((n) => Object.fromEntries(Object.keys(catalogue[n].params).map((p) => [p, null]))))
+        .batch as Record<string, unknown>,
     );
     expect([...new Set(refs)].sort()).to.deep.equal(expected.sort());
   });

@@ -33,52 +33,74 @@ describe('Db.execute: one statement through the driver executeQuery', function (
   it('reads and writes, tagged with the service metadata and the op', async () => {
     const db = testDb();
     await db.execute('WRITE', 'test: write', 'CREATE (:DbExecuteTest {k: $k})', { k: 1 });
-    const res = await db.execute('READ', 'test: read', 'MATCH (n:DbExecuteTest) RETURN count(n) AS c, $p AS p', { p: 'x' });
+    const res = await db.execute('READ', 'test: read', 'MATCH (n:DbExecuteTest) RETURN count(n) AS c, $p AS p', {
+      p: 'x',
+    });
     expect(res.records[0].get('c').toNumber()).to.equal(1);
     expect(res.records[0].get('p')).to.equal('x');
-    const meta = await db.execute('READ', 'test: metadata', 'SHOW TRANSACTIONS YIELD metaData, currentQuery WHERE currentQuery STARTS WITH "SHOW" RETURN metaData');
-    expect(meta.records.map((r) => r.get('metaData'))).to.deep.include({ app: 'lineage-service', op: 'test: metadata' });
+    const meta = await db.execute(
+      'READ',
+      'test: metadata',
+      'SHOW TRANSACTIONS YIELD metaData, currentQuery WHERE currentQuery STARTS WITH "SHOW" RETURN metaData',
+    );
+    expect(meta.records.map((r) => r.get('metaData'))).to.deep.include({
+      app: 'lineage-service',
+      op: 'test: metadata',
+    });
     await db.execute('WRITE', 'test: cleanup', 'MATCH (n:DbExecuteTest) DELETE n');
   });
 
-  it('an aborted signal ends the statement in Neo4j (SHOW TRANSACTIONS no longer lists it) and rejects with QueryCancelled', async () => {
-    const db = testDb(120_000);
-    const controller = new AbortController();
-    const pending = db.execute('READ', 'test: endless', ENDLESS, {}, { signal: controller.signal }).catch((e: unknown) => e);
-    await until('the statement to run in Neo4j', async () => (await running('test: endless')) === 1);
-    controller.abort();
-    expect(await pending).to.be.instanceOf(QueryCancelled);
-    await until('Neo4j to stop the statement', async () => (await running('test: endless')) === 0);
-  });
+  it(
+    'an aborted signal ends the statement in Neo4j (SHOW TRANSACTIONS no longer lists it) and rejects with ' +
+      'QueryCancelled',
+    async () => {
+      const db = testDb(120_000);
+      const controller = new AbortController();
+      const pending = db
+        .execute('READ', 'test: endless', ENDLESS, {}, { signal: controller.signal })
+        .catch((e: unknown) => e);
+      await until('the statement to run in Neo4j', async () => (await running('test: endless')) === 1);
+      controller.abort();
+      expect(await pending).to.be.instanceOf(QueryCancelled);
+      await until('Neo4j to stop the statement', async () => (await running('test: endless')) === 0);
+    },
+  );
 
-  it('while Neo4j is known to be down it fails at once; a running statement is ended when Neo4j is marked down', async () => {
-    const db = new Db(testDb().driver, testDb().database, 120_000, { probeIntervalMs: 60_000 });
-    try {
-      const pending = db.execute('READ', 'test: endless down', ENDLESS).catch((e: unknown) => e);
-      await until('the statement to run in Neo4j', async () => (await running('test: endless down')) === 1);
-      db.availability.markDown('test: the local Neo4j exited');
-      expect(await pending).to.be.instanceOf(Neo4jUnavailable);
-      await until('Neo4j to stop the statement', async () => (await running('test: endless down')) === 0);
-      const refused = await db.execute('READ', 'test', 'RETURN 1').catch((e: unknown) => e);
-      expect(refused).to.be.instanceOf(Neo4jUnavailable);
-      expect((refused as Error).message).to.include('the local Neo4j exited');
-    } finally {
-      db.availability.close();
-    }
-  });
+  it(
+    'while Neo4j is known to be down it fails at once; a running statement is ended when Neo4j is marked ' + 'down',
+    async () => {
+      const db = new Db(testDb().driver, testDb().database, 120_000, { probeIntervalMs: 60_000 });
+      try {
+        const pending = db.execute('READ', 'test: endless down', ENDLESS).catch((e: unknown) => e);
+        await until('the statement to run in Neo4j', async () => (await running('test: endless down')) === 1);
+        db.availability.markDown('test: the local Neo4j exited');
+        expect(await pending).to.be.instanceOf(Neo4jUnavailable);
+        await until('Neo4j to stop the statement', async () => (await running('test: endless down')) === 0);
+        const refused = await db.execute('READ', 'test', 'RETURN 1').catch((e: unknown) => e);
+        expect(refused).to.be.instanceOf(Neo4jUnavailable);
+        expect((refused as Error).message).to.include('the local Neo4j exited');
+      } finally {
+        db.availability.close();
+      }
+    },
+  );
 
-  it('a refused connection: Neo4jUnavailable once the heartbeat finds Neo4j down, not the driver retry budget or the deadline', async () => {
-    const driver = createDriver(`bolt://127.0.0.1:${await findFreePort()}`, 'neo4j', '');
-    // A deadline far away: the answer must come from the availability, not from the deadline.
-    const db = new Db(driver, 'neo4j', 60_000, { heartbeatMs: 200, probeIntervalMs: 60_000 });
-    try {
-      db.availability.startHeartbeat();
-      const err = await db.execute('READ', 'test', 'RETURN 1').catch((e: unknown) => e);
-      expect(err).to.be.instanceOf(Neo4jUnavailable);
-      expect(db.availability.isDown).to.equal(true);
-    } finally {
-      db.availability.close();
-      await driver.close();
-    }
-  });
+  it(
+    'a refused connection: Neo4jUnavailable once the heartbeat finds Neo4j down, not the driver retry budget or the ' +
+      'deadline',
+    async () => {
+      const driver = createDriver(`bolt://127.0.0.1:${await findFreePort()}`, 'neo4j', '');
+      // A deadline far away: the answer must come from the availability, not from the deadline.
+      const db = new Db(driver, 'neo4j', 60_000, { heartbeatMs: 200, probeIntervalMs: 60_000 });
+      try {
+        db.availability.startHeartbeat();
+        const err = await db.execute('READ', 'test', 'RETURN 1').catch((e: unknown) => e);
+        expect(err).to.be.instanceOf(Neo4jUnavailable);
+        expect(db.availability.isDown).to.equal(true);
+      } finally {
+        db.availability.close();
+        await driver.close();
+      }
+    },
+  );
 });

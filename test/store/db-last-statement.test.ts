@@ -41,32 +41,37 @@ describe('Db transactions: a unit of work ending with an unread last statement',
     expect(await count()).to.equal(1);
   });
 
-  it('a last statement that loses a deadlock is retried with the whole work, and both transactions commit', async function () {
-    this.timeout(60_000);
-    await testDb().write({ op: 'test' }, (tx) => tx.run("CREATE (:DbTest {k: 'a'}), (:DbTest {k: 'b'})"));
-    let attempts = 0;
-    let arrived = 0;
-    let release!: () => void;
-    const bothLocked = new Promise<void>((resolve) => (release = resolve));
-    // Each transaction locks one node, waits until the other has locked the other node, then writes
-    // the other node in its last statement: a lock cycle, which Neo4j breaks by failing one of them
-    // with a transient DeadlockDetected error.
-    const work = (mine: string, theirs: string) =>
-      testDb().write({ op: 'test' }, async (tx) => {
-        const attempt = ++attempts;
-        await tx.run('MATCH (n:DbTest {k: $mine}) SET n.lockedBy = $mine', { mine });
-        if (attempt <= 2) {
-          if (++arrived === 2) release();
-          await bothLocked;
-        }
-        return new LastStatement(tx.run('MATCH (n:DbTest {k: $theirs}) SET n.lastWriter = $mine', { mine, theirs }));
-      });
-    await Promise.all([work('a', 'b'), work('b', 'a')]);
-    expect(attempts, 'the deadlock victim ran again').to.be.greaterThan(2);
-    const res = await testDb().read({ op: 'test' }, (tx) => tx.run('MATCH (n:DbTest) RETURN n.k AS k, n.lastWriter AS w ORDER BY k'));
-    expect(res.records.map((r) => [r.get('k'), r.get('w')])).to.deep.equal([
-      ['a', 'b'],
-      ['b', 'a'],
-    ]);
-  });
+  it(
+    'a last statement that loses a deadlock is retried with the whole work, and both transactions ' + 'commit',
+    async function () {
+      this.timeout(60_000);
+      await testDb().write({ op: 'test' }, (tx) => tx.run("CREATE (:DbTest {k: 'a'}), (:DbTest {k: 'b'})"));
+      let attempts = 0;
+      let arrived = 0;
+      let release!: () => void;
+      const bothLocked = new Promise<void>((resolve) => (release = resolve));
+      // Each transaction locks one node, waits until the other has locked the other node, then writes
+      // the other node in its last statement: a lock cycle, which Neo4j breaks by failing one of them
+      // with a transient DeadlockDetected error.
+      const work = (mine: string, theirs: string) =>
+        testDb().write({ op: 'test' }, async (tx) => {
+          const attempt = ++attempts;
+          await tx.run('MATCH (n:DbTest {k: $mine}) SET n.lockedBy = $mine', { mine });
+          if (attempt <= 2) {
+            if (++arrived === 2) release();
+            await bothLocked;
+          }
+          return new LastStatement(tx.run('MATCH (n:DbTest {k: $theirs}) SET n.lastWriter = $mine', { mine, theirs }));
+        });
+      await Promise.all([work('a', 'b'), work('b', 'a')]);
+      expect(attempts, 'the deadlock victim ran again').to.be.greaterThan(2);
+      const res = await testDb().read({ op: 'test' }, (tx) =>
+        tx.run('MATCH (n:DbTest) RETURN n.k AS k, n.lastWriter AS w ORDER BY k'),
+      );
+      expect(res.records.map((r) => [r.get('k'), r.get('w')])).to.deep.equal([
+        ['a', 'b'],
+        ['b', 'a'],
+      ]);
+    },
+  );
 });

@@ -24,7 +24,13 @@ describe('Db transactions', () => {
     await testDb().write({ op: 'test' }, async (tx) => {
       attempts++;
       await tx.run('CREATE (:DbTest {attempt: $attempt})', { attempt: attempts });
-      if (attempts === 1) throw new neo4j.Neo4jError('simulated deadlock', 'Neo.TransientError.Transaction.DeadlockDetected', '50N05', 'deadlock detected');
+      if (attempts === 1)
+        throw new neo4j.Neo4jError(
+          'simulated deadlock',
+          'Neo.TransientError.Transaction.DeadlockDetected',
+          '50N05',
+          'deadlock detected',
+        );
     });
     expect(attempts).to.equal(2);
     const res = await testDb().read({ op: 'test' }, (tx) => tx.run('MATCH (n:DbTest) RETURN n.attempt AS a'));

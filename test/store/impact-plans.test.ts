@@ -15,7 +15,11 @@ import { rows } from '../support/graph.js';
 import { ds, runJob } from '../http/lineage/support.js';
 
 function operators(plan: Plan | ProfiledPlan, out: { op: string; details: string; rows?: number }[] = []) {
-  out.push({ op: plan.operatorType.replace(/@neo4j$/, ''), details: String(plan.arguments?.Details ?? ''), rows: (plan as ProfiledPlan).rows });
+  out.push({
+    op: plan.operatorType.replace(/@neo4j$/, ''),
+    details: String(plan.arguments?.Details ?? ''),
+    rows: (plan as ProfiledPlan).rows,
+  });
   for (const child of plan.children) operators(child as Plan, out);
   return out;
 }
@@ -28,10 +32,16 @@ describe('impact query plans', () => {
   const explain = async (text: string, params: Record<string, unknown>) =>
     operators((await t().db.read({ op: 'test' }, (tx) => tx.run(`EXPLAIN ${text}`, params))).summary.plan as Plan);
 
-  it('uses graph.cypher\'s edge and node rules verbatim', () => {
+  it("uses graph.cypher's edge and node rules verbatim", () => {
     const graph = cypherSource('lineage/graph');
-    const edge = /e:INPUT_TO\|PRODUCES WHERE (e\.firstSeenAt <= \$asOf AND any\(i IN range\(0, size\(e\.seenFrom\) - 1\) WHERE .*?\)\))\]/.exec(graph)?.[1];
-    const node = /WHERE (x\.createdAt <= \$asOf AND NOT \(coalesce\(x\.isDeleted, false\) AND coalesce\(x\.deletedAt, x\.createdAt\) <= \$asOf\))/.exec(graph)?.[1];
+    const edge = new RegExp(
+      String.raw`e:INPUT_TO\|PRODUCES WHERE (e\.firstSeenAt <= \$asOf AND ` +
+        String.raw`any\(i IN range\(0, size\(e\.seenFrom\) - 1\) WHERE .*?\)\))\]`,
+    ).exec(graph)?.[1];
+    const node = new RegExp(
+      String.raw`WHERE (x\.createdAt <= \$asOf AND ` +
+        String.raw`NOT \(coalesce\(x\.isDeleted, false\) AND coalesce\(x\.deletedAt, x\.createdAt\) <= \$asOf\))`,
+    ).exec(graph)?.[1];
     expect(edge, 'edge rule in graph.cypher').to.be.a('string');
     expect(node, 'node rule in graph.cypher').to.be.a('string');
     for (const [file, edges, nodes] of [
@@ -50,39 +60,65 @@ describe('impact query plans', () => {
   });
 
   for (const direction of ['downstream', 'upstream'] as const) {
-    it(`blast radius ${direction}: a pruning BFS giving distances, sorted by distance, no scan, no shortest-path search`, async () => {
-      const ops = await explain(impactQuery('blast-radius', direction, maxRelsFor('dataset', 20)), blastParams('4:x:1'));
-      const expand = ops.find((o) => o.op === 'VarLengthExpand(Pruning,BFS,All)');
-      expect(expand, ops.map((o) => o.op).join(' < ')).to.not.equal(undefined);
-      expect(expand!.details).to.match(direction === 'downstream' ? /\(s\)-\[:INPUT_TO\|PRODUCES\*0\.\.42\]->\(n\)/ : /\(s\)<-\[:INPUT_TO\|PRODUCES\*0\.\.42\]-\(n\)/);
-      // Ordered by (distance, id): a PartialSort when the planner trusts the expand's distance order (an index-seek
-      // start on a big graph), a Sort of the reached rows otherwise (an elementId start); never per path.
-      expect(ops.some((o) => /^(Partial)?Sort$/.test(o.op) && /^distance ASC, id ASC/.test(o.details)), ops.map((o) => `${o.op} ${o.details}`).join('\n')).to.equal(true);
-      expect(ops.filter((o) => /Scan|ShortestPath|^VarLengthExpand\(All\)$/.test(o.op))).to.deep.equal([]);
-    });
+    it(
+      `blast radius ${direction}: a pruning BFS giving distances, sorted by distance, no scan, no shortest-path ` +
+        `search`,
+      async () => {
+        const ops = await explain(
+          impactQuery('blast-radius', direction, maxRelsFor('dataset', 20)),
+          blastParams('4:x:1'),
+        );
+        const expand = ops.find((o) => o.op === 'VarLengthExpand(Pruning,BFS,All)');
+        expect(expand, ops.map((o) => o.op).join(' < ')).to.not.equal(undefined);
+        expect(expand!.details).to.match(
+          direction === 'downstream'
+            ? /\(s\)-\[:INPUT_TO\|PRODUCES\*0\.\.42\]->\(n\)/
+            : /\(s\)<-\[:INPUT_TO\|PRODUCES\*0\.\.42\]-\(n\)/,
+        );
+        // Ordered by (distance, id): a PartialSort when the planner trusts the expand's distance order (an index-seek
+        // start on a big graph), a Sort of the reached rows otherwise (an elementId start); never per path.
+        expect(
+          ops.some((o) => /^(Partial)?Sort$/.test(o.op) && /^distance ASC, id ASC/.test(o.details)),
+          ops.map((o) => `${o.op} ${o.details}`).join('\n'),
+        ).to.equal(true);
+        expect(ops.filter((o) => /Scan|ShortestPath|^VarLengthExpand\(All\)$/.test(o.op))).to.deep.equal([]);
+      },
+    );
   }
 
-  it('blast radius: each node is expanded once, however many paths reach it (PROFILE on a ladder of diamonds)', async function () {
-    this.timeout(180_000);
-    // d0 -> {a_i, b_i} -> d1 -> ... : 2^6 = 64 paths from d0 to d6, 6 * 3 + 1 = 19 datasets, 18 jobs.
-    for (let i = 0; i < 6; i++) {
-      await runJob(t(), `a${i}`, [`d${i}`], [`a${i}_out`]);
-      await runJob(t(), `b${i}`, [`d${i}`], [`b${i}_out`]);
-      await runJob(t(), `m${i}`, [`a${i}_out`, `b${i}_out`], [`d${i + 1}`]);
-    }
-    const [{ eid }] = await rows(t().db, 'MATCH (d:Dataset {name: $name}) RETURN elementId(d) AS eid', { name: 'd0' });
-    const res = await t().db.read({ op: 'test' }, (tx) => tx.run(`PROFILE ${impactQuery('blast-radius', 'downstream', maxRelsFor('dataset', 20))}`, blastParams(eid)));
-    expect(res.records).to.have.length(37);
-    const expand = operators(res.summary.profile as ProfiledPlan).find((o) => o.op === 'VarLengthExpand(Pruning,BFS,All)');
-    expect(expand?.rows).to.equal(37); // every node once (start included), not once per path
-    expect(res.records[36].get('name')).to.equal('d6');
-    expect(res.records[36].get('distance').toNumber()).to.equal(24);
-    expect(ds('d6')).to.be.a('string');
-  });
+  it(
+    'blast radius: each node is expanded once, however many paths reach it (PROFILE on a ladder of ' + 'diamonds)',
+    async function () {
+      this.timeout(180_000);
+      // d0 -> {a_i, b_i} -> d1 -> ... : 2^6 = 64 paths from d0 to d6, 6 * 3 + 1 = 19 datasets, 18 jobs.
+      for (let i = 0; i < 6; i++) {
+        await runJob(t(), `a${i}`, [`d${i}`], [`a${i}_out`]);
+        await runJob(t(), `b${i}`, [`d${i}`], [`b${i}_out`]);
+        await runJob(t(), `m${i}`, [`a${i}_out`, `b${i}_out`], [`d${i + 1}`]);
+      }
+      const [{ eid }] = await rows(t().db, 'MATCH (d:Dataset {name: $name}) RETURN elementId(d) AS eid', {
+        name: 'd0',
+      });
+      const res = await t().db.read({ op: 'test' }, (tx) =>
+        tx.run(`PROFILE ${impactQuery('blast-radius', 'downstream', maxRelsFor('dataset', 20))}`, blastParams(eid)),
+      );
+      expect(res.records).to.have.length(37);
+      const expand = operators(res.summary.profile as ProfiledPlan).find(
+        (o) => o.op === 'VarLengthExpand(Pruning,BFS,All)',
+      );
+      expect(expand?.rows).to.equal(37); // every node once (start included), not once per path
+      expect(res.records[36].get('name')).to.equal('d6');
+      expect(res.records[36].get('distance').toNumber()).to.equal(24);
+      expect(ds('d6')).to.be.a('string');
+    },
+  );
 
   it('column impact: a pruning BFS over FEEDS from the start column', async () => {
     for (const direction of ['downstream', 'upstream'] as const) {
-      const ops = await explain(impactQuery('column-blast-radius', direction, 20), { startId: '4:x:1', maxNodes: neo4j.int(100_001) });
+      const ops = await explain(impactQuery('column-blast-radius', direction, 20), {
+        startId: '4:x:1',
+        maxNodes: neo4j.int(100_001),
+      });
       expect(ops.map((o) => o.op)).to.include('VarLengthExpand(Pruning,BFS,All)');
       expect(ops.filter((o) => /Scan/.test(o.op))).to.deep.equal([]);
     }
@@ -103,7 +139,10 @@ describe('impact query plans', () => {
       windowStart: view.windowStart,
       limit: neo4j.int(1001),
     });
-    expect(ops.some((o) => /NodeIndexSeekByRange/.test(o.op) && /v:DatasetVersion\(createdAt\)/.test(o.details)), ops.map((o) => `${o.op} ${o.details}`).join('\n')).to.equal(true);
+    expect(
+      ops.some((o) => /NodeIndexSeekByRange/.test(o.op) && /v:DatasetVersion\(createdAt\)/.test(o.details)),
+      ops.map((o) => `${o.op} ${o.details}`).join('\n'),
+    ).to.equal(true);
     expect(ops.map((o) => o.op)).to.include('VarLengthExpand(Pruning,BFS,All)');
     expect(ops.filter((o) => /Scan/.test(o.op))).to.deep.equal([]);
   });

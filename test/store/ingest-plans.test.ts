@@ -17,7 +17,12 @@ import { testDb, wipe } from '../helper.js';
  * "the latest" (a dataset's version committed last, a job's latest run) read their index in its order
  * (a Limit right on the seek, no Top or Sort reading every entry).
  */
-const ORDERED_SEEK = /RANGE INDEX \w+:(DatasetVersion\(namespace, name, committedAt, id\)|Run\(jobNamespace, jobName, sortTime, id\)|JobVersion\(namespace, name, updatedAt, id\)|LineageEvent\((runId|jobNamespace, jobName|datasetNamespace, datasetName)\))/;
+const ORDERED_SEEK = new RegExp(
+  String.raw`RANGE INDEX \w+:(DatasetVersion\(namespace, name, committedAt, id\)` +
+    String.raw`|Run\(jobNamespace, jobName, sortTime, id\)` +
+    String.raw`|JobVersion\(namespace, name, updatedAt, id\)` +
+    String.raw`|LineageEvent\((runId|jobNamespace, jobName|datasetNamespace, datasetName)\))`,
+);
 const ingestQueries = [
   ...fs.readdirSync(path.join(cypherDir, 'ingest')).map((f) => `ingest/${f.replace(/\.cypher$/, '')}`),
   'events/store',
@@ -38,13 +43,22 @@ describe('ingest query plans', () => {
     await applySchema(testDb());
   });
 
-  async function expectSeekOnlyPlan(text: string, params: Record<string, unknown> = Object.fromEntries([...text.matchAll(/\$(\w+)/g)].map((m) => [m[1], []]))) {
+  async function expectSeekOnlyPlan(
+    text: string,
+    params: Record<string, unknown> = Object.fromEntries([...text.matchAll(/\$(\w+)/g)].map((m) => [m[1], []])),
+  ) {
     expect(text.trimStart().startsWith('CYPHER replan=skip'), 'replan=skip option').to.equal(true);
     // Planning the write composite takes seconds of CPU (more on a busy machine): not what is tested here.
-    const res = await testDb(120_000).read({ op: "test" }, (tx) => tx.run(`EXPLAIN ${text}`, params));
+    const res = await testDb(120_000).read({ op: 'test' }, (tx) => tx.run(`EXPLAIN ${text}`, params));
     const { leaves, ops } = leavesAndOperators(res.summary.plan as Plan);
-    expect(ops.filter((op) => /Scan/.test(op)), 'scan operators').to.deep.equal([]);
-    expect(ops.filter((op) => /^(Top|Sort|PartialTop|PartialSort)\b/.test(op)), 'sorts (an ordered seek needs none)').to.deep.equal([]);
+    expect(
+      ops.filter((op) => /Scan/.test(op)),
+      'scan operators',
+    ).to.deep.equal([]);
+    expect(
+      ops.filter((op) => /^(Top|Sort|PartialTop|PartialSort)\b/.test(op)),
+      'sorts (an ordered seek needs none)',
+    ).to.deep.equal([]);
     for (const leaf of leaves) {
       if (leaf.startsWith('NodeIndexSeek')) expect(leaf, 'index seek').to.match(ORDERED_SEEK);
       else expect(leaf, 'plan leaf').to.match(/^(Argument|EmptyRow|Unwind|NodeUniqueIndexSeek(\(Locking\))?)$/);
@@ -61,7 +75,10 @@ describe('ingest query plans', () => {
     const text = writeBatchStatement();
     // Every write stage is in it, in order, its parameters renamed apart as keys of the one map parameter.
     expect([...text.matchAll(/^CALL \(\) \{$/gm)]).to.have.length(15);
-    expect(text).to.include('$batch.s1_datasets').and.to.include('$batch.s8_datasets').and.to.include('$batch.s14_events');
+    expect(text)
+      .to.include('$batch.s1_datasets')
+      .and.to.include('$batch.s8_datasets')
+      .and.to.include('$batch.s14_events');
     expect(text.match(/CYPHER replan=skip/g)).to.have.length(1);
     await expectSeekOnlyPlan(text, { batch: {} });
   });
@@ -83,7 +100,7 @@ describe('ingest query plans', () => {
 
   it('planning the ingest statements ahead reads and writes nothing', async () => {
     await wipe();
-    await testDb(120_000).write({ op: "test" }, planIngestStatements);
+    await testDb(120_000).write({ op: 'test' }, planIngestStatements);
     const res = await testDb().read({ op: 'test' }, (tx) => tx.run('MATCH (n) RETURN count(n) AS nodes'));
     expect(res.records[0].get('nodes').toNumber()).to.equal(0);
   });

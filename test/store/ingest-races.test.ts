@@ -26,18 +26,32 @@ describe('ingest: concurrent transactions dating shared nodes', function () {
         jobNamespace: 'shared-jobs',
         eventTime: time,
         eventType: 'START',
-        runFacets: { parent: facet({ run: { runId: '0190a000-0000-4000-8000-0000000000ff' }, job: { namespace: 'shared-jobs', name: 'dag' } }) },
-        outputs: [{ namespace: 's3://shared', name: `out_${job}`, facets: { dataSource: facet({ name: 'lake', uri: 's3://shared' }) } }],
+        runFacets: {
+          parent: facet({
+            run: { runId: '0190a000-0000-4000-8000-0000000000ff' },
+            job: { namespace: 'shared-jobs', name: 'dag' },
+          }),
+        },
+        outputs: [
+          {
+            namespace: 's3://shared',
+            name: `out_${job}`,
+            facets: { dataSource: facet({ name: 'lake', uri: 's3://shared' }) },
+          },
+        ],
       }),
     );
   const dates = async () =>
     (
       await rows(
         t().db,
-        `CALL () { MATCH (n:Namespace) WHERE n.name STARTS WITH 's3://shared' OR n.name = 'shared-jobs' RETURN n.name AS k, toString(n.createdAt) AS at
+        `CALL () { MATCH (n:Namespace)
+          WHERE n.name STARTS WITH 's3://shared' OR n.name = 'shared-jobs'
+          RETURN n.name AS k, toString(n.createdAt) AS at
            UNION ALL MATCH (s:Source {name: 'lake'}) RETURN 'source' AS k, toString(s.createdAt) AS at
            UNION ALL MATCH (j:Job {name: 'dag'}) RETURN 'parent job' AS k, toString(j.createdAt) AS at
-           UNION ALL MATCH (r:Run {id: '0190a000-0000-4000-8000-0000000000ff'}) RETURN 'parent run' AS k, toString(r.createdAt) AS at }
+           UNION ALL MATCH (r:Run {id: '0190a000-0000-4000-8000-0000000000ff'}) RETURN 'parent run' AS k,
+             toString(r.createdAt) AS at }
          RETURN k, at ORDER BY k`,
       )
     ).map((r) => `${r.k} ${r.at}`);
@@ -48,7 +62,9 @@ describe('ingest: concurrent transactions dating shared nodes', function () {
       // A later mention exists first, so both transactions below lower the dates at once.
       await t().db.write({ op: 'test' }, (tx) => writeEvents(tx, [mention('c', '2024-06-03T00:00:00Z')]));
       await Promise.all(
-        [mention('a', '2024-06-01T00:00:00Z'), mention('b', '2024-06-02T00:00:00Z')].map((m) => t().db.write({ op: 'test' }, (tx) => writeEvents(tx, [m]))),
+        [mention('a', '2024-06-01T00:00:00Z'), mention('b', '2024-06-02T00:00:00Z')].map((m) =>
+          t().db.write({ op: 'test' }, (tx) => writeEvents(tx, [m])),
+        ),
       );
       expect(await dates(), `round ${round}`).to.deep.equal([
         'parent job 2024-06-01T00:00:00Z',

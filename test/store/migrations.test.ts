@@ -15,9 +15,12 @@ async function post(t: TestApp, events: Record<string, unknown>[]) {
 async function edgeRows(t: TestApp) {
   const res = await t.db.read({ op: 'test' }, (tx) =>
     tx.run(`MATCH (a)-[e:INPUT_TO|PRODUCES]->(b)
-            RETURN a.name + ' ' + type(e) + ' ' + b.name AS edge, toString(e.firstSeenAt) AS first, toString(e.lastSeenAt) AS last,
+            RETURN a.name + ' ' + type(e) + ' ' + b.name AS edge, toString(e.firstSeenAt) AS first,
+              toString(e.lastSeenAt) AS last,
                    e.lastRunId AS run, e.lastRunState AS state, e.current AS current,
-                   [x IN e.seenFrom | toString(x)] AS seenFrom, [x IN e.seenTo | toString(x)] AS seenTo, [x IN e.heldUntil | toString(x)] AS heldUntil
+                   [x IN e.seenFrom | toString(x)] AS seenFrom,
+                   [x IN e.seenTo | toString(x)] AS seenTo,
+                   [x IN e.heldUntil | toString(x)] AS heldUntil
             ORDER BY edge`),
   );
   return res.records.map((r) => r.toObject());
@@ -27,8 +30,12 @@ async function edgeRows(t: TestApp) {
 async function downgrade(t: TestApp) {
   await t.db.write({ op: 'test' }, async (tx) => {
     await tx.run('MATCH ()-[e:INPUT_TO|PRODUCES]->() DELETE e');
-    await tx.run('MATCH (j:Job)-[:CURRENT_VERSION]->(:JobVersion)-[:HAS_INPUT]->(d:Dataset) CREATE (d)-[:INPUT_TO]->(j)');
-    await tx.run('MATCH (j:Job)-[:CURRENT_VERSION]->(:JobVersion)-[:HAS_OUTPUT]->(d:Dataset) CREATE (j)-[:PRODUCES]->(d)');
+    await tx.run(
+      'MATCH (j:Job)-[:CURRENT_VERSION]->(:JobVersion)-[:HAS_INPUT]->(d:Dataset) CREATE (d)-[:INPUT_TO]->(j)',
+    );
+    await tx.run(
+      'MATCH (j:Job)-[:CURRENT_VERSION]->(:JobVersion)-[:HAS_OUTPUT]->(d:Dataset) CREATE (j)-[:PRODUCES]->(d)',
+    );
     await tx.run('MATCH (r:Run) REMOVE r.lastEventAt');
     await tx.run('MATCH (m:Migration) DELETE m');
   });
@@ -42,14 +49,20 @@ describe('migration: lineage edges get their history', () => {
     await post(t(), completedRun({ job: 'producer', inputs: ['staging'], outputs: ['orders'] }));
     await post(t(), completedRun({ job: 'producer', inputs: ['staging'], outputs: ['orders'] }));
     const failed = randomUUID();
-    await post(t(), [runEvent({ job: 'producer', runId: failed, eventType: 'START', inputs: ['staging'] }), runEvent({ job: 'producer', runId: failed, eventType: 'FAIL' })]);
+    await post(t(), [
+      runEvent({ job: 'producer', runId: failed, eventType: 'START', inputs: ['staging'] }),
+      runEvent({ job: 'producer', runId: failed, eventType: 'FAIL' }),
+    ]);
     await post(t(), completedRun({ job: 'partitioner', inputs: ['orders'], outputs: ['part1'] }));
     await post(t(), completedRun({ job: 'partitioner', inputs: ['orders'], outputs: ['part2'] }));
     const jobEvent = { ...runEvent({ job: 'declared', inputs: ['part2'], outputs: ['mart'] }), eventType: undefined };
     delete (jobEvent as Record<string, unknown>).run;
     await post(t(), [jobEvent]);
     const written = await edgeRows(t());
-    expect(written.map((r) => r.edge)).to.include.members(['orders PRODUCES part1'.replace('orders', 'partitioner'), 'part2 INPUT_TO declared']);
+    expect(written.map((r) => r.edge)).to.include.members([
+      'orders PRODUCES part1'.replace('orders', 'partitioner'),
+      'part2 INPUT_TO declared',
+    ]);
 
     await downgrade(t());
     // The old model lost the failed producer's output edge and the first partition's.
@@ -57,7 +70,9 @@ describe('migration: lineage edges get their history', () => {
     expect(await migrateEdgeHistory(t().db)).to.equal(3);
     expect(await edgeRows(t())).to.deep.equal(written);
     expect(await migrateEdgeHistory(t().db), 'recorded: not run again').to.equal(0);
-    const recorded = await t().db.read({ op: 'test' }, (tx) => tx.run('MATCH (m:Migration {name: $name}) RETURN count(m) AS n', { name: EDGE_HISTORY_MIGRATION }));
+    const recorded = await t().db.read({ op: 'test' }, (tx) =>
+      tx.run('MATCH (m:Migration {name: $name}) RETURN count(m) AS n', { name: EDGE_HISTORY_MIGRATION }),
+    );
     expect(recorded.records[0].get('n').toNumber()).to.equal(1);
 
     // The graph answers as it did before the downgrade.
@@ -76,38 +91,47 @@ describe('migration: lineage edges get their history', () => {
 describe('migration: ingest bookkeeping of the fold', () => {
   const t = useTestApp();
 
-  it('restores READ.at, Job.lastEventAt and declared version times removed as an older version would lack them, once', async () => {
-    await post(t(), completedRun({ job: 'loader', inputs: ['src'], outputs: ['dst'] }));
-    await post(t(), [
-      {
-        eventTime: '2024-06-01T12:00:00Z',
-        producer: 'p',
-        schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/JobEvent',
-        job: { namespace: 'dbt', name: 'm' },
-        inputs: [{ namespace: 'pg', name: 'dst' }],
-        outputs: [{ namespace: 'pg', name: 'mart' }],
-      },
-    ]);
-    const snapshot = async () =>
-      (
-        await t().db.read({ op: 'test' }, (tx) =>
-          tx.run(`CALL () { MATCH (r:Run)-[rd:READ]->() RETURN 'read ' + coalesce(toString(rd.at), '-') AS v
-                   UNION ALL MATCH (j:Job)-[:RUN_OF|VERSION_OF]-() RETURN DISTINCT 'job ' + j.name + ' ' + coalesce(toString(j.lastEventAt), '-') AS v
-                   UNION ALL MATCH (v:JobVersion) RETURN 'version ' + v.name + ' ' + coalesce(toString(v.declaredFrom), '-') + ' ' + coalesce(toString(v.declaredTo), '-') AS v }
+  it(
+    'restores READ.at, Job.lastEventAt and declared version times removed as an older version would lack them, ' +
+      'once',
+    async () => {
+      await post(t(), completedRun({ job: 'loader', inputs: ['src'], outputs: ['dst'] }));
+      await post(t(), [
+        {
+          eventTime: '2024-06-01T12:00:00Z',
+          producer: 'p',
+          schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/JobEvent',
+          job: { namespace: 'dbt', name: 'm' },
+          inputs: [{ namespace: 'pg', name: 'dst' }],
+          outputs: [{ namespace: 'pg', name: 'mart' }],
+        },
+      ]);
+      const snapshot = async () =>
+        (
+          await t().db.read({ op: 'test' }, (tx) =>
+            tx.run(`CALL () { MATCH (r:Run)-[rd:READ]->() RETURN 'read ' + coalesce(toString(rd.at), '-') AS v
+                   UNION ALL MATCH (j:Job)-[:RUN_OF|VERSION_OF]-()
+                     RETURN DISTINCT 'job ' + j.name + ' ' + coalesce(toString(j.lastEventAt), '-') AS v
+                   UNION ALL MATCH (v:JobVersion)
+                     RETURN 'version ' + v.name + ' ' + coalesce(toString(v.declaredFrom),
+                       '-') + ' ' + coalesce(toString(v.declaredTo), '-') AS v }
                   RETURN v ORDER BY v`),
-        )
-      ).records.map((r) => r.get('v') as string);
-    const before = await snapshot();
-    await t().db.write({ op: 'test' }, async (tx) => {
-      await tx.run('MATCH ()-[rd:READ]->() REMOVE rd.at');
-      await tx.run('MATCH (j:Job) REMOVE j.lastEventAt');
-      await tx.run('MATCH (v:JobVersion) REMOVE v.declaredFrom, v.declaredTo');
-      await tx.run('MATCH (m:Migration) DELETE m');
-    });
-    // The JobEvent's job has no run to find it through: only jobs with runs get lastEventAt back.
-    expect(await migrateFoldBookkeeping(t().db, undefined, 1)).to.be.greaterThan(0);
-    const after = await snapshot();
-    expect(after.filter((v) => !v.startsWith('job m') && !v.startsWith('version m'))).to.deep.equal(before.filter((v) => !v.startsWith('job m') && !v.startsWith('version m')));
-    expect(await migrateFoldBookkeeping(t().db), 'a second start does nothing').to.equal(0);
-  });
+          )
+        ).records.map((r) => r.get('v') as string);
+      const before = await snapshot();
+      await t().db.write({ op: 'test' }, async (tx) => {
+        await tx.run('MATCH ()-[rd:READ]->() REMOVE rd.at');
+        await tx.run('MATCH (j:Job) REMOVE j.lastEventAt');
+        await tx.run('MATCH (v:JobVersion) REMOVE v.declaredFrom, v.declaredTo');
+        await tx.run('MATCH (m:Migration) DELETE m');
+      });
+      // The JobEvent's job has no run to find it through: only jobs with runs get lastEventAt back.
+      expect(await migrateFoldBookkeeping(t().db, undefined, 1)).to.be.greaterThan(0);
+      const after = await snapshot();
+      expect(after.filter((v) => !v.startsWith('job m') && !v.startsWith('version m'))).to.deep.equal(
+        before.filter((v) => !v.startsWith('job m') && !v.startsWith('version m')),
+      );
+      expect(await migrateFoldBookkeeping(t().db), 'a second start does nothing').to.equal(0);
+    },
+  );
 });

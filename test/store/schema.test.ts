@@ -10,7 +10,12 @@ describe('graph schema', () => {
 
   async function schemaNames(): Promise<string[]> {
     const c = await db.read({ op: 'test' }, (tx) => tx.run('SHOW CONSTRAINTS YIELD name RETURN name'));
-    const i = await db.read({ op: 'test' }, (tx) => tx.run("SHOW INDEXES YIELD name, owningConstraint WHERE owningConstraint IS NULL AND name <> 'index_343aff4e' AND name <> 'index_f7700477' RETURN name"));
+    const i = await db.read({ op: 'test' }, (tx) =>
+      tx.run(
+        "SHOW INDEXES YIELD name, owningConstraint WHERE owningConstraint IS NULL AND name <> 'index_343aff4e' AND " +
+          "name <> 'index_f7700477' RETURN name",
+      ),
+    );
     return [...c.records, ...i.records].map((r) => r.get('name') as string).sort();
   }
 
@@ -18,7 +23,14 @@ describe('graph schema', () => {
     const n = await applySchema(db);
     expect(n).to.equal(schemaStatements().length);
     const first = await schemaNames();
-    expect(first).to.include.members(['dataset_key', 'job_key', 'run_id', 'dataset_version_id', 'job_version_id', 'namespace_name']);
+    expect(first).to.include.members([
+      'dataset_key',
+      'job_key',
+      'run_id',
+      'dataset_version_id',
+      'job_version_id',
+      'namespace_name',
+    ]);
     await applySchema(db);
     expect(await schemaNames()).to.deep.equal(first);
   });

@@ -16,7 +16,11 @@ export function buildWebUi(): Promise<string> {
   built ??= (async () => {
     const { build } = await import('vite');
     const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lineage-web-'));
-    await build({ configFile: path.join(projectRoot, 'web', 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+    await build({
+      configFile: path.join(projectRoot, 'web', 'vite.config.ts'),
+      logLevel: 'warn',
+      build: { outDir, emptyOutDir: true },
+    });
     process.once('exit', () => fs.rmSync(outDir, { recursive: true, force: true }));
     return outDir;
   })();
@@ -24,13 +28,23 @@ export function buildWebUi(): Promise<string> {
 }
 
 export function chromiumPath(): string | null {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => Boolean(p));
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+    (p): p is string => Boolean(p),
+  );
   return candidates.find((p) => fs.existsSync(p)) ?? null;
 }
 
 // As the machine notes say: without the background-networking flags Chromium keeps trying hosts this
 // network refuses. Playwright gives it a fresh, empty user data dir per launch.
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export async function launchChromium(): Promise<Browser> {
   const executablePath = chromiumPath();

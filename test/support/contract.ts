@@ -19,8 +19,11 @@ function closed(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(closed);
   if (node === null || typeof node !== 'object') return node;
   const out: Json = {};
-  for (const [k, v] of Object.entries(node as Json)) out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, closed(s)])) : closed(v);
-  if (out.properties && out.additionalProperties === undefined && out.patternProperties === undefined) out.additionalProperties = false;
+  for (const [k, v] of Object.entries(node as Json))
+    out[k] =
+      k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, closed(s)])) : closed(v);
+  if (out.properties && out.additionalProperties === undefined && out.patternProperties === undefined)
+    out.additionalProperties = false;
   return out;
 }
 
@@ -41,13 +44,22 @@ export class ContractChecker {
   constructor(doc: OpenApiDocument) {
     this.ajv.addFormat('date-time', { type: 'string', validate: (s: string) => ISO_MILLIS_Z.test(s) });
     this.ajv.addFormat('uuid', { type: 'string', validate: (s: string) => UUID.test(s) });
-    for (const [name, spec] of Object.entries(FORMATS)) if (name !== 'uuid') this.ajv.addFormat(name, { type: 'string', validate: (s: string) => spec.problem(s) === null });
+    for (const [name, spec] of Object.entries(FORMATS))
+      if (name !== 'uuid')
+        this.ajv.addFormat(name, { type: 'string', validate: (s: string) => spec.problem(s) === null });
     this.ajv.addFormat('openlineage-date-time', { type: 'string', validate: () => true });
-    const components = Object.fromEntries(Object.entries(doc.components.schemas).map(([name, s]) => [name, OPEN_COMPONENTS.has(name) ? s : closed(s)]));
+    const components = Object.fromEntries(
+      Object.entries(doc.components.schemas).map(([name, s]) => [name, OPEN_COMPONENTS.has(name) ? s : closed(s)]),
+    );
     this.ajv.addSchema({ $id: ContractChecker.ID, components: { schemas: components }, paths: closed(doc.paths) });
     for (const [template, methods] of Object.entries(doc.paths)) {
       const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+');
-      this.operations.push({ pattern: new RegExp(`^${source}$`), specificity: template.replace(/\{\w+\}/g, '').length, methods: methods as Record<string, Json>, template });
+      this.operations.push({
+        pattern: new RegExp(`^${source}$`),
+        specificity: template.replace(/\{\w+\}/g, '').length,
+        methods: methods as Record<string, Json>,
+        template,
+      });
     }
   }
 
@@ -67,7 +79,9 @@ export class ContractChecker {
     const isService = path.startsWith('/api') || ['/healthz', '/readyz', '/metrics'].includes(path);
     if (!isService || status === 304) return [];
     const m = method.toUpperCase() === 'HEAD' ? 'get' : method.toLowerCase();
-    const candidates = this.operations.filter((o) => o.pattern.test(path) && o.methods[m]).sort((a, b) => b.specificity - a.specificity);
+    const candidates = this.operations
+      .filter((o) => o.pattern.test(path) && o.methods[m])
+      .sort((a, b) => b.specificity - a.specificity);
     const where = `${method} ${path} → ${status}`;
     if (candidates.length === 0) {
       // Unknown paths and methods answer the generic error.
@@ -79,12 +93,21 @@ export class ContractChecker {
     const response = (op.methods[m].responses as Record<string, Json>)[String(status)];
     if (!response) return [`${where}: status ${status} is not documented for ${m.toUpperCase()} ${op.template}`];
     const content = response.content as Record<string, Json> | undefined;
-    if (!content) return text === '' || method.toUpperCase() === 'HEAD' ? [] : [`${where}: documented without a body, got ${JSON.stringify(text.slice(0, 80))}`];
+    if (!content)
+      return text === '' || method.toUpperCase() === 'HEAD'
+        ? []
+        : [`${where}: documented without a body, got ${JSON.stringify(text.slice(0, 80))}`];
     if (method.toUpperCase() === 'HEAD') return [];
     const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
-    if (!content[type] && !(type && content['application/octet-stream'])) return [`${where}: content type '${type}' is not documented (${Object.keys(content).join(', ')})`];
+    if (!content[type] && !(type && content['application/octet-stream']))
+      return [`${where}: content type '${type}' is not documented (${Object.keys(content).join(', ')})`];
     if (type !== 'application/json') return [];
-    return this.checkBody(where, `/paths/${escaped}/${m}/responses/${status}/content/application~1json/schema`, contentType, text);
+    return this.checkBody(
+      where,
+      `/paths/${escaped}/${m}/responses/${status}/content/application~1json/schema`,
+      contentType,
+      text,
+    );
   }
 
   private checkBody(where: string, pointer: string, contentType: string | null, text: string): string[] {
@@ -97,6 +120,8 @@ export class ContractChecker {
     }
     const validate = this.validator(pointer);
     if (validate(body)) return [];
-    return (validate.errors ?? []).slice(0, 5).map((e) => `${where}: ${e.instancePath || '/'} ${e.message} ${e.params ? JSON.stringify(e.params) : ''}`);
+    return (validate.errors ?? [])
+      .slice(0, 5)
+      .map((e) => `${where}: ${e.instancePath || '/'} ${e.message} ${e.params ? JSON.stringify(e.params) : ''}`);
   }
 }

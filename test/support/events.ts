@@ -58,7 +58,11 @@ export function runEvent(spec: RunEventSpec = {}): Record<string, unknown> {
     producer: PRODUCER,
     schemaURL: RUN_EVENT_SCHEMA,
     run: { runId: spec.runId ?? randomUUID(), facets: spec.runFacets ?? {} },
-    job: { namespace: spec.jobNamespace ?? 'airflow', name: spec.job ?? 'etl.load_orders', facets: spec.jobFacets ?? {} },
+    job: {
+      namespace: spec.jobNamespace ?? 'airflow',
+      name: spec.job ?? 'etl.load_orders',
+      facets: spec.jobFacets ?? {},
+    },
     inputs: (spec.inputs ?? []).map(dataset),
     outputs: (spec.outputs ?? []).map(dataset),
   };

@@ -63,13 +63,31 @@ export interface DrillResult {
   exitCode: number | null;
 }
 
-function post(url: string, body: string, agent: http.Agent): Promise<{ status: number; text: string; retryAfter?: string }> {
+function post(
+  url: string,
+  body: string,
+  agent: http.Agent,
+): Promise<{ status: number; text: string; retryAfter?: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${url}/api/v1/lineage`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString(), retryAfter: res.headers['retry-after'] as string | undefined }));
-    });
+    const req = http.request(
+      `${url}/api/v1/lineage`,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString(),
+            retryAfter: res.headers['retry-after'] as string | undefined,
+          }),
+        );
+      },
+    );
     // The Python client's default timeout is 5 s; a hang shows up as a client timeout here too.
     req.setTimeout(120_000, () => req.destroy(new Error('client timeout (120 s)')));
     req.on('error', reject);
@@ -92,10 +110,23 @@ export async function runFaultDrill(opts: DrillOptions): Promise<DrillResult> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'lineage-fault-drill-'));
   const port = await findFreePort();
   const url = `http://127.0.0.1:${port}`;
-  const entry = opts.built ? [path.join(projectRoot, 'dist/src/server.js')] : ['--import', 'tsx', path.join(projectRoot, 'src/server.ts')];
+  const entry = opts.built
+    ? [path.join(projectRoot, 'dist/src/server.js')]
+    : ['--import', 'tsx', path.join(projectRoot, 'src/server.ts')];
   let output = '';
   const child: ChildProcess = spawn(process.execPath, entry, {
-    env: { ...process.env, NEO4J_URI: '', PORT: String(port), HOST: '127.0.0.1', NEO4J_LOCAL_DATA_DIR: home, NEO4J_LOCAL_BOLT_PORT: '0', NEO4J_LOCAL_HEAP: '512m', NEO4J_LOCAL_PAGECACHE: '128m', LOG_LEVEL: 'info', ...(opts.env ?? {}) },
+    env: {
+      ...process.env,
+      NEO4J_URI: '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NEO4J_LOCAL_DATA_DIR: home,
+      NEO4J_LOCAL_BOLT_PORT: '0',
+      NEO4J_LOCAL_HEAP: '512m',
+      NEO4J_LOCAL_PAGECACHE: '128m',
+      LOG_LEVEL: 'info',
+      ...(opts.env ?? {}),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (output += d));
@@ -113,14 +144,20 @@ export async function runFaultDrill(opts: DrillOptions): Promise<DrillResult> {
       await sleep(200);
     }
     log(`ready after ${now()} ms`);
-    const boltPort = /server\.bolt\.listen_address=127\.0\.0\.1:(\d+)/.exec(fs.readFileSync(path.join(home, 'conf', 'neo4j.conf'), 'utf8'))![1];
+    const boltPort = /server\.bolt\.listen_address=127\.0\.0\.1:(\d+)/.exec(
+      fs.readFileSync(path.join(home, 'conf', 'neo4j.conf'), 'utf8'),
+    )![1];
 
     const answers: Answer[] = [];
     let stop = false;
     const agent = new http.Agent({ keepAlive: true, maxSockets: opts.producers });
     const producers = Array.from({ length: opts.producers }, async () => {
       while (!stop) {
-        const event = runEvent({ job: `drill_${Math.floor(Math.random() * 50)}`, inputs: ['src'], outputs: [`out_${Math.floor(Math.random() * 20)}`] });
+        const event = runEvent({
+          job: `drill_${Math.floor(Math.random() * 50)}`,
+          inputs: ['src'],
+          outputs: [`out_${Math.floor(Math.random() * 20)}`],
+        });
         const runId = (event.run as { runId: string }).runId;
         const sentAt = now();
         const start = performance.now();
@@ -132,11 +169,24 @@ export async function runFaultDrill(opts: DrillOptions): Promise<DrillResult> {
           } catch {
             /* 201 has no body */
           }
-          answers.push({ sentAt, ms: Math.round(performance.now() - start), status: res.status, error, retryAfter: res.retryAfter, runId });
+          answers.push({
+            sentAt,
+            ms: Math.round(performance.now() - start),
+            status: res.status,
+            error,
+            retryAfter: res.retryAfter,
+            runId,
+          });
           // A producer honouring Retry-After waits before its next event.
           if (res.status === 503) await sleep(Number(res.retryAfter ?? 1) * 1000);
         } catch (err) {
-          answers.push({ sentAt, ms: Math.round(performance.now() - start), status: -1, error: (err as Error).message, runId });
+          answers.push({
+            sentAt,
+            ms: Math.round(performance.now() - start),
+            status: -1,
+            error: (err as Error).message,
+            runId,
+          });
           await sleep(500);
         }
       }
@@ -187,7 +237,9 @@ export async function runFaultDrill(opts: DrillOptions): Promise<DrillResult> {
     const driver = neo4j.driver(`bolt://127.0.0.1:${boltPort}`);
     let stored = new Set<string>();
     try {
-      const res = await driver.executeQuery('MATCH (r:Run) WHERE r.id IN $ids RETURN collect(r.id) AS ids', { ids: acknowledged });
+      const res = await driver.executeQuery('MATCH (r:Run) WHERE r.id IN $ids RETURN collect(r.id) AS ids', {
+        ids: acknowledged,
+      });
       stored = new Set(res.records[0].get('ids') as string[]);
     } finally {
       await driver.close();
@@ -206,7 +258,9 @@ export async function runFaultDrill(opts: DrillOptions): Promise<DrillResult> {
       metricsAfter,
       lostAcknowledged: acknowledged.filter((id) => !stored.has(id)),
       acknowledged: acknowledged.length,
-      log: output.split('\n').filter((l) => /Neo4j|warm|unreachable|answers again|restart/i.test(l) && !/"path":"\/readyz"/.test(l)),
+      log: output
+        .split('\n')
+        .filter((l) => /Neo4j|warm|unreachable|answers again|restart/i.test(l) && !/"path":"\/readyz"/.test(l)),
       exitCode,
     };
   } finally {

@@ -50,7 +50,11 @@ async function startTestNeo4j(): Promise<void> {
  * Neo4j, past mocha's timeout).
  */
 async function prepareTestNeo4j(): Promise<void> {
-  const driver = createDriver(process.env.TEST_NEO4J_URI!, process.env.TEST_NEO4J_USER ?? 'neo4j', process.env.TEST_NEO4J_PASSWORD ?? '');
+  const driver = createDriver(
+    process.env.TEST_NEO4J_URI!,
+    process.env.TEST_NEO4J_USER ?? 'neo4j',
+    process.env.TEST_NEO4J_PASSWORD ?? '',
+  );
   const db = new Db(driver, process.env.TEST_NEO4J_DATABASE ?? 'neo4j', 300_000);
   try {
     await applySchema(db);

@@ -3,7 +3,11 @@ import type { Db } from '../../src/store/db.js';
 import { toNative } from '../../src/store/db.js';
 import { digest, parseStamps, DELETED } from '../../src/domain/facet-stamps.js';
 
-export async function rows(db: Db, query: string, params: Record<string, unknown> = {}): Promise<Record<string, any>[]> {
+export async function rows(
+  db: Db,
+  query: string,
+  params: Record<string, unknown> = {},
+): Promise<Record<string, any>[]> {
   const res = await db.read({ op: 'test' }, (tx) => tx.run(query, params));
   return res.records.map((r) => toNative(r.toObject()) as Record<string, any>);
 }
@@ -26,13 +30,15 @@ export async function graphShape(db: Db): Promise<Record<string, number>> {
 export async function graphSnapshot(db: Db): Promise<string[]> {
   const nodes = await rows(
     db,
-    `MATCH (n) RETURN labels(n)[0] + ':' + coalesce(n.id, n.namespace + '/' + coalesce(n.dataset + '/', '') + n.name, n.name) AS k`,
+    `MATCH (n) RETURN labels(n)[0] + ':' + coalesce(n.id, n.namespace + '/' + coalesce(n.dataset + '/', '') + ` +
+      `n.name, n.name) AS k`,
   );
   const rels = await rows(
     db,
     `MATCH (a)-[r]->(b)
      RETURN labels(a)[0] + ':' + coalesce(a.id, a.namespace + '/' + coalesce(a.dataset + '/', '') + a.name, a.name)
-       + ' -' + type(r) + '-> ' + labels(b)[0] + ':' + coalesce(b.id, b.namespace + '/' + coalesce(b.dataset + '/', '') + b.name, b.name) AS k`,
+       + ' -' + type(r) + '-> '
+       + labels(b)[0] + ':' + coalesce(b.id, b.namespace + '/' + coalesce(b.dataset + '/', '') + b.name, b.name) AS k`,
   );
   return [...nodes, ...rels].map((r) => r.k as string).sort();
 }
@@ -46,9 +52,11 @@ export async function staleFacetDigests(db: Db): Promise<string[]> {
   const owners = await rows(
     db,
     `CALL () {
-       MATCH (n) WHERE n.facetStamps IS NOT NULL RETURN labels(n)[0] + ' ' + coalesce(n.id, n.namespace + "/" + n.name) AS key, properties(n) AS props
+       MATCH (n) WHERE n.facetStamps IS NOT NULL RETURN labels(n)[0] + ' ' + coalesce(n.id,
+         n.namespace + "/" + n.name) AS key, properties(n) AS props
        UNION ALL
-       MATCH (r:Run)-[rd:READ]->(v) WHERE rd.facetStamps IS NOT NULL RETURN 'READ ' + r.id + ' ' + v.id AS key, properties(rd) AS props
+       MATCH (r:Run)-[rd:READ]->(v) WHERE rd.facetStamps IS NOT NULL RETURN 'READ ' + r.id + ' ' + v.id AS key,
+         properties(rd) AS props
      } RETURN key, props`,
   );
   const stale: string[] = [];
@@ -56,7 +64,12 @@ export async function staleFacetDigests(db: Db): Promise<string[]> {
     for (const [prop, stamp] of parseStamps(props.facetStamps as string[])) {
       if (!prop.includes('acet.')) continue;
       const value = props[prop];
-      if (stamp.digest === DELETED ? value !== undefined && value !== null : typeof value !== 'string' || digest(value) !== stamp.digest) stale.push(`${key}: ${prop}`);
+      if (
+        stamp.digest === DELETED
+          ? value !== undefined && value !== null
+          : typeof value !== 'string' || digest(value) !== stamp.digest
+      )
+        stale.push(`${key}: ${prop}`);
     }
   }
   return stale;

@@ -74,7 +74,13 @@ export function replayStream(): Record<string, unknown>[] {
   const rawOrders: Ds = {
     namespace: PG,
     name: 'raw.orders',
-    facets: { schema: schemaFacet([['id', 'INT'], ['amount', 'DECIMAL']]), dataSource: source(PG, PG) },
+    facets: {
+      schema: schemaFacet([
+        ['id', 'INT'],
+        ['amount', 'DECIMAL'],
+      ]),
+      dataSource: source(PG, PG),
+    },
   };
   const stage = (fields: [string, string][]): Ds => ({
     namespace: PG,
@@ -82,7 +88,23 @@ export function replayStream(): Record<string, unknown>[] {
     facets: {
       schema: schemaFacet(fields),
       dataSource: source(PG, PG),
-      columnLineage: facet({ fields: { id: { inputFields: [{ namespace: PG, name: 'raw.orders', field: 'id', transformations: [{ type: 'DIRECT', subtype: 'IDENTITY' }] }] } } }, 'ColumnLineageDatasetFacet'),
+      columnLineage: facet(
+        {
+          fields: {
+            id: {
+              inputFields: [
+                {
+                  namespace: PG,
+                  name: 'raw.orders',
+                  field: 'id',
+                  transformations: [{ type: 'DIRECT', subtype: 'IDENTITY' }],
+                },
+              ],
+            },
+          },
+        },
+        'ColumnLineageDatasetFacet',
+      ),
     },
     outputFacets: { outputStatistics: facet({ rowCount: fields.length * 10 }, 'OutputStatisticsOutputDatasetFacet') },
   });
@@ -91,7 +113,13 @@ export function replayStream(): Record<string, unknown>[] {
   const customers: Ds = {
     namespace: HIVE,
     name: 'warehouse.customers',
-    facets: { symlinks: facet({ identifiers: [{ namespace: S3, name: 'warehouse/customers', type: 'DIR' }] }, 'SymlinksDatasetFacet'), schema: schemaFacet([['cid', 'BIGINT']]) },
+    facets: {
+      symlinks: facet(
+        { identifiers: [{ namespace: S3, name: 'warehouse/customers', type: 'DIR' }] },
+        'SymlinksDatasetFacet',
+      ),
+      schema: schemaFacet([['cid', 'BIGINT']]),
+    },
   };
   const sql = (q: string) => ({ sql: facet({ query: q }, 'SQLJobFacet') });
 
@@ -102,34 +130,137 @@ export function replayStream(): Record<string, unknown>[] {
 
     // etl.extract: two successful runs, then one that fails before knowing its outputs. Run 2
     // changes the output schema (a field added) and its SQL between START and COMPLETE.
-    run({ eventType: 'OTHER', time: at(-1 * MIN), runId: RUN.extract1, job: extract, runFacets: parentOf(RUN.dag1, at(0)) }),
-    run({ eventType: 'START', time: at(0), runId: RUN.extract1, job: extract, inputs: [rawOrders], runFacets: parentOf(RUN.dag1, at(0)), jobFacets: sql('select id, amount from raw.orders') }),
-    run({ eventType: 'COMPLETE', time: at(5 * MIN), runId: RUN.extract1, job: extract, outputs: [stage([['id', 'INT'], ['amount', 'DECIMAL']])], jobFacets: sql('select id, amount from raw.orders') }),
-    run({ eventType: 'START', time: at(DAY), runId: RUN.extract2, job: extract, inputs: [rawOrders], runFacets: parentOf(RUN.dag1, at(DAY)), jobFacets: sql('select id, amount from raw.orders') }),
-    run({ eventType: 'RUNNING', time: at(DAY + 2 * MIN), runId: RUN.extract2, job: extract, runFacets: { processing: facet({ stage: 'halfway' }) } }),
+    run({
+      eventType: 'OTHER',
+      time: at(-1 * MIN),
+      runId: RUN.extract1,
+      job: extract,
+      runFacets: parentOf(RUN.dag1, at(0)),
+    }),
+    run({
+      eventType: 'START',
+      time: at(0),
+      runId: RUN.extract1,
+      job: extract,
+      inputs: [rawOrders],
+      runFacets: parentOf(RUN.dag1, at(0)),
+      jobFacets: sql('select id, amount from raw.orders'),
+    }),
+    run({
+      eventType: 'COMPLETE',
+      time: at(5 * MIN),
+      runId: RUN.extract1,
+      job: extract,
+      outputs: [
+        stage([
+          ['id', 'INT'],
+          ['amount', 'DECIMAL'],
+        ]),
+      ],
+      jobFacets: sql('select id, amount from raw.orders'),
+    }),
+    run({
+      eventType: 'START',
+      time: at(DAY),
+      runId: RUN.extract2,
+      job: extract,
+      inputs: [rawOrders],
+      runFacets: parentOf(RUN.dag1, at(DAY)),
+      jobFacets: sql('select id, amount from raw.orders'),
+    }),
+    run({
+      eventType: 'RUNNING',
+      time: at(DAY + 2 * MIN),
+      runId: RUN.extract2,
+      job: extract,
+      runFacets: { processing: facet({ stage: 'halfway' }) },
+    }),
     run({
       eventType: 'COMPLETE',
       time: at(DAY + 5 * MIN),
       runId: RUN.extract2,
       job: extract,
-      outputs: [stage([['id', 'INT'], ['amount', 'DECIMAL'], ['currency', 'VARCHAR']])],
+      outputs: [
+        stage([
+          ['id', 'INT'],
+          ['amount', 'DECIMAL'],
+          ['currency', 'VARCHAR'],
+        ]),
+      ],
       runFacets: { processing: facet({ stage: 'done' }) },
       jobFacets: sql('select id, amount, currency from raw.orders'),
     }),
-    run({ eventType: 'START', time: at(2 * DAY), runId: RUN.extract3, job: extract, inputs: [rawOrders], runFacets: parentOf(RUN.dag1, at(2 * DAY)) }),
-    run({ eventType: 'FAIL', time: at(2 * DAY + MIN), runId: RUN.extract3, job: extract, runFacets: { errorMessage: facet({ message: 'connection reset', programmingLanguage: 'python' }, 'ErrorMessageRunFacet') } }),
+    run({
+      eventType: 'START',
+      time: at(2 * DAY),
+      runId: RUN.extract3,
+      job: extract,
+      inputs: [rawOrders],
+      runFacets: parentOf(RUN.dag1, at(2 * DAY)),
+    }),
+    run({
+      eventType: 'FAIL',
+      time: at(2 * DAY + MIN),
+      runId: RUN.extract3,
+      job: extract,
+      runFacets: {
+        errorMessage: facet({ message: 'connection reset', programmingLanguage: 'python' }, 'ErrorMessageRunFacet'),
+      },
+    }),
 
     // A partitioned job: each run writes its own partition; event times with an offset and without.
-    run({ eventType: 'START', time: '2024-03-02T02:00:00+02:00', runId: RUN.part1, job: partitioned, inputs: [{ namespace: PG, name: 'stage.orders' }] }),
-    run({ eventType: 'COMPLETE', time: '2024-03-02T02:10:00+02:00', runId: RUN.part1, job: partitioned, outputs: [{ namespace: S3, name: 'orders/part=1' }] }),
-    run({ eventType: 'START', time: '2024-03-03T00:00:00', runId: RUN.part2, job: partitioned, inputs: [{ namespace: PG, name: 'stage.orders' }] }),
-    run({ eventType: 'COMPLETE', time: '2024-03-03T00:10:00.123456', runId: RUN.part2, job: partitioned, outputs: [{ namespace: S3, name: 'orders/part=2' }] }),
+    run({
+      eventType: 'START',
+      time: '2024-03-02T02:00:00+02:00',
+      runId: RUN.part1,
+      job: partitioned,
+      inputs: [{ namespace: PG, name: 'stage.orders' }],
+    }),
+    run({
+      eventType: 'COMPLETE',
+      time: '2024-03-02T02:10:00+02:00',
+      runId: RUN.part1,
+      job: partitioned,
+      outputs: [{ namespace: S3, name: 'orders/part=1' }],
+    }),
+    run({
+      eventType: 'START',
+      time: '2024-03-03T00:00:00',
+      runId: RUN.part2,
+      job: partitioned,
+      inputs: [{ namespace: PG, name: 'stage.orders' }],
+    }),
+    run({
+      eventType: 'COMPLETE',
+      time: '2024-03-03T00:10:00.123456',
+      runId: RUN.part2,
+      job: partitioned,
+      outputs: [{ namespace: S3, name: 'orders/part=2' }],
+    }),
 
     // A job reads a table by its physical location, a symlink of the metastore name its writer uses;
     // the writer's run id is not a UUID; one event has no eventType.
-    run({ eventType: 'START', time: at(2 * DAY + 10 * MIN), runId: 'manual__2024-03-03T00:00:00', job: ['spark', 'customers_loader'], outputs: [customers] }),
-    run({ eventType: 'COMPLETE', time: at(2 * DAY + 20 * MIN), runId: 'manual__2024-03-03T00:00:00', job: ['spark', 'customers_loader'], outputs: [customers] }),
-    run({ time: at(2 * DAY + 40 * MIN), runId: RUN.reader, job: ['spark', 'customers_reader'], inputs: [{ namespace: S3, name: 'warehouse/customers' }], outputs: [{ namespace: PG, name: 'mart.customers' }] }),
+    run({
+      eventType: 'START',
+      time: at(2 * DAY + 10 * MIN),
+      runId: 'manual__2024-03-03T00:00:00',
+      job: ['spark', 'customers_loader'],
+      outputs: [customers],
+    }),
+    run({
+      eventType: 'COMPLETE',
+      time: at(2 * DAY + 20 * MIN),
+      runId: 'manual__2024-03-03T00:00:00',
+      job: ['spark', 'customers_loader'],
+      outputs: [customers],
+    }),
+    run({
+      time: at(2 * DAY + 40 * MIN),
+      runId: RUN.reader,
+      job: ['spark', 'customers_reader'],
+      inputs: [{ namespace: S3, name: 'warehouse/customers' }],
+      outputs: [{ namespace: PG, name: 'mart.customers' }],
+    }),
     run({ eventType: 'COMPLETE', time: at(2 * DAY + 50 * MIN), runId: RUN.reader, job: ['spark', 'customers_reader'] }),
 
     // A streaming job: its final FAIL names no datasets.
@@ -140,14 +271,50 @@ export function replayStream(): Record<string, unknown>[] {
       job: ['flink', 'orders_stream'],
       inputs: [{ namespace: KAFKA, name: 'orders' }],
       outputs: [{ namespace: PG, name: 'raw.orders' }],
-      jobFacets: { jobType: facet({ processingType: 'STREAMING', integration: 'FLINK', jobType: 'JOB' }, 'JobTypeJobFacet') },
+      jobFacets: {
+        jobType: facet({ processingType: 'STREAMING', integration: 'FLINK', jobType: 'JOB' }, 'JobTypeJobFacet'),
+      },
     }),
-    run({ eventType: 'RUNNING', time: at(DAY + 3 * MIN), runId: RUN.stream, job: ['flink', 'orders_stream'], inputs: [{ namespace: KAFKA, name: 'orders' }], outputs: [{ namespace: PG, name: 'raw.orders' }] }),
+    run({
+      eventType: 'RUNNING',
+      time: at(DAY + 3 * MIN),
+      runId: RUN.stream,
+      job: ['flink', 'orders_stream'],
+      inputs: [{ namespace: KAFKA, name: 'orders' }],
+      outputs: [{ namespace: PG, name: 'raw.orders' }],
+    }),
     run({ eventType: 'FAIL', time: at(2 * DAY + 3 * MIN), runId: RUN.stream, job: ['flink', 'orders_stream'] }),
 
     // A report reads the stage and the customers mart.
-    run({ eventType: 'START', time: at(2 * DAY + 55 * MIN), runId: RUN.report, job: ['airflow', 'etl.report'], inputs: [{ namespace: PG, name: 'stage.orders' }, { namespace: PG, name: 'mart.customers' }], runFacets: parentOf(RUN.dag1, at(2 * DAY)) }),
-    run({ eventType: 'COMPLETE', time: at(2 * DAY + 58 * MIN), runId: RUN.report, job: ['airflow', 'etl.report'], outputs: [{ namespace: PG, name: 'mart.revenue', facets: { schema: schemaFacet([['day', 'DATE'], ['revenue', 'DECIMAL']]) } }] }),
+    run({
+      eventType: 'START',
+      time: at(2 * DAY + 55 * MIN),
+      runId: RUN.report,
+      job: ['airflow', 'etl.report'],
+      inputs: [
+        { namespace: PG, name: 'stage.orders' },
+        { namespace: PG, name: 'mart.customers' },
+      ],
+      runFacets: parentOf(RUN.dag1, at(2 * DAY)),
+    }),
+    run({
+      eventType: 'COMPLETE',
+      time: at(2 * DAY + 58 * MIN),
+      runId: RUN.report,
+      job: ['airflow', 'etl.report'],
+      outputs: [
+        {
+          namespace: PG,
+          name: 'mart.revenue',
+          facets: {
+            schema: schemaFacet([
+              ['day', 'DATE'],
+              ['revenue', 'DECIMAL'],
+            ]),
+          },
+        },
+      ],
+    }),
 
     // A dbt model declared by a JobEvent, twice (its SQL changed), and DatasetEvents.
     {
@@ -162,7 +329,11 @@ export function replayStream(): Record<string, unknown>[] {
       eventTime: at(2 * DAY + 59 * MIN),
       producer: PRODUCER,
       schemaURL: SCHEMA('JobEvent'),
-      job: { namespace: 'dbt', name: 'models.revenue_by_day', facets: sql('select day, sum(revenue) from mart.revenue group by 1') },
+      job: {
+        namespace: 'dbt',
+        name: 'models.revenue_by_day',
+        facets: sql('select day, sum(revenue) from mart.revenue group by 1'),
+      },
       inputs: [{ namespace: PG, name: 'mart.revenue' }],
       outputs: [{ namespace: PG, name: 'mart.revenue_by_day' }],
     },
@@ -170,13 +341,21 @@ export function replayStream(): Record<string, unknown>[] {
       eventTime: at(10 * MIN),
       producer: PRODUCER,
       schemaURL: SCHEMA('DatasetEvent'),
-      dataset: { namespace: PG, name: 'raw.orders', facets: { documentation: facet({ description: 'orders as loaded' }, 'DocumentationDatasetFacet') } },
+      dataset: {
+        namespace: PG,
+        name: 'raw.orders',
+        facets: { documentation: facet({ description: 'orders as loaded' }, 'DocumentationDatasetFacet') },
+      },
     },
     {
       eventTime: at(DAY + 10 * MIN),
       producer: PRODUCER,
       schemaURL: SCHEMA('DatasetEvent'),
-      dataset: { namespace: PG, name: 'raw.orders', facets: { documentation: facet({ description: 'orders, deduplicated' }, 'DocumentationDatasetFacet') } },
+      dataset: {
+        namespace: PG,
+        name: 'raw.orders',
+        facets: { documentation: facet({ description: 'orders, deduplicated' }, 'DocumentationDatasetFacet') },
+      },
     },
   ];
 }

@@ -12,7 +12,10 @@ describe('API docs page in Chromium', function () {
 
   before(async function () {
     if (!chromiumPath()) {
-      console.log('    SKIPPED: no Chromium on this machine (apt-get install chromium, or set CHROMIUM_PATH); .ci/run installs it');
+      console.log(
+        '    SKIPPED: no Chromium on this machine (apt-get install chromium, or set CHROMIUM_PATH); .ci/run ' +
+          'installs it',
+      );
       this.skip();
     }
     t = await build();
@@ -38,7 +41,9 @@ describe('API docs page in Chromium', function () {
     await page.goto(`${t.baseUrl}/api/docs`, { waitUntil: 'domcontentloaded' });
     await page.getByText('List namespaces').first().waitFor({ timeout: 60_000 });
     expect(await page.getByText('Legacy write API').count()).to.be.greaterThan(0);
-    expect(await page.locator('.opblock').count()).to.equal(Object.values(t.app.openapi().paths).reduce((n, m) => n + Object.keys(m).length, 0));
+    expect(await page.locator('.opblock').count()).to.equal(
+      Object.values(t.app.openapi().paths).reduce((n, m) => n + Object.keys(m).length, 0),
+    );
     await page.screenshot({ path: path.join(outputDir('screenshots'), 'api-docs.png') });
     expect(errors).to.deep.equal([]);
     expect(foreign).to.deep.equal([]);

@@ -17,10 +17,16 @@ describe('web UI with API keys', function () {
 
   before(async function () {
     if (!chromiumPath()) {
-      console.log('    SKIPPED: no Chromium on this machine (apt-get install chromium, or set CHROMIUM_PATH); .ci/run installs it');
+      console.log(
+        '    SKIPPED: no Chromium on this machine (apt-get install chromium, or set CHROMIUM_PATH); .ci/run ' +
+          'installs it',
+      );
       this.skip();
     }
-    const keys = parseKeys([keyEntry('reader', reader, ['read'], null), keyEntry('admin', admin, ['admin'], null)].join('\n'), 'test');
+    const keys = parseKeys(
+      [keyEntry('reader', reader, ['read'], null), keyEntry('admin', admin, ['admin'], null)].join('\n'),
+      'test',
+    );
     t = await build({ webRoot: await buildWebUi(), auth: { mode: 'apikey', keys, metricsPublic: false } });
     await wipe(t.db);
     await t.app.services.namespaces.ensureDefault();
@@ -40,13 +46,19 @@ describe('web UI with API keys', function () {
       asked.push(dialog.message());
       void dialog.accept(reader);
     });
-    await page.goto(t.baseUrl + '/', { waitUntil: 'domcontentloaded' });
+    await page.goto(`${t.baseUrl}/`, { waitUntil: 'domcontentloaded' });
     await page.getByRole('link', { name: 'default' }).first().waitFor({ timeout: 30_000 });
     expect(asked).to.have.length(1);
     expect(asked[0]).to.match(/API key/);
-    expect(await page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem('lineage.apiKey'))).to.equal(reader);
+    expect(
+      await page.evaluate(() =>
+        (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem(
+          'lineage.apiKey',
+        ),
+      ),
+    ).to.equal(reader);
     // Another page of the same session: no question.
-    await page.goto(t.baseUrl + '/namespaces/default', { waitUntil: 'domcontentloaded' });
+    await page.goto(`${t.baseUrl}/namespaces/default`, { waitUntil: 'domcontentloaded' });
     await page.waitForTimeout(1500);
     expect(asked).to.have.length(1);
     await context.close();
@@ -60,12 +72,18 @@ describe('web UI with API keys', function () {
       asked.push(dialog.message());
       void dialog.accept(asked.length === 1 ? 'lgs_wrong' : '');
     });
-    await page.goto(t.baseUrl + '/', { waitUntil: 'domcontentloaded' });
-    await page.getByText(/not valid/).first().waitFor({ timeout: 30_000 });
+    await page.goto(`${t.baseUrl}/`, { waitUntil: 'domcontentloaded' });
+    await page
+      .getByText(/not valid/)
+      .first()
+      .waitFor({ timeout: 30_000 });
     expect(asked[0]).to.match(/needs an API key/);
     // The wrong key is kept until replaced: the next load asks, saying why.
     await page.reload({ waitUntil: 'domcontentloaded' });
-    await page.getByText(/not valid/).first().waitFor({ timeout: 30_000 });
+    await page
+      .getByText(/not valid/)
+      .first()
+      .waitFor({ timeout: 30_000 });
     expect(asked.length).to.equal(2);
     expect(asked[1]).to.match(/not valid/);
     await context.close();

@@ -23,7 +23,10 @@ const lineagePath = (node: string, extra = '') => `/lineage?node=${enc(node)}${e
 // through this shape.
 interface PageGlobals {
   document: { querySelector(s: string): { getAttribute(n: string): string | null; textContent: string | null } | null };
-  lineageGraph?: { clientPoint(id: string): { x: number; y: number } | null; cy: { $(s: string): { map<T>(f: (el: { id(): string }) => T): T[] } } };
+  lineageGraph?: {
+    clientPoint(id: string): { x: number; y: number } | null;
+    cy: { $(s: string): { map<T>(f: (el: { id(): string }) => T): T[] } };
+  };
 }
 
 describe('web UI in Chromium', function () {
@@ -38,7 +41,10 @@ describe('web UI in Chromium', function () {
 
   before(async function () {
     if (!chromiumPath()) {
-      console.log('    SKIPPED: no Chromium on this machine (apt-get install chromium, or set CHROMIUM_PATH); .ci/run installs it');
+      console.log(
+        '    SKIPPED: no Chromium on this machine (apt-get install chromium, or set CHROMIUM_PATH); .ci/run ' +
+          'installs it',
+      );
       this.skip();
     }
     const webRoot = await buildWebUi();
@@ -82,7 +88,11 @@ describe('web UI in Chromium', function () {
     await page.waitForSelector('[data-testid=graph][data-state=ready]', { timeout: 30_000 });
     const graph = page.getByTestId('graph');
     const labels = (await texts('[data-testid=node-list] button')).map((s) => s.trim()).sort();
-    return { nodes: Number(await graph.getAttribute('data-node-count')), edges: Number(await graph.getAttribute('data-edge-count')), labels };
+    return {
+      nodes: Number(await graph.getAttribute('data-node-count')),
+      edges: Number(await graph.getAttribute('data-edge-count')),
+      labels,
+    };
   }
 
   /** Waits until the graph on screen was drawn for a different answer than `before` (a new canvas). */
@@ -95,7 +105,10 @@ describe('web UI in Chromium', function () {
   }
 
   async function clickNode(id: string, shift = false) {
-    const point = await page.evaluate((nodeId) => (globalThis as unknown as PageGlobals).lineageGraph?.clientPoint(nodeId) ?? null, id);
+    const point = await page.evaluate(
+      (nodeId) => (globalThis as unknown as PageGlobals).lineageGraph?.clientPoint(nodeId) ?? null,
+      id,
+    );
     expect(point, `node ${id} is drawn`).to.not.equal(null);
     if (shift) await page.keyboard.down('Shift');
     await page.mouse.click(point!.x, point!.y);
@@ -110,7 +123,9 @@ describe('web UI in Chromium', function () {
     await shot('home');
     await page.getByRole('link', { name: JOB_NS, exact: true }).click();
     await page.waitForSelector('[data-testid=jobs] tbody tr');
-    const states = await page.$$eval('[data-testid=jobs] tbody tr', (rows) => rows.map((r) => [r.getAttribute('data-job'), r.querySelector('[data-state]')?.getAttribute('data-state')]));
+    const states = await page.$$eval('[data-testid=jobs] tbody tr', (rows) =>
+      rows.map((r) => [r.getAttribute('data-job'), r.querySelector('[data-state]')?.getAttribute('data-state')]),
+    );
     expect(Object.fromEntries(states)).to.deep.equal({
       'ingest.customers': 'FAILED',
       'ingest.orders': 'COMPLETED',
@@ -123,7 +138,9 @@ describe('web UI in Chromium', function () {
     // Sorting by name descending reverses the rows, and the choice is in the URL.
     await page.click('[data-sort=name]');
     await page.waitForURL(/sort=name%3Adesc/);
-    expect(await page.$$eval('[data-testid=jobs] tbody tr', (rows) => rows.map((r) => r.getAttribute('data-job')))).to.deep.equal([
+    expect(
+      await page.$$eval('[data-testid=jobs] tbody tr', (rows) => rows.map((r) => r.getAttribute('data-job'))),
+    ).to.deep.equal([
       'transform.daily_revenue',
       'shop_dag',
       'report.revenue_dashboard',
@@ -135,7 +152,11 @@ describe('web UI in Chromium', function () {
     await page.getByRole('link', { name: 'Datasets', exact: true }).click();
     await page.goto(`${t.baseUrl}/namespaces/${enc(DS_NS)}?tab=datasets`);
     await page.waitForSelector('[data-testid=datasets] tbody tr');
-    expect((await page.$$eval('[data-testid=datasets] tbody tr', (rows) => rows.map((r) => r.getAttribute('data-dataset')))).sort()).to.deep.equal([
+    expect(
+      (
+        await page.$$eval('[data-testid=datasets] tbody tr', (rows) => rows.map((r) => r.getAttribute('data-dataset')))
+      ).sort(),
+    ).to.deep.equal([
       'bi.revenue_dashboard',
       'legacy.orders_export',
       'mart.daily_revenue',
@@ -151,8 +172,17 @@ describe('web UI in Chromium', function () {
     const input = page.getByTestId('search-input');
     await input.fill('revenue');
     await page.waitForSelector('[data-testid=search-results] [role=option]');
-    const found = await page.$$eval('[data-testid=search-results] [role=option]', (items) => items.map((i) => i.getAttribute('data-node-id')));
-    expect(found.sort()).to.deep.equal([dsNode('bi.revenue_dashboard'), dsNode('mart.daily_revenue'), jobNode('report.revenue_dashboard'), jobNode('transform.daily_revenue')].sort());
+    const found = await page.$$eval('[data-testid=search-results] [role=option]', (items) =>
+      items.map((i) => i.getAttribute('data-node-id')),
+    );
+    expect(found.sort()).to.deep.equal(
+      [
+        dsNode('bi.revenue_dashboard'),
+        dsNode('mart.daily_revenue'),
+        jobNode('report.revenue_dashboard'),
+        jobNode('transform.daily_revenue'),
+      ].sort(),
+    );
     expect(await page.locator('[data-testid=search-results] .ns').first().textContent()).to.match(/shop|postgres/);
     await shot('search');
     // Arrow down to the mart dataset, Enter opens it.
@@ -162,13 +192,21 @@ describe('web UI in Chromium', function () {
     await page.waitForURL(`**${datasetPath('mart.daily_revenue')}`);
     await page.waitForSelector('[data-testid=schema] tbody tr');
     expect(await page.getByTestId('title').textContent()).to.equal('mart.daily_revenue');
-    expect(await page.$$eval('[data-testid=schema] tbody tr', (rows) => rows.map((r) => [r.getAttribute('data-field'), r.children[1].textContent]))).to.deep.equal([
+    expect(
+      await page.$$eval('[data-testid=schema] tbody tr', (rows) =>
+        rows.map((r) => [r.getAttribute('data-field'), r.children[1].textContent]),
+      ),
+    ).to.deep.equal([
       ['day', 'DATE'],
       ['revenue', 'DECIMAL'],
     ]);
     await page.waitForSelector('[data-testid=producers] li');
-    expect(await page.$$eval('[data-testid=producers] li', (l) => l.map((e) => e.getAttribute('data-job')))).to.deep.equal(['transform.daily_revenue']);
-    expect(await page.$$eval('[data-testid=consumers] li', (l) => l.map((e) => e.getAttribute('data-job')))).to.deep.equal(['report.revenue_dashboard']);
+    expect(
+      await page.$$eval('[data-testid=producers] li', (l) => l.map((e) => e.getAttribute('data-job'))),
+    ).to.deep.equal(['transform.daily_revenue']);
+    expect(
+      await page.$$eval('[data-testid=consumers] li', (l) => l.map((e) => e.getAttribute('data-job'))),
+    ).to.deep.equal(['report.revenue_dashboard']);
     await shot('dataset');
   });
 
@@ -176,7 +214,11 @@ describe('web UI in Chromium', function () {
     await open(datasetPath('staging.orders', 'versions'));
     await page.waitForSelector('[data-testid=versions] tbody tr');
     const rows = await page.$$eval('[data-testid=versions] tbody tr', (trs) =>
-      trs.map((r) => ({ version: r.getAttribute('data-version'), text: r.textContent ?? '', changes: r.querySelector('[data-testid=schema-changes]')?.textContent ?? '' })),
+      trs.map((r) => ({
+        version: r.getAttribute('data-version'),
+        text: r.textContent ?? '',
+        changes: r.querySelector('[data-testid=schema-changes]')?.textContent ?? '',
+      })),
     );
     // Two runs wrote it; the oldest version is the one legacy.export read before anything wrote it.
     expect(rows).to.have.length(3);
@@ -188,7 +230,9 @@ describe('web UI in Chromium', function () {
     expect(rows[2].text).to.include('no run');
     expect(rows[2].changes).to.include('2 fields');
     // Each version links to the run that wrote it.
-    const runLinks = await page.$$eval('[data-testid=versions] a[href^="/runs/"]', (as) => as.map((a) => a.getAttribute('href')));
+    const runLinks = await page.$$eval('[data-testid=versions] a[href^="/runs/"]', (as) =>
+      as.map((a) => a.getAttribute('href')),
+    );
     expect(runLinks).to.deep.equal([`/runs/${stream.runs.ingestOrders2}`, `/runs/${stream.runs.ingestOrders1}`]);
     await shot('dataset-versions');
   });
@@ -209,19 +253,27 @@ describe('web UI in Chromium', function () {
     await open(jobPath('ingest.orders'));
     await page.waitForSelector('[data-testid=runs] tbody tr');
     expect(await page.getByTestId('title').textContent()).to.equal('ingest.orders');
-    const runs = await page.$$eval('[data-testid=runs] tbody tr', (trs) => trs.map((r) => [r.getAttribute('data-run'), r.getAttribute('data-state')]));
+    const runs = await page.$$eval('[data-testid=runs] tbody tr', (trs) =>
+      trs.map((r) => [r.getAttribute('data-run'), r.getAttribute('data-state')]),
+    );
     expect(runs).to.deep.equal([
       [stream.runs.ingestOrders2, 'COMPLETED'],
       [stream.runs.ingestOrders1, 'COMPLETED'],
     ]);
     expect(await page.locator('[data-testid=run-chart] rect').count()).to.equal(2);
-    expect(await page.getByTestId('latest-run').textContent()).to.include(stream.runs.ingestOrders2.slice(0, 8)).and.include('7 min');
+    expect(await page.getByTestId('latest-run').textContent())
+      .to.include(stream.runs.ingestOrders2.slice(0, 8))
+      .and.include('7 min');
     await shot('job');
 
     await open(jobPath('transform.daily_revenue', 'versions'));
     await page.waitForSelector('[data-testid=job-versions] .version');
     const version = page.locator('[data-testid=job-versions] .version').first();
-    expect(await version.textContent()).to.include('staging.orders').and.include('staging.customers').and.include('mart.daily_revenue').and.include('current');
+    expect(await version.textContent())
+      .to.include('staging.orders')
+      .and.include('staging.customers')
+      .and.include('mart.daily_revenue')
+      .and.include('current');
     expect(await version.locator('pre.sql').textContent()).to.match(/^SELECT order_day/);
     await open(jobPath('transform.daily_revenue', 'family'));
     await page.waitForSelector('[data-testid=family] a');
@@ -238,14 +290,22 @@ describe('web UI in Chromium', function () {
     expect(await page.getByTestId('title').textContent()).to.equal(stream.runs.transform);
     expect(await page.locator('h1 [data-state]').getAttribute('data-state')).to.equal('COMPLETED');
     const run = (await t.get(`/api/v1/jobs/runs/${stream.runs.transform}`)).body;
-    const inputs = await page.$$eval('[data-testid=input-versions] li', (l) => l.map((e) => [e.getAttribute('data-dataset'), e.getAttribute('data-version')]));
+    const inputs = await page.$$eval('[data-testid=input-versions] li', (l) =>
+      l.map((e) => [e.getAttribute('data-dataset'), e.getAttribute('data-version')]),
+    );
     expect(inputs).to.deep.equal(run.inputVersions.map((v: { name: string; version: string }) => [v.name, v.version]));
     const ordersRead = inputs.find(([name]) => name === 'staging.orders')!;
     const ordersNow = (await t.get(`/api/v1/namespaces/${enc(DS_NS)}/datasets/staging.orders`)).body.currentVersion;
     expect(ordersRead[1]).to.equal(ordersNow);
-    expect(await page.$$eval('[data-testid=output-versions] li', (l) => l.map((e) => e.getAttribute('data-dataset')))).to.deep.equal(['mart.daily_revenue']);
-    expect(await page.getByTestId('parent-run').textContent()).to.include(stream.runs.dag.slice(0, 8)).and.include('shop_dag');
-    const upstream = await page.$$eval('[data-testid=upstream-runs] tbody tr', (l) => l.map((e) => e.getAttribute('data-run')));
+    expect(
+      await page.$$eval('[data-testid=output-versions] li', (l) => l.map((e) => e.getAttribute('data-dataset'))),
+    ).to.deep.equal(['mart.daily_revenue']);
+    expect(await page.getByTestId('parent-run').textContent())
+      .to.include(stream.runs.dag.slice(0, 8))
+      .and.include('shop_dag');
+    const upstream = await page.$$eval('[data-testid=upstream-runs] tbody tr', (l) =>
+      l.map((e) => e.getAttribute('data-run')),
+    );
     // The writer of the staging.orders version it read; the staging.customers version it read is the
     // initial one (the failed ingest.customers run never made its version current).
     expect(upstream).to.deep.equal([stream.runs.ingestOrders2]);
@@ -271,7 +331,9 @@ describe('web UI in Chromium', function () {
       'transform.daily_revenue',
     ]);
     expect(g.edges).to.equal(11);
-    const jobStates = await page.$$eval('[data-testid=node-list] button[data-kind=job]', (bs) => Object.fromEntries(bs.map((b) => [b.textContent!.trim(), b.getAttribute('data-state')])));
+    const jobStates = await page.$$eval('[data-testid=node-list] button[data-kind=job]', (bs) =>
+      Object.fromEntries(bs.map((b) => [b.textContent!.trim(), b.getAttribute('data-state')])),
+    );
     expect(jobStates).to.deep.equal({
       'ingest.customers': 'FAILED',
       'ingest.orders': 'COMPLETED',
@@ -286,12 +348,29 @@ describe('web UI in Chromium', function () {
     await page.getByText('Upstream', { exact: true }).click();
     await page.waitForURL(/direction=upstream/);
     g = await nextGraph(12);
-    expect(g.labels).to.deep.equal(['ingest.customers', 'ingest.orders', 'mart.daily_revenue', 'raw.customers', 'raw.orders', 'staging.customers', 'staging.orders', 'transform.daily_revenue']);
+    expect(g.labels).to.deep.equal([
+      'ingest.customers',
+      'ingest.orders',
+      'mart.daily_revenue',
+      'raw.customers',
+      'raw.orders',
+      'staging.customers',
+      'staging.orders',
+      'transform.daily_revenue',
+    ]);
 
     // Downstream of raw.orders at depth 1, then 2 (the slider, by keyboard).
     await open(lineagePath(dsNode('raw.orders'), '&direction=downstream&depth=1'));
     g = await graphReady();
-    expect(g.labels).to.deep.equal(['ingest.orders', 'legacy.export', 'legacy.orders_export', 'mart.daily_revenue', 'raw.orders', 'staging.orders', 'transform.daily_revenue']);
+    expect(g.labels).to.deep.equal([
+      'ingest.orders',
+      'legacy.export',
+      'legacy.orders_export',
+      'mart.daily_revenue',
+      'raw.orders',
+      'staging.orders',
+      'transform.daily_revenue',
+    ]);
     const slider = page.getByTestId('depth');
     await slider.focus();
     await slider.press('ArrowRight');
@@ -304,9 +383,17 @@ describe('web UI in Chromium', function () {
   });
 
   it('time travel: the graph as of four days ago', async () => {
-    await open(lineagePath(dsNode('raw.orders'), `&direction=downstream&depth=5&asOf=${enc(stream.fourDaysAgo)}&window=all`));
+    await open(
+      lineagePath(dsNode('raw.orders'), `&direction=downstream&depth=5&asOf=${enc(stream.fourDaysAgo)}&window=all`),
+    );
     const g = await graphReady();
-    expect(g.labels).to.deep.equal(['ingest.orders', 'legacy.export', 'legacy.orders_export', 'raw.orders', 'staging.orders']);
+    expect(g.labels).to.deep.equal([
+      'ingest.orders',
+      'legacy.export',
+      'legacy.orders_export',
+      'raw.orders',
+      'staging.orders',
+    ]);
     expect(await page.getByTestId('as-of').inputValue()).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
     expect(await page.getByTestId('graph-summary').textContent()).to.include('as of');
   });
@@ -319,8 +406,18 @@ describe('web UI in Chromium', function () {
     expect(page.url()).to.include(`selected=${enc(dsNode('raw.orders'))}`);
     await clickNode(dsNode('bi.revenue_dashboard'), true);
     await page.waitForSelector('[data-testid=path-info] li');
-    expect(await texts('[data-testid=path-info] li')).to.deep.equal(['raw.orders', 'ingest.orders', 'staging.orders', 'transform.daily_revenue', 'mart.daily_revenue', 'report.revenue_dashboard', 'bi.revenue_dashboard']);
-    const highlighted = await page.evaluate(() => (globalThis as unknown as PageGlobals).lineageGraph!.cy.$('.path').map((el) => el.id()));
+    expect(await texts('[data-testid=path-info] li')).to.deep.equal([
+      'raw.orders',
+      'ingest.orders',
+      'staging.orders',
+      'transform.daily_revenue',
+      'mart.daily_revenue',
+      'report.revenue_dashboard',
+      'bi.revenue_dashboard',
+    ]);
+    const highlighted = await page.evaluate(() =>
+      (globalThis as unknown as PageGlobals).lineageGraph!.cy.$('.path').map((el) => el.id()),
+    );
     expect(highlighted).to.have.length(13); // 7 nodes, 6 edges
     await shot('lineage-path');
     // The node list selects too (keyboard path), and its details offer a re-centre link.
@@ -329,7 +426,11 @@ describe('web UI in Chromium', function () {
     expect(await page.getByTestId('node-details').textContent()).to.include('FAILED');
     await page.getByTestId('recenter').click();
     await page.waitForURL((u) => u.searchParams.get('node') === jobNode('ingest.customers'));
-    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=lineage-start]')?.textContent === 'ingest.customers');
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=lineage-start]')?.textContent ===
+        'ingest.customers',
+    );
     await graphReady();
   });
 
@@ -341,7 +442,12 @@ describe('web UI in Chromium', function () {
     await open(`/impact?node=${enc(dsNode('staging.orders'))}`);
     await page.waitForSelector('[data-testid=impact] tbody tr');
     const rows = await page.$$eval('[data-testid=impact] tbody tr', (l) =>
-      l.map((r) => [r.getAttribute('data-node-id'), r.getAttribute('data-distance'), r.children[0].textContent, r.querySelector('[data-testid=via]')?.textContent]),
+      l.map((r) => [
+        r.getAttribute('data-node-id'),
+        r.getAttribute('data-distance'),
+        r.children[0].textContent,
+        r.querySelector('[data-testid=via]')?.textContent,
+      ]),
     );
     expect(rows).to.deep.equal([
       [jobNode('legacy.export'), '1', '1', 'staging.orders'],
@@ -351,7 +457,9 @@ describe('web UI in Chromium', function () {
       [jobNode('report.revenue_dashboard'), '3', '2', 'mart.daily_revenue'],
       [dsNode('bi.revenue_dashboard'), '4', '2', 'report.revenue_dashboard'],
     ]);
-    const states = await page.$$eval('[data-testid=impact] tbody tr [data-state]', (l) => l.map((b) => b.getAttribute('data-state')));
+    const states = await page.$$eval('[data-testid=impact] tbody tr [data-state]', (l) =>
+      l.map((b) => b.getAttribute('data-state')),
+    );
     expect(states).to.deep.equal(['COMPLETED', 'COMPLETED', 'RUNNING']);
     const summary = await page.getByTestId('impact-summary').textContent();
     expect(summary).to.equal('6 downstream: 3 jobs (0 failing), 3 datasets · by job hops: 1: 4, 2: 2');
@@ -361,17 +469,27 @@ describe('web UI in Chromium', function () {
     const csv = fs.readFileSync((await download.path())!, 'utf8').split('\r\n');
     expect(csv[0]).to.equal('id,type,namespace,name,distance,via,tags,owners,latestRunState,latestRunEndedAt');
     expect(csv).to.have.length(8); // header, 6 rows, and the empty string after the last CRLF
-    expect(csv[5]).to.equal(`${jobNode('report.revenue_dashboard')},JOB,${JOB_NS},report.revenue_dashboard,3,${dsNode('mart.daily_revenue')},[],[],RUNNING,`);
+    expect(csv[5]).to.equal(
+      `${jobNode('report.revenue_dashboard')},JOB,${JOB_NS},report.revenue_dashboard,3,` +
+        `${dsNode('mart.daily_revenue')},[],[],RUNNING,`,
+    );
     await shot('impact');
 
     // A list cut at the limit says so, and the CSV still has every node reached.
     await open(`/impact?node=${enc(dsNode('staging.orders'))}&limit=3`);
     await page.waitForSelector('[data-testid=impact-truncated]');
     expect(await page.locator('[data-testid=impact] tbody tr').count()).to.equal(3);
-    expect(await page.getByTestId('impact-truncated').textContent()).to.include('showing the nearest 3 of 6; the CSV has all of them');
-    expect(await page.getByTestId('impact-summary').textContent()).to.include('6 downstream: 3 jobs (0 failing), 3 datasets');
+    expect(await page.getByTestId('impact-truncated').textContent()).to.include(
+      'showing the nearest 3 of 6; the CSV has all of them',
+    );
+    expect(await page.getByTestId('impact-summary').textContent()).to.include(
+      '6 downstream: 3 jobs (0 failing), 3 datasets',
+    );
     const [full] = await Promise.all([page.waitForEvent('download'), page.getByTestId('csv').click()]);
-    const lines = fs.readFileSync((await full.path())!, 'utf8').trim().split('\r\n');
+    const lines = fs
+      .readFileSync((await full.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
     expect(lines.slice(1).map((l) => l.split(',')[0])).to.deep.equal(rows.map((r) => r[0]));
   });
 
@@ -379,7 +497,9 @@ describe('web UI in Chromium', function () {
     await open(`/column-lineage?node=${enc(dsNode('mart.daily_revenue'))}`);
     const g = await graphReady();
     expect(g.nodes).to.equal(5); // day, revenue ← id, amount, discount
-    const mappings = await page.$$eval('[data-testid=column-mappings] tbody tr', (l) => l.map((r) => `${r.children[1].textContent} → ${r.children[0].textContent} (${r.children[3].textContent})`));
+    const mappings = await page.$$eval('[data-testid=column-mappings] tbody tr', (l) =>
+      l.map((r) => `${r.children[1].textContent} → ${r.children[0].textContent} (${r.children[3].textContent})`),
+    );
     expect(mappings.sort()).to.deep.equal([
       'staging.orders.amount → mart.daily_revenue.revenue (DIRECT)',
       'staging.orders.discount → mart.daily_revenue.revenue (DIRECT)',
@@ -394,7 +514,9 @@ describe('web UI in Chromium', function () {
       const p = await dark.newPage();
       await p.goto(`${t.baseUrl}${lineagePath(dsNode('mart.daily_revenue'))}`);
       await p.waitForSelector('[data-testid=graph][data-state=ready]');
-      const [body, text] = await p.evaluate(`[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]`) as [string, string];
+      const [body, text] = (await p.evaluate(
+        `[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]`,
+      )) as [string, string];
       expect(body).to.equal('rgb(13, 17, 23)');
       expect(text).to.equal('rgb(230, 237, 243)');
       await p.screenshot({ path: path.join(shots, 'lineage-dark.png') });

@@ -12,8 +12,17 @@ function node(id: string, outs: string[], ins: string[], lastSeen: Record<string
   return {
     id,
     type,
-    data: { id: { namespace: ns, name }, namespace: ns, name, ...(type === 'JOB' ? { latestRun: { state: name === 'c2' ? 'FAILED' : 'COMPLETED' } } : {}) },
-    outEdges: outs.map((d) => ({ origin: id, destination: d, lastSeenAt: lastSeen[`${id}->${d}`] ?? new Date(NOW - 3600_000).toISOString() })),
+    data: {
+      id: { namespace: ns, name },
+      namespace: ns,
+      name,
+      ...(type === 'JOB' ? { latestRun: { state: name === 'c2' ? 'FAILED' : 'COMPLETED' } } : {}),
+    },
+    outEdges: outs.map((d) => ({
+      origin: id,
+      destination: d,
+      lastSeenAt: lastSeen[`${id}->${d}`] ?? new Date(NOW - 3600_000).toISOString(),
+    })),
     inEdges: ins.map((o) => ({ origin: o, destination: id })),
   };
 }
@@ -26,7 +35,9 @@ const answer: LineageGraph = {
     node('job:a:load', ['dataset:w:hub'], ['dataset:w:raw']),
     node('dataset:w:hub', ['job:a:c1', 'job:a:c2'], ['job:a:load']),
     node('job:a:c1', ['dataset:w:o1'], ['dataset:w:hub']),
-    node('job:a:c2', ['dataset:w:o2'], ['dataset:w:hub'], { 'job:a:c2->dataset:w:o2': new Date(NOW - 20 * DAY).toISOString() }),
+    node('job:a:c2', ['dataset:w:o2'], ['dataset:w:hub'], {
+      'job:a:c2->dataset:w:o2': new Date(NOW - 20 * DAY).toISOString(),
+    }),
     node('dataset:w:o1', [], ['job:a:c1']),
     node('dataset:w:o2', [], ['job:a:c2']),
   ],
@@ -53,8 +64,20 @@ describe('web graph model', () => {
 
   it('finds the path between two nodes along the arrows, against them, or ignoring them', () => {
     const m = toModel(answer, NOW);
-    expect(shortestPath(m, 'dataset:w:raw', 'dataset:w:o2')!.nodes).to.deep.equal(['dataset:w:raw', 'job:a:load', 'dataset:w:hub', 'job:a:c2', 'dataset:w:o2']);
-    expect(shortestPath(m, 'dataset:w:o2', 'dataset:w:raw')!.nodes).to.deep.equal(['dataset:w:raw', 'job:a:load', 'dataset:w:hub', 'job:a:c2', 'dataset:w:o2']);
+    expect(shortestPath(m, 'dataset:w:raw', 'dataset:w:o2')!.nodes).to.deep.equal([
+      'dataset:w:raw',
+      'job:a:load',
+      'dataset:w:hub',
+      'job:a:c2',
+      'dataset:w:o2',
+    ]);
+    expect(shortestPath(m, 'dataset:w:o2', 'dataset:w:raw')!.nodes).to.deep.equal([
+      'dataset:w:raw',
+      'job:a:load',
+      'dataset:w:hub',
+      'job:a:c2',
+      'dataset:w:o2',
+    ]);
     const siblings = shortestPath(m, 'dataset:w:o1', 'dataset:w:o2')!;
     expect(siblings.nodes).to.deep.equal(['dataset:w:o1', 'job:a:c1', 'dataset:w:hub', 'job:a:c2', 'dataset:w:o2']);
     expect(siblings.edges).to.have.length(4);
@@ -65,14 +88,30 @@ describe('web graph model', () => {
 describe('web layered layout', () => {
   it('places nodes left to right along the edges, sources next to their first reader', () => {
     // 0 → 1 → 2 → 3, and 4 → 3 (a source feeding the last job)
-    const r = layeredLayout({ widths: [100, 100, 100, 100, 100], edges: [[0, 1], [1, 2], [2, 3], [4, 3]] });
+    const r = layeredLayout({
+      widths: [100, 100, 100, 100, 100],
+      edges: [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+        [4, 3],
+      ],
+    });
     expect([...r.layer]).to.deep.equal([0, 1, 2, 3, 2]);
     expect(r.x[0]).to.be.below(r.x[1]);
     expect(r.x[4]).to.equal(r.x[2]);
   });
 
   it('survives cycles and self loops, and keeps nodes of a layer apart', () => {
-    const edges: [number, number][] = [[0, 1], [1, 2], [2, 0], [2, 2], [1, 3], [1, 4], [1, 5]];
+    const edges: [number, number][] = [
+      [0, 1],
+      [1, 2],
+      [2, 0],
+      [2, 2],
+      [1, 3],
+      [1, 4],
+      [1, 5],
+    ];
     const r = layeredLayout({ widths: [80, 80, 80, 80, 80, 80], edges }, { nodeHeight: 30, nodeGap: 10 });
     expect(r.layers).to.be.greaterThan(1);
     const byLayer = new Map<number, number[]>();
@@ -86,10 +125,11 @@ describe('web layered layout', () => {
   it('lays out 2,000 nodes (layers of a wide DAG) with every node placed', () => {
     const widths: number[] = [];
     const edges: [number, number][] = [];
-    for (let k = 0; k < 40; k++) for (let i = 0; i < 50; i++) {
-      widths.push(120);
-      if (k > 0) edges.push([(k - 1) * 50 + i, k * 50 + i], [(k - 1) * 50 + ((i * 7) % 50), k * 50 + i]);
-    }
+    for (let k = 0; k < 40; k++)
+      for (let i = 0; i < 50; i++) {
+        widths.push(120);
+        if (k > 0) edges.push([(k - 1) * 50 + i, k * 50 + i], [(k - 1) * 50 + ((i * 7) % 50), k * 50 + i]);
+      }
     const r = layeredLayout({ widths, edges });
     expect(r.layers).to.equal(40);
     expect([...r.x, ...r.y].every(Number.isFinite)).to.equal(true);

@@ -26,29 +26,48 @@ describe('web impact model (GET /api/v1/impact answers)', () => {
     return res.body as BlastRadius;
   }
 
-  it('counts job hops from the distance: odd distances are jobs from a dataset, even ones from a job, every hop for a column', () => {
-    expect([1, 2, 3, 4, 5].map((d) => jobHops('DATASET', d))).to.deep.equal([1, 1, 2, 2, 3]);
-    expect([1, 2, 3, 4, 5].map((d) => jobHops('JOB', d))).to.deep.equal([0, 1, 1, 2, 2]);
-    expect([1, 2, 3].map((d) => jobHops('DATASET_FIELD', d))).to.deep.equal([1, 2, 3]);
-  });
+  it(
+    'counts job hops from the distance: odd distances are jobs from a dataset, even ones from a job, every hop for ' +
+      'a column',
+    () => {
+      expect([1, 2, 3, 4, 5].map((d) => jobHops('DATASET', d))).to.deep.equal([1, 1, 2, 2, 3]);
+      expect([1, 2, 3, 4, 5].map((d) => jobHops('JOB', d))).to.deep.equal([0, 1, 1, 2, 2]);
+      expect([1, 2, 3].map((d) => jobHops('DATASET_FIELD', d))).to.deep.equal([1, 2, 3]);
+    },
+  );
 
-  it('lists a dataset’s blast radius nearest first with job hops, states and the node each was reached from', async () => {
-    const answer = await impact(ds('staging.orders'));
-    const rows = impactRows(answer);
-    expect(rows.map((r) => [r.id, r.kind, r.distance, r.jobHops, r.viaLabel, r.state])).to.deep.equal([
-      [job('legacy.export'), 'job', 1, 1, 'staging.orders', 'COMPLETED'],
-      [job('transform.daily_revenue'), 'job', 1, 1, 'staging.orders', 'COMPLETED'],
-      [ds('legacy.orders_export'), 'dataset', 2, 1, 'legacy.export', null],
-      [ds('mart.daily_revenue'), 'dataset', 2, 1, 'transform.daily_revenue', null],
-      [job('report.revenue_dashboard'), 'job', 3, 2, 'mart.daily_revenue', 'RUNNING'],
-      [ds('bi.revenue_dashboard'), 'dataset', 4, 2, 'report.revenue_dashboard', null],
-    ]);
-    // The namespace (with its colons) and the name come from the answer, not from splitting ids.
-    expect(rows[3]).to.include({ namespace: DS_NS, name: 'mart.daily_revenue', label: 'mart.daily_revenue' });
-    expect(rows[1].endedAt).to.be.a('string');
-    expect(rows[4].endedAt, 'a running job has not ended').to.equal(null);
-    expect(impactSummary(answer)).to.deep.equal({ total: 6, jobs: 3, datasets: 3, columns: 0, failingJobs: 0, byHops: [[1, 4], [2, 2]], shown: 6, truncated: false });
-  });
+  it(
+    'lists a dataset’s blast radius nearest first with job hops, states and the node each was reached ' + 'from',
+    async () => {
+      const answer = await impact(ds('staging.orders'));
+      const rows = impactRows(answer);
+      expect(rows.map((r) => [r.id, r.kind, r.distance, r.jobHops, r.viaLabel, r.state])).to.deep.equal([
+        [job('legacy.export'), 'job', 1, 1, 'staging.orders', 'COMPLETED'],
+        [job('transform.daily_revenue'), 'job', 1, 1, 'staging.orders', 'COMPLETED'],
+        [ds('legacy.orders_export'), 'dataset', 2, 1, 'legacy.export', null],
+        [ds('mart.daily_revenue'), 'dataset', 2, 1, 'transform.daily_revenue', null],
+        [job('report.revenue_dashboard'), 'job', 3, 2, 'mart.daily_revenue', 'RUNNING'],
+        [ds('bi.revenue_dashboard'), 'dataset', 4, 2, 'report.revenue_dashboard', null],
+      ]);
+      // The namespace (with its colons) and the name come from the answer, not from splitting ids.
+      expect(rows[3]).to.include({ namespace: DS_NS, name: 'mart.daily_revenue', label: 'mart.daily_revenue' });
+      expect(rows[1].endedAt).to.be.a('string');
+      expect(rows[4].endedAt, 'a running job has not ended').to.equal(null);
+      expect(impactSummary(answer)).to.deep.equal({
+        total: 6,
+        jobs: 3,
+        datasets: 3,
+        columns: 0,
+        failingJobs: 0,
+        byHops: [
+          [1, 4],
+          [2, 2],
+        ],
+        shown: 6,
+        truncated: false,
+      });
+    },
+  );
 
   it('counts hops from a job start and the failing jobs downstream', async () => {
     const fromJob = await impact(job('ingest.orders'));
@@ -61,7 +80,11 @@ describe('web impact model (GET /api/v1/impact answers)', () => {
       ['report.revenue_dashboard', 2],
       ['bi.revenue_dashboard', 2],
     ]);
-    expect(impactSummary(fromJob).byHops).to.deep.equal([[0, 1], [1, 4], [2, 2]]);
+    expect(impactSummary(fromJob).byHops).to.deep.equal([
+      [0, 1],
+      [1, 4],
+      [2, 2],
+    ]);
     const failing = impactSummary(await impact(ds('raw.customers')));
     // raw.customers → ingest.customers (FAILED) → staging.customers → transform → mart → report → bi
     expect(failing).to.include({ total: 6, jobs: 3, datasets: 3, failingJobs: 1 });
@@ -69,9 +92,25 @@ describe('web impact model (GET /api/v1/impact answers)', () => {
 
   it('keeps the summary of everything reached when the service cuts the list at the limit', async () => {
     const answer = await impact(ds('staging.orders'), '&limit=3');
-    expect(impactRows(answer).map((r) => r.label)).to.deep.equal(['legacy.export', 'transform.daily_revenue', 'legacy.orders_export']);
+    expect(impactRows(answer).map((r) => r.label)).to.deep.equal([
+      'legacy.export',
+      'transform.daily_revenue',
+      'legacy.orders_export',
+    ]);
     expect(answer.total).to.equal(6);
-    expect(impactSummary(answer)).to.deep.equal({ total: 6, jobs: 3, datasets: 3, columns: 0, failingJobs: 0, byHops: [[1, 4], [2, 2]], shown: 3, truncated: true });
+    expect(impactSummary(answer)).to.deep.equal({
+      total: 6,
+      jobs: 3,
+      datasets: 3,
+      columns: 0,
+      failingJobs: 0,
+      byHops: [
+        [1, 4],
+        [2, 2],
+      ],
+      shown: 3,
+      truncated: true,
+    });
   });
 
   it('shows a column’s impact as dataset.field with the job that maps it', async () => {

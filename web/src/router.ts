@@ -56,7 +56,14 @@ export function interceptLinks(root: HTMLElement): void {
   root.addEventListener('click', (e) => {
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     const a = (e.target as Element).closest('a');
-    if (!a || a.target || a.hasAttribute('download') || a.origin !== window.location.origin || a.pathname.startsWith('/api/')) return;
+    if (
+      !a ||
+      a.target ||
+      a.hasAttribute('download') ||
+      a.origin !== window.location.origin ||
+      a.pathname.startsWith('/api/')
+    )
+      return;
     e.preventDefault();
     navigate(a.pathname + a.search);
   });
@@ -66,7 +73,8 @@ const seg = encodeURIComponent;
 
 function withQuery(path: string, params: Record<string, string | number | boolean | null | undefined>): string {
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '' && v !== false) q.set(k, String(v));
+  for (const [k, v] of Object.entries(params))
+    if (v !== undefined && v !== null && v !== '' && v !== false) q.set(k, String(v));
   const s = q.toString();
   return s ? `${path}?${s}` : path;
 }
@@ -84,13 +92,23 @@ export interface LineageState {
 
 export const paths = {
   home: () => '/',
-  namespace: (ns: string, params: { tab?: string; page?: number; sort?: string } = {}) => withQuery(`/namespaces/${seg(ns)}`, params),
+  namespace: (ns: string, params: { tab?: string; page?: number; sort?: string } = {}) =>
+    withQuery(`/namespaces/${seg(ns)}`, params),
   dataset: (ns: string, name: string, tab?: string) => withQuery(`/datasets/${seg(ns)}/${seg(name)}`, { tab }),
   job: (ns: string, name: string, tab?: string) => withQuery(`/jobs/${seg(ns)}/${seg(name)}`, { tab }),
   run: (id: string) => `/runs/${seg(id)}`,
   lineage: (s: LineageState) =>
-    withQuery('/lineage', { node: s.node, depth: s.depth, direction: s.direction === 'both' ? undefined : s.direction, asOf: s.asOf, window: s.window, selected: s.selected, to: s.to }),
-  columnLineage: (node: string, params: { depth?: number; downstream?: boolean } = {}) => withQuery('/column-lineage', { node, ...params }),
+    withQuery('/lineage', {
+      node: s.node,
+      depth: s.depth,
+      direction: s.direction === 'both' ? undefined : s.direction,
+      asOf: s.asOf,
+      window: s.window,
+      selected: s.selected,
+      to: s.to,
+    }),
+  columnLineage: (node: string, params: { depth?: number; downstream?: boolean } = {}) =>
+    withQuery('/column-lineage', { node, ...params }),
   impact: (node: string, params: { depth?: number; window?: string } = {}) => withQuery('/impact', { node, ...params }),
 };
 

@@ -24,7 +24,10 @@ export class AliasMap {
   }
 }
 
-/** The symlink aliases a batch declares that are not known yet: each identifier of a dataset's symlinks facet names that dataset. */
+/**
+ * The symlink aliases a batch declares that are not known yet: each identifier of a dataset's symlinks facet names that
+ * dataset.
+ */
 export function declaredAliases(items: Incoming[], known: AliasMap): { from: DatasetRef; to: DatasetRef }[] {
   const out = new Map<string, { from: DatasetRef; to: DatasetRef }>();
   for (const { event } of items) {

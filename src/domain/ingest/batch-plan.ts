@@ -20,7 +20,19 @@ import { JobFold } from './job-fold.js';
 import { commitRow, RunFold, versionOf } from './run-fold.js';
 import { byKey, byRef, maxIso, minIso, ms, ref, refKey } from './keys.js';
 import { facetReports, versionPromoted, type Obj } from './promoted.js';
-import type { AliasNameRow, BatchPlan, ColumnEdgeRow, CommitRow, DatasetEventRow, Incoming, ParentJobRow, ParentRunRow, RunRow, StoredEvent, VersionRow } from './rows.js';
+import type {
+  AliasNameRow,
+  BatchPlan,
+  ColumnEdgeRow,
+  CommitRow,
+  DatasetEventRow,
+  Incoming,
+  ParentJobRow,
+  ParentRunRow,
+  RunRow,
+  StoredEvent,
+  VersionRow,
+} from './rows.js';
 import { NEW_RUN, type StoredState } from './stored.js';
 
 /** The refs every event in the batch mentions, sorted (datasets-state.cypher locks them in this order). */
@@ -44,14 +56,18 @@ export function mentionedJobs(items: Incoming[]): DatasetRef[] {
   return [...seen.values()].sort(byRef);
 }
 
-/** The runs of the batch, each with its earliest event time, sorted by id (runs-prepare.cypher locks them in this order). */
+/**
+ * The runs of the batch, each with its earliest event time, sorted by id (runs-prepare.cypher locks them in this
+ * order).
+ */
 export function mentionedRuns(items: Incoming[]): { id: string; externalId: string; eventTime: string }[] {
   const runs = new Map<string, { id: string; externalId: string; eventTime: string }>();
   for (const { event } of items) {
     if (event.kind !== 'run') continue;
     const r = event.run!;
     const prev = runs.get(r.id);
-    if (!prev || ms(event.eventTime) < ms(prev.eventTime)) runs.set(r.id, { id: r.id, externalId: r.externalId, eventTime: event.eventTime });
+    if (!prev || ms(event.eventTime) < ms(prev.eventTime))
+      runs.set(r.id, { id: r.id, externalId: r.externalId, eventTime: event.eventTime });
   }
   return [...runs.values()].sort(byKey((r) => r.id));
 }
@@ -100,7 +116,12 @@ class BatchFold {
     const to = this.aliases.resolve(d);
     if (to.namespace !== d.namespace || to.name !== d.name) {
       const prev = this.aliasNames.get(refKey(d));
-      this.aliasNames.set(refKey(d), { namespace: d.namespace, name: d.name, firstSeen: minIso(prev?.firstSeen ?? null, t), lastSeen: maxIso(prev?.lastSeen ?? null, t) });
+      this.aliasNames.set(refKey(d), {
+        namespace: d.namespace,
+        name: d.name,
+        firstSeen: minIso(prev?.firstSeen ?? null, t),
+        lastSeen: maxIso(prev?.lastSeen ?? null, t),
+      });
     }
     return to;
   }
@@ -154,9 +175,19 @@ class BatchFold {
             transformations: JSON.stringify(input.transformations),
             at: t,
           };
-          const k = JSON.stringify([job.namespace, job.name, out.namespace, out.name, entry.field, inRef.namespace, inRef.name, input.field]);
+          const k = JSON.stringify([
+            job.namespace,
+            job.name,
+            out.namespace,
+            out.name,
+            entry.field,
+            inRef.namespace,
+            inRef.name,
+            input.field,
+          ]);
           const prev = this.columnEdges.get(k);
-          if (!prev || ms(t) > ms(prev.at) || (t === prev.at && row.transformations > prev.transformations)) this.columnEdges.set(k, row);
+          if (!prev || ms(t) > ms(prev.at) || (t === prev.at && row.transformations > prev.transformations))
+            this.columnEdges.set(k, row);
         }
       }
     }
@@ -179,7 +210,14 @@ class BatchFold {
       }
       if (parent.runId !== run.id) {
         const prev = this.parentRuns.get(parent.runId);
-        if (!prev || ms(t) < ms(prev.at)) this.parentRuns.set(parent.runId, { runId: parent.runId, externalRunId: parent.externalRunId, job: ref(parent.job), at: t, own: false });
+        if (!prev || ms(t) < ms(prev.at))
+          this.parentRuns.set(parent.runId, {
+            runId: parent.runId,
+            externalRunId: parent.externalRunId,
+            job: ref(parent.job),
+            at: t,
+            own: false,
+          });
       }
     }
     for (const d of [...inputs, ...outputs]) this.dataset(d, t).mention(d, t);
@@ -196,7 +234,14 @@ class BatchFold {
     this.declareColumns(job, outs, t);
     this.observations.push(...jobEventObservations(job, ms(t), ins, outs));
     // One row per declaration: the stage keeps the earliest and the latest time of each version.
-    this.declaredVersions.push({ ...versionOf(job, event.job!.location, event.job!.context, ins, outs), job, runId: null, previous: null, time: t, retimed: false });
+    this.declaredVersions.push({
+      ...versionOf(job, event.job!.location, event.job!.context, ins, outs),
+      job,
+      runId: null,
+      previous: null,
+      time: t,
+      retimed: false,
+    });
   }
 
   private datasetEvent(event: NormalizedEvent): void {
@@ -207,7 +252,14 @@ class BatchFold {
     const versionId = eventDatasetVersionId(d, eventFingerprint(event.raw));
     const fold = new FacetFold<Obj>(null);
     fold.offer(facetReports(d.facets, d.deletedFacets), ms(t));
-    this.datasetEvents.set(versionId, { namespace: d.namespace, name: d.name, versionId, at: t, facetProps: fold.props(), derived: versionPromoted(fold) });
+    this.datasetEvents.set(versionId, {
+      namespace: d.namespace,
+      name: d.name,
+      versionId,
+      at: t,
+      facetProps: fold.props(),
+      derived: versionPromoted(fold),
+    });
   }
 
   plan(): BatchPlan {
@@ -219,7 +271,8 @@ class BatchFold {
       const row = run.row();
       runRows.push(row);
       const cur = newest.get(refKey(run.job));
-      if (!cur || ms(run.sortTime) > ms(cur.sort) || (ms(run.sortTime) === ms(cur.sort) && run.id > cur.row.id)) newest.set(refKey(run.job), { row, sort: run.sortTime });
+      if (!cur || ms(run.sortTime) > ms(cur.sort) || (ms(run.sortTime) === ms(cur.sort) && run.id > cur.row.id))
+        newest.set(refKey(run.job), { row, sort: run.sortTime });
       const version = run.version();
       if (version) versions.push(version);
       for (const c of run.commits()) commits.set(c.versionId, c);
@@ -250,7 +303,9 @@ class BatchFold {
       jobs,
       parentJobs: [...this.parentJobs.values()].sort(byRef),
       runs: runRows.sort(byKey((r) => r.id)),
-      parentRuns: [...this.parentRuns.values()].map((p) => ({ ...p, own: this.runs.has(p.runId) })).sort(byKey((r) => r.runId)),
+      parentRuns: [...this.parentRuns.values()]
+        .map((p) => ({ ...p, own: this.runs.has(p.runId) }))
+        .sort(byKey((r) => r.runId)),
       outputs: runs.flatMap((r) => r.outputRows((d) => this.datasets.get(refKey(d))?.fold)),
       datasetEvents: [...this.datasetEvents.values()],
       commits: [...commits.values()].sort(byKey((c) => c.versionId)),

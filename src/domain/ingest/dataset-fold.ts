@@ -41,11 +41,16 @@ export class DatasetFold {
     const reports = facetReports(d.facets, d.deletedFacets);
     this.fold.offer(reports, ms(t));
     const schema = reports.find((r) => r.key === `${FACET_PREFIX}schema` && r.json !== null);
-    if (schema?.json) this.schemas.set(schema.json, schemaFields(schema.object!.fields).map((f) => f.name));
+    if (schema?.json)
+      this.schemas.set(
+        schema.json,
+        schemaFields(schema.object!.fields).map((f) => f.name),
+      );
     const source = dataSourceOf(d.facets.dataSource ?? null, d.namespace);
     if (source) {
       const prev = this.sources.get(source.name);
-      if (!prev || ms(t) < ms(prev.at)) this.sources.set(source.name, { ...source, uri: source.uri ?? prev?.uri ?? null, at: t });
+      if (!prev || ms(t) < ms(prev.at))
+        this.sources.set(source.name, { ...source, uri: source.uri ?? prev?.uri ?? null, at: t });
     }
     for (const l of d.symlinks) {
       if (l.namespace === d.namespace && l.name === d.name) continue;

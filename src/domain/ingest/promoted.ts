@@ -13,7 +13,8 @@ export type Obj = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 /** A facet slot as reports to fold: each facet's JSON, deletions as null. */
-export const facetReports = (facets: Facets, deleted: readonly string[], prefix = FACET_PREFIX): Report<Obj>[] => reportsOf<Obj>(facets, deleted, prefix, jsonOf);
+export const facetReports = (facets: Facets, deleted: readonly string[], prefix = FACET_PREFIX): Report<Obj>[] =>
+  reportsOf<Obj>(facets, deleted, prefix, jsonOf);
 
 function sourceType(uri: string | null, namespace: string): string {
   const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(uri ?? namespace);
@@ -21,7 +22,10 @@ function sourceType(uri: string | null, namespace: string): string {
 }
 
 /** The source a `dataSource` facet names. */
-export function dataSourceOf(facet: Obj | null, namespace: string): { name: string; uri: string | null; type: string } | null {
+export function dataSourceOf(
+  facet: Obj | null,
+  namespace: string,
+): { name: string; uri: string | null; type: string } | null {
   if (!facet) return null;
   const uri = str(facet.uri);
   return { name: str(facet.name) ?? uri ?? namespace, uri, type: sourceType(uri, namespace) };
@@ -29,7 +33,9 @@ export function dataSourceOf(facet: Obj | null, namespace: string): { name: stri
 
 /** A schema facet's top-level columns as field rows. */
 export function fieldRows(schema: Obj | null): { name: string; type: string | null; description: string | null }[] {
-  return schema ? schemaFields(schema.fields).map((f) => ({ name: f.name, type: f.type, description: f.description })) : [];
+  return schema
+    ? schemaFields(schema.fields).map((f) => ({ name: f.name, type: f.type, description: f.description }))
+    : [];
 }
 
 const DATASET = {
@@ -81,7 +87,11 @@ export function jobPromoted(fold: FacetFold<Obj>): Record<string, string | null>
 export function codeOf(facet: (name: 'sourceCodeLocation' | 'sql' | 'jobType') => Obj | null) {
   const sql = str(facet('sql')?.query);
   const context: Record<string, string> = sql ? { sql } : {};
-  return { location: str(facet('sourceCodeLocation')?.url), context, streaming: str(facet('jobType')?.processingType)?.toUpperCase() === 'STREAMING' };
+  return {
+    location: str(facet('sourceCodeLocation')?.url),
+    context,
+    streaming: str(facet('jobType')?.processingType)?.toUpperCase() === 'STREAMING',
+  };
 }
 
 /** The simple name of a job under a parent (as Marquez: the part after the last dot). */

@@ -10,7 +10,6 @@ export interface Incoming {
   receivedAt: string;
 }
 
-
 export interface DatasetRow {
   namespace: string;
   name: string;
@@ -28,7 +27,9 @@ export interface DatasetRow {
   /** The dataSource facet that now holds (when it changed): its source, or null when removed. */
   source: { name: string; uri: string | null; type: string } | null;
   sourceChanged: boolean;
-  /** Every source reported, with the earliest report time (ISO): sources are created, and dated, by their first report. */
+  /**
+   * Every source reported, with the earliest report time (ISO): sources are created, and dated, by their first report.
+   */
   sources: { name: string; uri: string | null; type: string; at: string }[];
   /** Symlink aliases it declares, each with its earliest declaration (ISO). */
   symlinks: (DatasetRef & { at: string })[];
@@ -221,4 +222,3 @@ export interface BatchPlan {
   lineageEdges: EdgeWriteRow[];
   events: StoredEvent[];
 }
-

@@ -27,11 +27,24 @@ interface DatasetShare {
 }
 
 /** A job version row from its four versioned facts (the id is their UUIDv5: versions.ts). */
-export function versionOf(job: DatasetRef, location: string | null, context: Record<string, string>, inputs: DatasetRef[], outputs: DatasetRef[]) {
+export function versionOf(
+  job: DatasetRef,
+  location: string | null,
+  context: Record<string, string>,
+  inputs: DatasetRef[],
+  outputs: DatasetRef[],
+) {
   const sortedIn = sortedRefs(inputs);
   const sortedOut = sortedRefs(outputs);
   return {
-    id: jobVersionId({ namespace: job.namespace, name: job.name, location, context, inputs: sortedIn, outputs: sortedOut }),
+    id: jobVersionId({
+      namespace: job.namespace,
+      name: job.name,
+      location,
+      context,
+      inputs: sortedIn,
+      outputs: sortedOut,
+    }),
     location,
     context: JSON.stringify(context),
     inputs: sortedIn,
@@ -41,13 +54,21 @@ export function versionOf(job: DatasetRef, location: string | null, context: Rec
 
 /** A commit (or un-commit: null) of a dataset version. */
 export function commitRow(versionId: string, dataset: DatasetRef, committedAt: string | null): CommitRow {
-  return { versionId, namespace: dataset.namespace, name: dataset.name, committedAt, placeholderId: initialDatasetVersionId(dataset) };
+  return {
+    versionId,
+    namespace: dataset.namespace,
+    name: dataset.name,
+    committedAt,
+    placeholderId: initialDatasetVersionId(dataset),
+  };
 }
 
 /** When a run sorts among its job's runs: its start, else its end, else its first event. */
-const sortTime = (times: RunTimes, createdAt: string | null): string | null => times.startedAt ?? times.endedAt ?? createdAt;
+const sortTime = (times: RunTimes, createdAt: string | null): string | null =>
+  times.startedAt ?? times.endedAt ?? createdAt;
 /** When a run's version takes effect: its end, else its start (a streaming run), else its first event. */
-const versionTime = (times: RunTimes, createdAt: string | null): string | null => times.endedAt ?? times.startedAt ?? createdAt;
+const versionTime = (times: RunTimes, createdAt: string | null): string | null =>
+  times.endedAt ?? times.startedAt ?? createdAt;
 
 export class RunFold {
   private times: RunTimes;
@@ -69,7 +90,8 @@ export class RunFold {
     t: string,
   ) {
     // Its own events decide a run's job: one linked to another job only as a parent may move.
-    if (stored.jobName !== null && stored.lastEventAt !== null) this.checkJob(job, { namespace: stored.jobNamespace!, name: stored.jobName });
+    if (stored.jobName !== null && stored.lastEventAt !== null)
+      this.checkJob(job, { namespace: stored.jobNamespace!, name: stored.jobName });
     this.times = stored.times;
     this.firstSeen = t;
     this.lastSeen = t;
@@ -81,11 +103,16 @@ export class RunFold {
 
   checkJob(job: DatasetRef, owner: DatasetRef = this.job): void {
     if (owner.namespace !== job.namespace || owner.name !== job.name) {
-      throw new RunJobConflict(`Run '${this.externalId}' belongs to job '${owner.namespace}:${owner.name}', not '${job.namespace}:${job.name}'`);
+      throw new RunJobConflict(
+        `Run '${this.externalId}' belongs to job '${owner.namespace}:${owner.name}', not ` +
+          `'${job.namespace}:${job.name}'`,
+      );
     }
   }
 
-  /** Folds one event of the run (its datasets already resolved); returns what it observed of its job's lineage edges. */
+  /**
+   * Folds one event of the run (its datasets already resolved); returns what it observed of its job's lineage edges.
+   */
   add(event: NormalizedEvent, inputs: NormalizedDataset[], outputs: NormalizedDataset[]): EdgeObservation[] {
     const t = event.eventTime;
     const time = ms(t);
@@ -103,15 +130,23 @@ export class RunFold {
     this.firstSeen = minIso(this.firstSeen, t);
     this.lastSeen = maxIso(this.lastSeen, t);
     this.lastEventAt = maxIso(this.lastEventAt, t);
-    this.fold.offer([...facetReports(event.run!.facets, []), ...facetReports(event.job!.facets, event.job!.deletedFacets, JOB_FACET_PREFIX)], time);
+    this.fold.offer(
+      [
+        ...facetReports(event.run!.facets, []),
+        ...facetReports(event.job!.facets, event.job!.deletedFacets, JOB_FACET_PREFIX),
+      ],
+      time,
+    );
     for (const d of inputs) {
       this.inputs.set(refKey(d), ref(d));
       // A READ keeps what the run reported about its input, dataset facets included: the version it read
       // shows them (a placeholder version has no writer to report its schema).
-      this.share(this.reads, d, t, this.stored.reads.find((r) => r.namespace === d.namespace && r.name === d.name)).fold.offer(
-        facetReports({ ...d.facets, ...d.inputFacets }, d.deletedFacets),
-        time,
-      );
+      this.share(
+        this.reads,
+        d,
+        t,
+        this.stored.reads.find((r) => r.namespace === d.namespace && r.name === d.name),
+      ).fold.offer(facetReports({ ...d.facets, ...d.inputFacets }, d.deletedFacets), time);
     }
     for (const d of outputs) {
       this.outputs.set(refKey(d), ref(d));
@@ -124,10 +159,21 @@ export class RunFold {
     return observations;
   }
 
-  private share(map: Map<string, DatasetShare>, d: DatasetRef, t: string, stored: { at: string | null; stamps: string[] | null } | undefined): DatasetShare {
+  private share(
+    map: Map<string, DatasetShare>,
+    d: DatasetRef,
+    t: string,
+    stored: { at: string | null; stamps: string[] | null } | undefined,
+  ): DatasetShare {
     let share = map.get(refKey(d));
     if (!share) {
-      share = { ref: ref(d), at: stored?.at ?? t, storedAt: stored?.at ?? null, existed: stored !== undefined, fold: new FacetFold(stored?.stamps) };
+      share = {
+        ref: ref(d),
+        at: stored?.at ?? t,
+        storedAt: stored?.at ?? null,
+        existed: stored !== undefined,
+        fold: new FacetFold(stored?.stamps),
+      };
       map.set(refKey(d), share);
     }
     share.at = minIso(share.at, t);
@@ -188,7 +234,14 @@ export class RunFold {
     const storedTime = versionTime(this.stored.times, this.stored.createdAt);
     const moved = this.stored.jobVersion !== v.id;
     if (!moved && storedTime !== null && ms(storedTime) === ms(time)) return null;
-    return { ...v, job: this.job, runId: this.id, previous: moved ? this.stored.jobVersion : null, time, retimed: !moved };
+    return {
+      ...v,
+      job: this.job,
+      runId: this.id,
+      previous: moved ? this.stored.jobVersion : null,
+      time,
+      retimed: !moved,
+    };
   }
 
   /** What it wrote is committed at its end when it COMPLETED, and no longer when an earlier end says otherwise. */
@@ -199,7 +252,8 @@ export class RunFold {
     for (const d of this.outputs.values()) {
       const id = writtenDatasetVersionId(d, this.id);
       const isNew = this.writes.get(refKey(d))?.existed === false;
-      if (completed && (isNew || !wasCompleted || this.stored.times.endedAt !== this.times.endedAt)) out.push(commitRow(id, d, this.times.endedAt));
+      if (completed && (isNew || !wasCompleted || this.stored.times.endedAt !== this.times.endedAt))
+        out.push(commitRow(id, d, this.times.endedAt));
       else if (!completed && wasCompleted) out.push(commitRow(id, d, null));
     }
     return out;
@@ -239,7 +293,12 @@ export class RunFold {
       const props = write.fold.props();
       const derived = versionPromoted(write.fold);
       const dataset = datasetFacets(write.ref);
-      const same = dataset ? write.fold.sharedWith(dataset, Object.keys(props).filter((k) => props[k] !== null)) : [];
+      const same = dataset
+        ? write.fold.sharedWith(
+            dataset,
+            Object.keys(props).filter((k) => props[k] !== null),
+          )
+        : [];
       for (const k of same) delete props[k];
       if (same.includes(`${FACET_PREFIX}schema`)) delete derived.fields;
       rows.push({

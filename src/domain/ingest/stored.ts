@@ -1,4 +1,7 @@
-/** What the read statement of an ingest batch returns, as the planner folds the batch onto it (src/store/ingest.ts builds it). */
+/**
+ * What the read statement of an ingest batch returns, as the planner folds the batch onto it (src/store/ingest.ts
+ * builds it).
+ */
 import type { RunTimes } from '../run-state.js';
 import type { StoredEdge } from '../edge-plan.js';
 import type { AliasMap } from './aliases.js';
@@ -43,4 +46,3 @@ export interface StoredState {
   /** Every lineage edge of each job of the batch, by jobKey. */
   edges: Map<string, StoredEdge[]>;
 }
-

@@ -34,7 +34,12 @@ export interface ColumnCandidate {
 
 const inputId = (i: ColumnInput) => fieldNodeId(i.namespace, i.dataset, i.field);
 
-export function columnAnswer(candidates: ColumnCandidate[], startNodes: string[], depth: number, withDownstream: boolean): LineageNode[] {
+export function columnAnswer(
+  candidates: ColumnCandidate[],
+  startNodes: string[],
+  depth: number,
+  withDownstream: boolean,
+): LineageNode[] {
   const byId = new Map(candidates.map((c) => [c.nodeId, c]));
   const consumers = new Map<string, string[]>();
   for (const c of candidates) {
@@ -82,7 +87,10 @@ export function columnAnswer(candidates: ColumnCandidate[], startNodes: string[]
       inEdges: [],
       outEdges: [],
     });
-    outs.set(c.nodeId, (consumers.get(c.nodeId) ?? []).filter((m) => reached.has(m)));
+    outs.set(
+      c.nodeId,
+      (consumers.get(c.nodeId) ?? []).filter((m) => reached.has(m)),
+    );
   }
   return wireEdges(nodes, outs);
 }

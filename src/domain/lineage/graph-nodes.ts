@@ -13,9 +13,52 @@ export type EdgeExtras = Omit<LineageEdge, 'origin' | 'destination'>;
 export type LineageInclude = 'facets' | 'latestRuns';
 export const LINEAGE_INCLUDES: readonly LineageInclude[] = ['facets', 'latestRuns'];
 
-const JOB_FIELDS = ['id', 'type', 'name', 'simpleName', 'parentJobName', 'createdAt', 'updatedAt', 'namespace', 'inputs', 'outputs', 'location', 'description', 'latestRun', 'currentVersion', 'labels', 'tags'] as const;
-const DATASET_FIELDS = ['id', 'type', 'name', 'physicalName', 'createdAt', 'updatedAt', 'namespace', 'sourceName', 'fields', 'tags', 'lastModifiedAt', 'description', 'lastLifecycleState', 'currentVersion'] as const;
-const RUN_FIELDS = ['id', 'createdAt', 'updatedAt', 'nominalStartTime', 'nominalEndTime', 'state', 'startedAt', 'endedAt', 'durationMs', 'jobVersion'] as const;
+const JOB_FIELDS = [
+  'id',
+  'type',
+  'name',
+  'simpleName',
+  'parentJobName',
+  'createdAt',
+  'updatedAt',
+  'namespace',
+  'inputs',
+  'outputs',
+  'location',
+  'description',
+  'latestRun',
+  'currentVersion',
+  'labels',
+  'tags',
+] as const;
+const DATASET_FIELDS = [
+  'id',
+  'type',
+  'name',
+  'physicalName',
+  'createdAt',
+  'updatedAt',
+  'namespace',
+  'sourceName',
+  'fields',
+  'tags',
+  'lastModifiedAt',
+  'description',
+  'lastLifecycleState',
+  'currentVersion',
+] as const;
+const RUN_FIELDS = [
+  'id',
+  'createdAt',
+  'updatedAt',
+  'nominalStartTime',
+  'nominalEndTime',
+  'state',
+  'startedAt',
+  'endedAt',
+  'durationMs',
+  'jobVersion',
+] as const;
 
 const pick = (o: object, keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, (o as Props)[k] ?? null]));
 
@@ -24,7 +67,11 @@ const pick = (o: object, keys: readonly string[]) => Object.fromEntries(keys.map
  * tags and labels), the latest run as its state and times; `include` adds facets (and a job's context,
  * a dataset's column lineage) and the latest run in full with `latestRuns`.
  */
-export function nodeData(full: Job | Dataset, isJob: boolean, include: ReadonlySet<LineageInclude>): Record<string, unknown> {
+export function nodeData(
+  full: Job | Dataset,
+  isJob: boolean,
+  include: ReadonlySet<LineageInclude>,
+): Record<string, unknown> {
   const data = pick(full, isJob ? JOB_FIELDS : DATASET_FIELDS);
   if (include.has('facets')) {
     data.facets = full.facets;
@@ -45,11 +92,19 @@ export function runAsOf(run: Props | null, asOf: number): Props | null {
   const started = typeof run.startedAt === 'string' && Date.parse(run.startedAt) <= asOf;
   const ended = typeof run.endedAt === 'string' && Date.parse(run.endedAt) <= asOf;
   if (ended) return run;
-  return { ...run, endedAt: null, state: started ? 'RUNNING' : 'NEW', startedAt: started ? run.startedAt : null, jobVersion: null };
+  return {
+    ...run,
+    endedAt: null,
+    state: started ? 'RUNNING' : 'NEW',
+    startedAt: started ? run.startedAt : null,
+    jobVersion: null,
+  };
 }
 
 const latest = (...times: unknown[]) =>
-  times.filter((t): t is string => typeof t === 'string').reduce<string | null>((a, b) => (a === null || Date.parse(b) > Date.parse(a) ? b : a), null);
+  times
+    .filter((t): t is string => typeof t === 'string')
+    .reduce<string | null>((a, b) => (a === null || Date.parse(b) > Date.parse(a) ? b : a), null);
 
 /**
  * A dataset as it was at `asOf`: its current version then gives the version, schema, lifecycle state
@@ -74,15 +129,31 @@ export function datasetAsOf(node: Props): Props {
  */
 export function jobAsOf(node: Props, asOf: number): Props {
   const run = runAsOf(node.latestRun as Props | null, asOf);
-  return { ...node, latestRun: run, updatedAt: latest(node.createdAt, run?.startedAt, run?.endedAt), currentVersion: run?.jobVersion ?? null };
+  return {
+    ...node,
+    latestRun: run,
+    updatedAt: latest(node.createdAt, run?.startedAt, run?.endedAt),
+    currentVersion: run?.jobVersion ?? null,
+  };
 }
 
 function byOriginDestination(a: LineageEdge, b: LineageEdge): number {
-  return a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : a.destination < b.destination ? -1 : a.destination > b.destination ? 1 : 0;
+  return a.origin < b.origin
+    ? -1
+    : a.origin > b.origin
+      ? 1
+      : a.destination < b.destination
+        ? -1
+        : a.destination > b.destination
+          ? 1
+          : 0;
 }
 
 /** Adds the edges between nodes of the answer (both endpoints present) to both ends; sorts everything. */
-export function wireEdges(nodes: LineageNode[], outs: Map<string, (string | { destination: string; extras: EdgeExtras })[]>): LineageNode[] {
+export function wireEdges(
+  nodes: LineageNode[],
+  outs: Map<string, (string | { destination: string; extras: EdgeExtras })[]>,
+): LineageNode[] {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   for (const [origin, destinations] of outs) {
     const from = byId.get(origin);

@@ -56,7 +56,11 @@ const symlinksFacet = {
   type: 'object',
   properties: {
     identifiers: {
-      items: { type: 'object', required: ['namespace', 'name'], properties: { namespace: nonEmptyString, name: nonEmptyString } },
+      items: {
+        type: 'object',
+        required: ['namespace', 'name'],
+        properties: { namespace: nonEmptyString, name: nonEmptyString },
+      },
     },
   },
 } as const;
@@ -127,7 +131,8 @@ const job = {
 export const eventSchema = {
   type: 'object',
   description:
-    'An OpenLineage event (spec 1-0-x or 2-0-x): a RunEvent has `run` and `job`; a JobEvent `job` (no `dataset`); a DatasetEvent `dataset`. Unknown keys and custom facets are kept.',
+    'An OpenLineage event (spec 1-0-x or 2-0-x): a RunEvent has `run` and `job`; a JobEvent `job` (no `dataset`); a ' +
+    'DatasetEvent `dataset`. Unknown keys and custom facets are kept.',
   required: ['eventTime', 'producer'],
   properties: {
     // null is read as "absent": the spec makes eventType optional and some serializers write nulls.

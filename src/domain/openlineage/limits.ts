@@ -68,7 +68,11 @@ export function nestingDepth(value: unknown, stopAbove = Infinity): number {
 export function nestingProblem(body: unknown): LimitProblem | null {
   const depth = nestingDepth(body, EVENT_LIMITS.nestingDepth);
   if (depth <= EVENT_LIMITS.nestingDepth) return null;
-  return { path: '', message: `nests objects and arrays more than ${EVENT_LIMITS.nestingDepth} levels deep (limit: nestingDepth)`, limit: 'nestingDepth' };
+  return {
+    path: '',
+    message: `nests objects and arrays more than ${EVENT_LIMITS.nestingDepth} levels deep (limit: nestingDepth)`,
+    limit: 'nestingDepth',
+  };
 }
 
 /** Every limit a valid, normalized event exceeds (empty when none). */
@@ -78,18 +82,38 @@ export function limitProblems(event: NormalizedEvent): LimitProblem[] {
     if (problems.length < 20) problems.push({ path, message: `${message} (limit: ${limit})`, limit });
   };
   const namespace = (path: string, value: string) => {
-    if (bytes(value) > EVENT_LIMITS.namespaceBytes) add(path, `is ${bytes(value)} bytes long; a namespace may have at most ${EVENT_LIMITS.namespaceBytes} bytes (UTF-8)`, 'namespaceBytes');
+    if (bytes(value) > EVENT_LIMITS.namespaceBytes)
+      add(
+        path,
+        `is ${bytes(value)} bytes long; a namespace may have at most ${EVENT_LIMITS.namespaceBytes} bytes (UTF-8)`,
+        'namespaceBytes',
+      );
   };
   const name = (path: string, value: string) => {
-    if (bytes(value) > EVENT_LIMITS.nameBytes) add(path, `is ${bytes(value)} bytes long; a name may have at most ${EVENT_LIMITS.nameBytes} bytes (UTF-8)`, 'nameBytes');
+    if (bytes(value) > EVENT_LIMITS.nameBytes)
+      add(
+        path,
+        `is ${bytes(value)} bytes long; a name may have at most ${EVENT_LIMITS.nameBytes} bytes (UTF-8)`,
+        'nameBytes',
+      );
   };
   const fieldName = (path: string, value: string) => {
-    if (bytes(value) > EVENT_LIMITS.fieldNameBytes) add(path, `is ${bytes(value)} bytes long; a column name may have at most ${EVENT_LIMITS.fieldNameBytes} bytes (UTF-8)`, 'fieldNameBytes');
+    if (bytes(value) > EVENT_LIMITS.fieldNameBytes)
+      add(
+        path,
+        `is ${bytes(value)} bytes long; a column name may have at most ${EVENT_LIMITS.fieldNameBytes} bytes (UTF-8)`,
+        'fieldNameBytes',
+      );
   };
   const facetNames = new Set<string>();
   const facetsOf = (path: string, names: Iterable<string>) => {
     for (const n of names) {
-      if (bytes(n) > EVENT_LIMITS.facetNameBytes) add(`${path}/${n.slice(0, 40)}…`, `is a facet name of ${bytes(n)} bytes; at most ${EVENT_LIMITS.facetNameBytes} bytes`, 'facetNameBytes');
+      if (bytes(n) > EVENT_LIMITS.facetNameBytes)
+        add(
+          `${path}/${n.slice(0, 40)}…`,
+          `is a facet name of ${bytes(n)} bytes; at most ${EVENT_LIMITS.facetNameBytes} bytes`,
+          'facetNameBytes',
+        );
       facetNames.add(n);
     }
   };
@@ -131,7 +155,12 @@ export function limitProblems(event: NormalizedEvent): LimitProblem[] {
 
   const datasets = event.inputs.length + event.outputs.length;
   if (datasets > EVENT_LIMITS.datasetsPerEvent) {
-    add('', `has ${event.inputs.length} inputs and ${event.outputs.length} outputs; an event may name at most ${EVENT_LIMITS.datasetsPerEvent} datasets`, 'datasetsPerEvent');
+    add(
+      '',
+      `has ${event.inputs.length} inputs and ${event.outputs.length} outputs; an event may name at most ` +
+        `${EVENT_LIMITS.datasetsPerEvent} datasets`,
+      'datasetsPerEvent',
+    );
     return problems;
   }
   if (event.job) {
@@ -140,7 +169,12 @@ export function limitProblems(event: NormalizedEvent): LimitProblem[] {
     facetsOf('/job/facets', [...Object.keys(event.job.facets), ...event.job.deletedFacets]);
   }
   if (event.run) {
-    if (event.run.externalId.length > EVENT_LIMITS.runIdChars) add('/run/runId', `is ${event.run.externalId.length} characters long; at most ${EVENT_LIMITS.runIdChars}`, 'runIdChars');
+    if (event.run.externalId.length > EVENT_LIMITS.runIdChars)
+      add(
+        '/run/runId',
+        `is ${event.run.externalId.length} characters long; at most ${EVENT_LIMITS.runIdChars}`,
+        'runIdChars',
+      );
     facetsOf('/run/facets', Object.keys(event.run.facets));
     const parent = event.run.parent;
     for (const [ref, path] of [
@@ -150,20 +184,44 @@ export function limitProblems(event: NormalizedEvent): LimitProblem[] {
       if (!ref) continue;
       namespace(`${path}/job/namespace`, ref.job.namespace);
       name(`${path}/job/name`, ref.job.name);
-      if (ref.externalRunId.length > EVENT_LIMITS.runIdChars) add(`${path}/run/runId`, `is ${ref.externalRunId.length} characters long; at most ${EVENT_LIMITS.runIdChars}`, 'runIdChars');
+      if (ref.externalRunId.length > EVENT_LIMITS.runIdChars)
+        add(
+          `${path}/run/runId`,
+          `is ${ref.externalRunId.length} characters long; at most ${EVENT_LIMITS.runIdChars}`,
+          'runIdChars',
+        );
     }
   }
   for (const [i, d] of event.inputs.entries()) dataset(d, `/inputs/${i}`);
   for (const [i, d] of event.outputs.entries()) dataset(d, `/outputs/${i}`);
   if (event.dataset) dataset(event.dataset, '/dataset');
 
-  if (fields > EVENT_LIMITS.fieldsPerEvent) add('', `has ${fields} schema columns; an event may carry at most ${EVENT_LIMITS.fieldsPerEvent}`, 'fieldsPerEvent');
+  if (fields > EVENT_LIMITS.fieldsPerEvent)
+    add(
+      '',
+      `has ${fields} schema columns; an event may carry at most ${EVENT_LIMITS.fieldsPerEvent}`,
+      'fieldsPerEvent',
+    );
   if (columnInputs > EVENT_LIMITS.columnLineageInputsPerEvent) {
-    add('', `has ${columnInputs} column-lineage inputs; an event may carry at most ${EVENT_LIMITS.columnLineageInputsPerEvent}`, 'columnLineageInputsPerEvent');
+    add(
+      '',
+      `has ${columnInputs} column-lineage inputs; an event may carry at most ` +
+        `${EVENT_LIMITS.columnLineageInputsPerEvent}`,
+      'columnLineageInputsPerEvent',
+    );
   }
-  if (symlinks > EVENT_LIMITS.symlinksPerEvent) add('', `has ${symlinks} symlinks; an event may carry at most ${EVENT_LIMITS.symlinksPerEvent}`, 'symlinksPerEvent');
+  if (symlinks > EVENT_LIMITS.symlinksPerEvent)
+    add(
+      '',
+      `has ${symlinks} symlinks; an event may carry at most ${EVENT_LIMITS.symlinksPerEvent}`,
+      'symlinksPerEvent',
+    );
   if (facetNames.size > EVENT_LIMITS.facetNamesPerEvent) {
-    add('', `has ${facetNames.size} distinct facet names; an event may use at most ${EVENT_LIMITS.facetNamesPerEvent}`, 'facetNamesPerEvent');
+    add(
+      '',
+      `has ${facetNames.size} distinct facet names; an event may use at most ${EVENT_LIMITS.facetNamesPerEvent}`,
+      'facetNamesPerEvent',
+    );
   }
   return problems;
 }

@@ -135,13 +135,19 @@ function mergeInputs(inputs: ColumnLineageInput[]): ColumnLineageInput[] {
 export function columnLineage(facet: Obj | undefined): ColumnLineageEntry[] {
   if (!facet || !isObj(facet.fields)) return [];
   const datasetWide = Array.isArray(facet.dataset)
-    ? facet.dataset.filter(isObj).map((input) => columnInput(input, Array.isArray(input.transformations) ? input.transformations.filter(isObj) : []))
+    ? facet.dataset
+        .filter(isObj)
+        .map((input) =>
+          columnInput(input, Array.isArray(input.transformations) ? input.transformations.filter(isObj) : []),
+        )
     : [];
   const entries: ColumnLineageEntry[] = [];
   for (const [field, outputColumn] of Object.entries(facet.fields)) {
     if (!isObj(outputColumn)) continue;
     const own = Array.isArray(outputColumn.inputFields)
-      ? outputColumn.inputFields.filter(isObj).map((input) => columnInput(input, transformationsOf(input, outputColumn)))
+      ? outputColumn.inputFields
+          .filter(isObj)
+          .map((input) => columnInput(input, transformationsOf(input, outputColumn)))
       : [];
     entries.push({ field, inputFields: mergeInputs([...own, ...datasetWide]) });
   }
@@ -177,7 +183,11 @@ export function normalizeDataset(raw: Obj): NormalizedDataset {
 
 function jobType(facet: Obj | undefined): NormalizedJob['jobType'] {
   if (!facet) return null;
-  return { processingType: str(facet.processingType), integration: str(facet.integration), jobType: str(facet.jobType) };
+  return {
+    processingType: str(facet.processingType),
+    integration: str(facet.integration),
+    jobType: str(facet.jobType),
+  };
 }
 
 export function normalizeJob(raw: Obj): NormalizedJob {
@@ -228,7 +238,8 @@ export function normalizeRun(raw: Obj): NormalizedRun {
   };
 }
 
-const datasets = (list: unknown): NormalizedDataset[] => (Array.isArray(list) ? list.filter(isObj).map(normalizeDataset) : []);
+const datasets = (list: unknown): NormalizedDataset[] =>
+  Array.isArray(list) ? list.filter(isObj).map(normalizeDataset) : [];
 
 /** Normalizes a body that validateShape accepted. */
 function normalizeValidEvent(raw: Obj, kind: EventKind): NormalizedEvent {

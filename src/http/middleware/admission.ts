@@ -30,7 +30,13 @@ export interface AdmissionOptions {
   memoryUsage: () => number;
 }
 
-export const DEFAULT_ADMISSION_OPTIONS: AdmissionOptions = { maxConcurrent: 4, maxWaitMs: 2000, maxQueue: 1000, memorySoftLimitBytes: 192 * 1024 * 1024, memoryUsage: () => process.memoryUsage.rss() };
+export const DEFAULT_ADMISSION_OPTIONS: AdmissionOptions = {
+  maxConcurrent: 4,
+  maxWaitMs: 2000,
+  maxQueue: 1000,
+  memorySoftLimitBytes: 192 * 1024 * 1024,
+  memoryUsage: () => process.memoryUsage.rss(),
+};
 
 /** Recent requests whose median time estimates the wait of a new one. */
 const DURATION_SAMPLES = 16;
@@ -81,11 +87,17 @@ export class Admission {
 
   acquire(): Promise<() => void> {
     if (this.waiting.length === 0 && this.mayStart()) return Promise.resolve(this.grant());
-    if (this.waiting.length >= this.opts.maxQueue) return Promise.reject(this.refusal(`${this.opts.maxQueue} requests already waiting`));
+    if (this.waiting.length >= this.opts.maxQueue)
+      return Promise.reject(this.refusal(`${this.opts.maxQueue} requests already waiting`));
     // Refused at once when the requests ahead would, at their recent pace, take longer than the wait
     // allowed: a fast 503 rather than one after the whole wait.
     const expected = this.expectedWaitMs();
-    if (expected > this.opts.maxWaitMs) return Promise.reject(this.refusal(`a query would wait about ${Math.round(expected)} ms for a slot, more than ${this.opts.maxWaitMs} ms`));
+    if (expected > this.opts.maxWaitMs)
+      return Promise.reject(
+        this.refusal(
+          `a query would wait about ${Math.round(expected)} ms for a slot, more than ${this.opts.maxWaitMs} ms`,
+        ),
+      );
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         admit: () => {
@@ -95,14 +107,20 @@ export class Admission {
         timer: setTimeout(() => {
           const i = this.waiting.indexOf(waiter);
           if (i >= 0) this.waiting.splice(i, 1);
-          reject(this.refusal(`no query slot free within ${this.opts.maxWaitMs} ms; ${this.opts.maxConcurrent} queries running`));
+          reject(
+            this.refusal(
+              `no query slot free within ${this.opts.maxWaitMs} ms; ${this.opts.maxConcurrent} queries running`,
+            ),
+          );
         }, this.opts.maxWaitMs),
       };
       this.waiting.push(waiter);
     });
   }
 
-  /** The waiting requests ahead, in rounds of `maxConcurrent`, times the recent median request time (0 without history). */
+  /**
+   * The waiting requests ahead, in rounds of `maxConcurrent`, times the recent median request time (0 without history).
+   */
   expectedWaitMs(): number {
     if (this.durations.length === 0) return 0;
     const sorted = [...this.durations].sort((a, b) => a - b);

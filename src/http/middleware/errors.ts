@@ -25,14 +25,24 @@ const TIMEOUT_CODES = new Set([
   'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration',
   'Neo.TransientError.Transaction.LockClientStopped',
 ]);
-const UNAVAILABLE_CODES = new Set(['ServiceUnavailable', 'SessionExpired', 'Neo.TransientError.General.DatabaseUnavailable']);
+const UNAVAILABLE_CODES = new Set([
+  'ServiceUnavailable',
+  'SessionExpired',
+  'Neo.TransientError.General.DatabaseUnavailable',
+]);
 
 export function toHttpError(err: unknown): HttpError | null {
   if (err instanceof HttpError) return err;
   if (err instanceof Neo4jUnavailable) return new HttpError(503, 'unavailable', err.message);
   // The client went away before its answer (nobody reads this one; the request log shows it).
-  if (err instanceof QueryCancelled) return new HttpError(400, 'bad_request', 'The client closed the request before its answer; its query was cancelled');
-  if (err instanceof TransactionDeadlineExceeded) return new HttpError(503, 'unavailable', `The graph database did not answer in time: ${err.message}; retry later`);
+  if (err instanceof QueryCancelled)
+    return new HttpError(
+      400,
+      'bad_request',
+      'The client closed the request before its answer; its query was cancelled',
+    );
+  if (err instanceof TransactionDeadlineExceeded)
+    return new HttpError(503, 'unavailable', `The graph database did not answer in time: ${err.message}; retry later`);
   const e = err as BodyParserError & Neo4jLikeError;
   if (!e || typeof e !== 'object') return null;
 
@@ -40,7 +50,11 @@ export function toHttpError(err: unknown): HttpError | null {
     case 'entity.parse.failed':
       return new HttpError(400, 'bad_request', `Malformed JSON body: ${e.message}`);
     case 'entity.too.large':
-      return new HttpError(413, 'payload_too_large', `Request body exceeds the limit of ${e.limit ?? 'the configured'} bytes`);
+      return new HttpError(
+        413,
+        'payload_too_large',
+        `Request body exceeds the limit of ${e.limit ?? 'the configured'} bytes`,
+      );
     case 'encoding.unsupported':
       return new HttpError(415, 'unsupported_media_type', e.message);
     case 'request.aborted':
@@ -49,21 +63,39 @@ export function toHttpError(err: unknown): HttpError | null {
   }
   if (typeof e.code === 'string') {
     if (TIMEOUT_CODES.has(e.code)) {
-      return new HttpError(504, 'timeout', 'The query took longer than the configured timeout (QUERY_TIMEOUT_MS); narrow it (e.g. a smaller depth) or raise the limit');
+      return new HttpError(
+        504,
+        'timeout',
+        'The query took longer than the configured timeout (QUERY_TIMEOUT_MS); narrow it (e.g. a smaller depth) or ' +
+          'raise the limit',
+      );
     }
-    if (UNAVAILABLE_CODES.has(e.code)) return new HttpError(503, 'unavailable', 'The graph database is unavailable; retry later');
+    if (UNAVAILABLE_CODES.has(e.code))
+      return new HttpError(503, 'unavailable', 'The graph database is unavailable; retry later');
     // A value past Neo4j's index key limit (about 8 KB): the request's names are too long, for good.
     if (e.code === 'Neo.DatabaseError.Statement.ExecutionFailed' && /too large to index/i.test(e.message)) {
-      return new HttpError(422, 'limit_exceeded', 'A name is too long for Neo4j to index (about 8 KB for a key); shorten it (limit: nameBytes)', { limits: ['nameBytes'] });
+      return new HttpError(
+        422,
+        'limit_exceeded',
+        'A name is too long for Neo4j to index (about 8 KB for a key); shorten it (limit: nameBytes)',
+        { limits: ['nameBytes'] },
+      );
     }
   }
   // zlib failures while inflating a gzip or deflate body (Z_DATA_ERROR, ...) or a brotli one (ERR__ERROR_FORMAT_...).
-  if (typeof e.code === 'string' && (e.code.startsWith('Z_') || e.code.startsWith('ERR__ERROR_') || e.code.startsWith('ERR_BROTLI'))) {
+  if (
+    typeof e.code === 'string' &&
+    (e.code.startsWith('Z_') || e.code.startsWith('ERR__ERROR_') || e.code.startsWith('ERR_BROTLI'))
+  ) {
     return new HttpError(400, 'bad_request', `Could not decompress the request body: ${e.message}`);
   }
   const status = e.status ?? e.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new HttpError(status, status === 404 ? 'not_found' : 'bad_request', e.expose === false ? 'Bad request' : e.message);
+    return new HttpError(
+      status,
+      status === 404 ? 'not_found' : 'bad_request',
+      e.expose === false ? 'Bad request' : e.message,
+    );
   }
   return null;
 }
@@ -75,7 +107,11 @@ export function toHttpError(err: unknown): HttpError | null {
 export function bodyError(err: unknown): HttpError {
   const known = toHttpError(err);
   if (known) return known;
-  return new HttpError(400, 'bad_request', `Could not read the request body: ${(err as Error)?.message ?? String(err)}`);
+  return new HttpError(
+    400,
+    'bad_request',
+    `Could not read the request body: ${(err as Error)?.message ?? String(err)}`,
+  );
 }
 
 export function errorHandler(logger: Logger): Middleware {
@@ -87,11 +123,20 @@ export function errorHandler(logger: Logger): Middleware {
           throw new HttpError(404, 'not_found', `No endpoint ${ctx.method} ${ctx.path}`);
         }
         if (ctx.status === 405) {
-          throw new HttpError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`);
+          throw new HttpError(
+            405,
+            'method_not_allowed',
+            `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`,
+          );
         }
         if (ctx.status === 501) {
           // A method no route knows (TRACE, PROPFIND, ...): the client's mistake, not a missing feature.
-          throw new HttpError(405, 'method_not_allowed', `${ctx.method} is not supported${ctx.response.get('Allow') ? `; allowed on ${ctx.path}: ${ctx.response.get('Allow')}` : ''}`);
+          throw new HttpError(
+            405,
+            'method_not_allowed',
+            `${ctx.method} is not ` +
+              `supported${ctx.response.get('Allow') ? `; allowed on ${ctx.path}: ${ctx.response.get('Allow')}` : ''}`,
+          );
         }
       }
     } catch (err) {

@@ -19,9 +19,14 @@ export function declaredLengthLimit(limitBytes: number): Middleware {
     if (declared !== '' && /^\d+$/.test(declared) && Number(declared) > limitBytes) {
       // The unread body must not be taken for the next request on this connection.
       ctx.set('Connection', 'close');
-      throw new HttpError(413, 'payload_too_large', `Request body of ${declared} bytes exceeds the limit of ${limitBytes} bytes (BODY_LIMIT)`, {
-        limit: limitBytes,
-      });
+      throw new HttpError(
+        413,
+        'payload_too_large',
+        `Request body of ${declared} bytes exceeds the limit of ${limitBytes} bytes (BODY_LIMIT)`,
+        {
+          limit: limitBytes,
+        },
+      );
     }
     await next();
   };
@@ -50,11 +55,20 @@ export function stateChangingRequests(): Middleware {
     if (STATE_CHANGING.has(ctx.method)) {
       const site = ctx.get('sec-fetch-site').toLowerCase();
       if (site === 'cross-site' || site === 'same-site') {
-        throw new HttpError(403, 'forbidden', `${ctx.method} requests from another site's web page are refused (Sec-Fetch-Site: ${site})`);
+        throw new HttpError(
+          403,
+          'forbidden',
+          `${ctx.method} requests from another site's web page are refused (Sec-Fetch-Site: ${site})`,
+        );
       }
       const type = ctx.get('content-type');
       if (type !== '' ? !isJsonType(type) : hasBody(ctx)) {
-        throw new HttpError(415, 'unsupported_media_type', `${ctx.method} takes a JSON body (Content-Type: application/json) or none, got '${type || 'a body without Content-Type'}'`);
+        throw new HttpError(
+          415,
+          'unsupported_media_type',
+          `${ctx.method} takes a JSON body (Content-Type: application/json) or none, got ` +
+            `'${type || 'a body without Content-Type'}'`,
+        );
       }
       // Names in the path (namespace, tag) become index keys: Neo4j cannot index one past about 8 KB.
       for (const segment of ctx.path.split('/')) {
@@ -66,9 +80,15 @@ export function stateChangingRequests(): Middleware {
           throw new HttpError(400, 'bad_request', 'The path is not valid percent-encoded UTF-8');
         }
         if (Buffer.byteLength(decoded) > EVENT_LIMITS.nameBytes) {
-          throw new HttpError(422, 'limit_exceeded', `A name in the path is ${Buffer.byteLength(decoded)} bytes long; names may have at most ${EVENT_LIMITS.nameBytes} bytes (UTF-8) (limit: nameBytes)`, {
-            limits: ['nameBytes'],
-          });
+          throw new HttpError(
+            422,
+            'limit_exceeded',
+            `A name in the path is ${Buffer.byteLength(decoded)} bytes long; names may have at most ` +
+              `${EVENT_LIMITS.nameBytes} bytes (UTF-8) (limit: nameBytes)`,
+            {
+              limits: ['nameBytes'],
+            },
+          );
         }
       }
     }

@@ -20,7 +20,17 @@ export function requestLog(logger: Logger, metrics: Metrics): Middleware {
       // service: the cause is logged where it is known; an error per refused request would drown it.
       const level = ctx.status === 503 ? 'warn' : ctx.status >= 500 ? 'error' : 'info';
       const keyId = (ctx.state.principal as { keyId?: string } | undefined)?.keyId;
-      logger[level]({ method: ctx.method, path: ctx.path, status: ctx.status, durationMs: Math.round(ms * 100) / 100, ip: ctx.ip, ...(keyId ? { keyId } : {}) }, 'request');
+      logger[level](
+        {
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          durationMs: Math.round(ms * 100) / 100,
+          ip: ctx.ip,
+          ...(keyId ? { keyId } : {}),
+        },
+        'request',
+      );
     }
   };
 }

@@ -9,7 +9,10 @@ import { NamespaceParams } from './namespaces.js';
 import { TagParams } from './tags.js';
 import { Dataset, DatasetList, DatasetVersion, DatasetVersionList } from '../../api/schemas.js';
 
-export const DatasetParams = { ...NamespaceParams, dataset: Type.String({ description: 'The dataset name (URL-encoded); a symlink alias finds its dataset' }) };
+export const DatasetParams = {
+  ...NamespaceParams,
+  dataset: Type.String({ description: 'The dataset name (URL-encoded); a symlink alias finds its dataset' }),
+};
 
 export function datasetsRouter({ datasets }: Services, runtime: RouteRuntime): Router {
   const router = new Router();
@@ -108,7 +111,10 @@ export function datasetsRouter({ datasets }: Services, runtime: RouteRuntime): R
     },
   });
 
-  for (const [method, op] of [['POST', 'tag'], ['DELETE', 'untag']] as const) {
+  for (const [method, op] of [
+    ['POST', 'tag'],
+    ['DELETE', 'untag'],
+  ] as const) {
     declare({
       method,
       path: '/namespaces/:namespace/datasets/:dataset/tags/:tag',
@@ -127,7 +133,10 @@ export function datasetsRouter({ datasets }: Services, runtime: RouteRuntime): R
     });
   }
 
-  for (const [method, op] of [['POST', 'tagField'], ['DELETE', 'untagField']] as const) {
+  for (const [method, op] of [
+    ['POST', 'tagField'],
+    ['DELETE', 'untagField'],
+  ] as const) {
     declare({
       method,
       path: '/namespaces/:namespace/datasets/:dataset/fields/:field/tags/:tag',
@@ -141,7 +150,8 @@ export function datasetsRouter({ datasets }: Services, runtime: RouteRuntime): R
       handler: async ({ params: { namespace, dataset, field, tag } }) => {
         const result = await datasets[op](namespace, dataset, field, tag);
         if (result === 'no-dataset') throw missing(namespace, dataset);
-        if (result === 'no-field') throw notFound(`Field '${field}' not found in dataset '${dataset}' in namespace '${namespace}'.`);
+        if (result === 'no-field')
+          throw notFound(`Field '${field}' not found in dataset '${dataset}' in namespace '${namespace}'.`);
         return result;
       },
     });

@@ -38,14 +38,19 @@ const PAGE = `<!doctype html>
 `;
 
 // The page's own script, as a file so the page's CSP allows no inline script.
-const INIT = `window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.json', dom_id: '#swagger-ui', deepLinking: true, tryItOutEnabled: false });\n`;
+const INIT =
+  `window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.json', dom_id: '#swagger-ui', deepLinking: true, ` +
+  `tryItOutEnabled: false });\n`;
 
-const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
+const CSP =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src " +
+  "'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
 
 function loadViewer(): Map<string, { body: Buffer | string; type: string }> {
   const dir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
   const files = new Map<string, { body: Buffer | string; type: string }>();
-  for (const [name, type] of Object.entries(VIEWER_FILES)) files.set(name, { body: fs.readFileSync(path.join(dir, name)), type });
+  for (const [name, type] of Object.entries(VIEWER_FILES))
+    files.set(name, { body: fs.readFileSync(path.join(dir, name)), type });
   files.set('init.js', { body: INIT, type: 'text/javascript; charset=utf-8' });
   return files;
 }
@@ -63,7 +68,11 @@ export function docsRouter(runtime: RouteRuntime, document: () => OpenApiDocumen
     tags,
     scope: 'public',
     static: true,
-    success: { status: 200, description: 'The OpenAPI 3.1 document', schema: Type.Object({ openapi: Type.String() }, { additionalProperties: true }) },
+    success: {
+      status: 200,
+      description: 'The OpenAPI 3.1 document',
+      schema: Type.Object({ openapi: Type.String() }, { additionalProperties: true }),
+    },
     handler: () => document() as unknown as { openapi: string },
   });
   declare({
@@ -90,7 +99,7 @@ export function docsRouter(runtime: RouteRuntime, document: () => OpenApiDocumen
     tags,
     scope: 'public',
     static: true,
-    params: { file: Type.String({ description: 'One of the viewer\'s files' }) },
+    params: { file: Type.String({ description: "One of the viewer's files" }) },
     success: { status: 200, description: 'The file', contentType: 'application/octet-stream' },
     errors: { 404: 'No such file' },
     handler: ({ params }, ctx) => {

@@ -13,7 +13,10 @@ import { LineageEventList } from '../../api/schemas.js';
 
 export function eventsRouter({ events }: Services, runtime: RouteRuntime): Router {
   const router = new Router();
-  routes(runtime, router)({
+  routes(
+    runtime,
+    router,
+  )({
     method: 'GET',
     path: '/events/lineage',
     operationId: 'listLineageEvents',
@@ -23,7 +26,10 @@ export function eventsRouter({ events }: Services, runtime: RouteRuntime): Route
     query: {
       after: Type.Optional(Param.instant('Events at or after this time (no offset: UTC)')),
       before: Type.Optional(Param.instant('Events at or before this time (no offset: UTC)')),
-      sortDirection: Param.oneOf(['desc', 'asc'] as const, { default: 'desc', description: 'By eventTime; desc: newest first' }),
+      sortDirection: Param.oneOf(['desc', 'asc'] as const, {
+        default: 'desc',
+        description: 'By eventTime; desc: newest first',
+      }),
       ...pageQuery(),
     },
     success: { status: 200, description: 'One page of events', schema: LineageEventList },

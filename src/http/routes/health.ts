@@ -16,7 +16,11 @@ function notReady(ctx: Context, body: Record<string, unknown>): void {
   ctx.body = { code: 503, ...body };
 }
 
-export function healthRouter({ db, metrics, readiness }: Services, runtime: RouteRuntime, opts: { metricsPublic: boolean }): Router {
+export function healthRouter(
+  { db, metrics, readiness }: Services,
+  runtime: RouteRuntime,
+  opts: { metricsPublic: boolean },
+): Router {
   const router = new Router();
   const declare = routes(runtime, router);
   declare({
@@ -39,11 +43,22 @@ export function healthRouter({ db, metrics, readiness }: Services, runtime: Rout
     scope: 'public',
     static: true,
     success: { status: 200, description: 'Ready for traffic', schema: Ready },
-    errors: { 503: { description: 'Not ready: Neo4j does not answer, or the service is warming up (with Retry-After)', schema: NotReady } },
+    errors: {
+      503: {
+        description: 'Not ready: Neo4j does not answer, or the service is warming up (with Retry-After)',
+        schema: NotReady,
+      },
+    },
     handler: async (_req, ctx) => {
       // Known down (a refused connection, or the local server's exit): say so without waiting.
       if (db.availability.isDown) {
-        notReady(ctx, { error: 'unavailable', message: `Neo4j is not reachable: ${db.availability.reason}`, status: 'not_ready', neo4j: 'down', downForMs: Math.round(db.availability.downForMs) });
+        notReady(ctx, {
+          error: 'unavailable',
+          message: `Neo4j is not reachable: ${db.availability.reason}`,
+          status: 'not_ready',
+          neo4j: 'down',
+          downForMs: Math.round(db.availability.downForMs),
+        });
         return;
       }
       try {
@@ -51,12 +66,23 @@ export function healthRouter({ db, metrics, readiness }: Services, runtime: Rout
       } catch (err) {
         // A refused or lost connection makes requests fail fast from now on (availability.ts).
         if (isConnectionError(err)) db.availability.markDown((err as Error).message);
-        notReady(ctx, { error: 'unavailable', message: `Neo4j is not reachable: ${(err as Error).message}`, status: 'not_ready', neo4j: 'down' });
+        notReady(ctx, {
+          error: 'unavailable',
+          message: `Neo4j is not reachable: ${(err as Error).message}`,
+          status: 'not_ready',
+          neo4j: 'down',
+        });
         return;
       }
       const warmingUp = readiness.warmingUp;
       if (warmingUp.length > 0) {
-        notReady(ctx, { error: 'warming_up', message: `Still starting: ${warmingUp.join(', ')}`, status: 'warming_up', neo4j: 'up', warmingUp });
+        notReady(ctx, {
+          error: 'warming_up',
+          message: `Still starting: ${warmingUp.join(', ')}`,
+          status: 'warming_up',
+          neo4j: 'up',
+          warmingUp,
+        });
         return;
       }
       return { status: 'ready' as const, neo4j: 'up' as const };

@@ -16,7 +16,17 @@ import { IMPACT_DIRECTIONS, RUN_STATES, type RunState } from '../../domain/impac
 import { BlastRadius as BlastRadiusSchema, LineagePaths, SchemaChanges } from '../../api/schemas.js';
 import { minus, parseDuration } from '../../domain/duration.js';
 import type { ParsedNodeId } from '../../domain/node-id.js';
-import { DEFAULT_IMPACT_LIMIT, type AnyImpactNode, type FieldImpactNode, type ImpactHead, type ImpactNode, type ImpactQuery, type LineagePath, type PathEdge, type SchemaChange } from '../../store/impact.js';
+import {
+  DEFAULT_IMPACT_LIMIT,
+  type AnyImpactNode,
+  type FieldImpactNode,
+  type ImpactHead,
+  type ImpactNode,
+  type ImpactQuery,
+  type LineagePath,
+  type PathEdge,
+  type SchemaChange,
+} from '../../store/impact.js';
 
 export const MAX_IMPACT_LIMIT = 1_000_000;
 export const DEFAULT_PATHS = 5;
@@ -37,20 +47,75 @@ export interface BlastRadiusResponse extends ImpactHead {
 }
 
 /** CSV columns of each answer: the keys of its JSON items, in order. */
-export const NODE_COLUMNS = ['id', 'type', 'namespace', 'name', 'distance', 'via', 'tags', 'owners', 'latestRunState', 'latestRunEndedAt'] as const;
+export const NODE_COLUMNS = [
+  'id',
+  'type',
+  'namespace',
+  'name',
+  'distance',
+  'via',
+  'tags',
+  'owners',
+  'latestRunState',
+  'latestRunEndedAt',
+] as const;
 export const ROOT_CAUSE_COLUMNS = [...NODE_COLUMNS, 'path'] as const;
-export const FIELD_COLUMNS = ['id', 'type', 'namespace', 'dataset', 'field', 'distance', 'via', 'viaJob', 'viaJobState', 'transformationTypes', 'tags', 'owners'] as const;
-export const PATH_COLUMNS = ['path', 'step', 'origin', 'destination', 'firstSeenAt', 'lastSeenAt', 'lastRunId', 'lastRunState'] as const;
+export const FIELD_COLUMNS = [
+  'id',
+  'type',
+  'namespace',
+  'dataset',
+  'field',
+  'distance',
+  'via',
+  'viaJob',
+  'viaJobState',
+  'transformationTypes',
+  'tags',
+  'owners',
+] as const;
+export const PATH_COLUMNS = [
+  'path',
+  'step',
+  'origin',
+  'destination',
+  'firstSeenAt',
+  'lastSeenAt',
+  'lastRunId',
+  'lastRunState',
+] as const;
 export const SCHEMA_CHANGE_COLUMNS = [
-  'dataset', 'namespace', 'name', 'version', 'previousVersion', 'changedAt', 'runId', 'added', 'removed', 'retyped', 'downstreamJobs', 'downstreamDatasets', 'affectedFields',
+  'dataset',
+  'namespace',
+  'name',
+  'version',
+  'previousVersion',
+  'changedAt',
+  'runId',
+  'added',
+  'removed',
+  'retyped',
+  'downstreamJobs',
+  'downstreamDatasets',
+  'affectedFields',
 ] as const;
 
-const pick = (item: object, columns: readonly string[]) => columns.map((c) => (item as Record<string, unknown>)[c] ?? null);
+const pick = (item: object, columns: readonly string[]) =>
+  columns.map((c) => (item as Record<string, unknown>)[c] ?? null);
 
-const formatParam = () => Type.Optional(Param.oneOf(['json', 'csv'] as const, { description: 'The answer\'s format; default: by the Accept header (JSON unless it prefers text/csv)' }));
+const formatParam = () =>
+  Type.Optional(
+    Param.oneOf(['json', 'csv'] as const, {
+      description: "The answer's format; default: by the Accept header (JSON unless it prefers text/csv)",
+    }),
+  );
 
 function entityId(id: ParsedNodeId, name: string): Extract<ParsedNodeId, { kind: 'job' | 'dataset' }> {
-  if (id.kind === 'datasetField') throw badRequest(`Query parameter '${name}' names a dataset field; paths join jobs and datasets (use /api/v1/impact with a datasetField: node for column impact)`);
+  if (id.kind === 'datasetField')
+    throw badRequest(
+      `Query parameter '${name}' names a dataset field; paths join jobs and datasets (use /api/v1/impact with a ` +
+        `datasetField: node for column impact)`,
+    );
   return id;
 }
 
@@ -61,7 +126,8 @@ function timeoutAdvice(err: unknown): unknown {
   return new HttpError(
     504,
     'timeout',
-    'The impact traversal took longer than the query timeout (QUERY_TIMEOUT_MS); ask for less: a smaller depth, a smaller limit, a shorter window, or a point in time (asOf)',
+    'The impact traversal took longer than the query timeout (QUERY_TIMEOUT_MS); ask for less: a smaller depth, a ' +
+      'smaller limit, a shorter window, or a point in time (asOf)',
   );
 }
 
@@ -83,7 +149,9 @@ export function impactRouter({ impact }: Services, runtime: RouteRuntime): Route
     operationId: 'getImpact',
     summary: 'Blast radius, root cause or column impact of a node',
     description:
-      'Everything downstream (or upstream) of a job, dataset or column, nearest first, each with its distance and the node it was reached from. `state` keeps only the jobs whose latest run is in that state (root cause). See docs/impact.md.',
+      'Everything downstream (or upstream) of a job, dataset or column, nearest first, each with its distance and ' +
+      'the node it was reached from. `state` keeps only the jobs whose latest run is in that state (root cause). ' +
+      'See docs/impact.md.',
     tags,
     scope: 'read',
     query: {
@@ -92,21 +160,46 @@ export function impactRouter({ impact }: Services, runtime: RouteRuntime): Route
       depth: depthParam(),
       asOf: asOfParam(),
       window: windowParam(),
-      limit: Param.integer({ minimum: 1, maximum: MAX_IMPACT_LIMIT, default: DEFAULT_IMPACT_LIMIT, description: 'Most nodes answered (the nearest)' }),
-      state: Type.Optional(Param.oneOf(RUN_STATES, { description: 'Root cause: only jobs whose latest run is in this state' })),
+      limit: Param.integer({
+        minimum: 1,
+        maximum: MAX_IMPACT_LIMIT,
+        default: DEFAULT_IMPACT_LIMIT,
+        description: 'Most nodes answered (the nearest)',
+      }),
+      state: Type.Optional(
+        Param.oneOf(RUN_STATES, { description: 'Root cause: only jobs whose latest run is in this state' }),
+      ),
       format: formatParam(),
     },
-    success: { status: 200, description: 'The nodes reached, nearest first, with a summary', schema: BlastRadiusSchema, csv: true },
+    success: {
+      status: 200,
+      description: 'The nodes reached, nearest first, with a summary',
+      schema: BlastRadiusSchema,
+      csv: true,
+    },
     errors: { 404: 'No such node' },
     handler: async ({ query }, ctx) => {
       const id = query.nodeId;
-      const q: ImpactQuery = { direction: query.direction, depth: query.depth, asOf: query.asOf ?? null, window: query.window, limit: query.limit, state: query.state ?? null };
+      const q: ImpactQuery = {
+        direction: query.direction,
+        depth: query.depth,
+        asOf: query.asOf ?? null,
+        window: query.window,
+        limit: query.limit,
+        state: query.state ?? null,
+      };
       const columns = id.kind === 'datasetField' ? FIELD_COLUMNS : q.state ? ROOT_CAUSE_COLUMNS : NODE_COLUMNS;
       if (wantsCsv(ctx, query.format)) {
-        await respondCsv<AnyImpactNode>(ctx, 'impact.csv', columns, (n) => pick(n, columns), async (out) => {
-          const tail = await impact.blastRadius(id, q, { head: () => out.begin(), node: (n) => out.row(n) });
-          if (!tail) throw notFoundFor(id);
-        });
+        await respondCsv<AnyImpactNode>(
+          ctx,
+          'impact.csv',
+          columns,
+          (n) => pick(n, columns),
+          async (out) => {
+            const tail = await impact.blastRadius(id, q, { head: () => out.begin(), node: (n) => out.row(n) });
+            if (!tail) throw notFoundFor(id);
+          },
+        );
         return;
       }
       let head: ImpactHead | null = null;
@@ -145,7 +238,12 @@ export function impactRouter({ impact }: Services, runtime: RouteRuntime): Route
     query: {
       from: Param.nodeId('Where the paths start: a job or dataset node id'),
       to: Param.nodeId('Where the paths end: a job or dataset node id'),
-      limit: Param.integer({ minimum: 1, maximum: MAX_PATHS, default: DEFAULT_PATHS, description: 'Most paths answered' }),
+      limit: Param.integer({
+        minimum: 1,
+        maximum: MAX_PATHS,
+        default: DEFAULT_PATHS,
+        description: 'Most paths answered',
+      }),
       maxDepth: depthParam('Longest path, in job hops'),
       asOf: asOfParam(),
       window: windowParam(),
@@ -156,15 +254,28 @@ export function impactRouter({ impact }: Services, runtime: RouteRuntime): Route
     handler: async ({ query }, ctx) => {
       const from = entityId(query.from, 'from');
       const to = entityId(query.to, 'to');
-      const result = await impact.paths(from, to, { k: query.limit, maxDepth: query.maxDepth, asOf: query.asOf ?? null, window: query.window });
+      const result = await impact.paths(from, to, {
+        k: query.limit,
+        maxDepth: query.maxDepth,
+        asOf: query.asOf ?? null,
+        window: query.window,
+      });
       if ('missing' in result) throw notFoundFor(result.missing === 'from' ? from : to);
       if (wantsCsv(ctx, query.format)) {
         type Step = PathEdge & { path: number; step: number };
-        const steps: Step[] = result.paths.flatMap((p: LineagePath, i) => p.edges.map((e, j) => ({ ...e, path: i + 1, step: j + 1 })));
-        await respondCsv<Step>(ctx, 'paths.csv', PATH_COLUMNS, (s) => pick(s, PATH_COLUMNS), async (out) => {
-          out.begin();
-          for (const s of steps) await out.row(s);
-        });
+        const steps: Step[] = result.paths.flatMap((p: LineagePath, i) =>
+          p.edges.map((e, j) => ({ ...e, path: i + 1, step: j + 1 })),
+        );
+        await respondCsv<Step>(
+          ctx,
+          'paths.csv',
+          PATH_COLUMNS,
+          (s) => pick(s, PATH_COLUMNS),
+          async (out) => {
+            out.begin();
+            for (const s of steps) await out.row(s);
+          },
+        );
         return;
       }
       return result;
@@ -183,19 +294,36 @@ export function impactRouter({ impact }: Services, runtime: RouteRuntime): Route
       namespace: Type.Optional(Param.text({ description: 'Only datasets of this namespace' })),
       depth: depthParam(),
       window: windowParam(),
-      limit: Param.integer({ minimum: 1, maximum: MAX_SCHEMA_CHANGES_LIMIT, default: DEFAULT_SCHEMA_CHANGES_LIMIT, description: 'Most changes answered' }),
+      limit: Param.integer({
+        minimum: 1,
+        maximum: MAX_SCHEMA_CHANGES_LIMIT,
+        default: DEFAULT_SCHEMA_CHANGES_LIMIT,
+        description: 'Most changes answered',
+      }),
       format: formatParam(),
     },
     success: { status: 200, description: 'The changes, newest first', schema: SchemaChanges, csv: true },
     handler: async ({ query }, ctx) => {
       const since = query.since ?? new Date(minus(Date.now(), parseDuration('P1D')!));
       const namespace = query.namespace ?? null;
-      const result = await impact.schemaChanges({ since, namespace, depth: query.depth, window: query.window, limit: query.limit });
+      const result = await impact.schemaChanges({
+        since,
+        namespace,
+        depth: query.depth,
+        window: query.window,
+        limit: query.limit,
+      });
       if (wantsCsv(ctx, query.format)) {
-        await respondCsv<SchemaChange>(ctx, 'schema-changes.csv', SCHEMA_CHANGE_COLUMNS, (c) => pick(c, SCHEMA_CHANGE_COLUMNS), async (out) => {
-          out.begin();
-          for (const c of result.changes) await out.row(c);
-        });
+        await respondCsv<SchemaChange>(
+          ctx,
+          'schema-changes.csv',
+          SCHEMA_CHANGE_COLUMNS,
+          (c) => pick(c, SCHEMA_CHANGE_COLUMNS),
+          async (out) => {
+            out.begin();
+            for (const c of result.changes) await out.row(c);
+          },
+        );
         return;
       }
       return { since: since.toISOString(), namespace, ...result };

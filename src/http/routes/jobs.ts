@@ -12,9 +12,16 @@ import { Job, JobList, JobVersion, JobVersionList, Run, RunFacets, RunList } fro
 
 export const JobParams = { ...NamespaceParams, job: Type.String({ description: 'The job name (URL-encoded)' }) };
 /** A run id as its producer sent it: a UUID, or any other string (looked up the way ingestion stored it). */
-export const RunParams = { runId: Param.runId({ description: 'The run id: a UUID, or the non-UUID id its producer sent' }) };
+export const RunParams = {
+  runId: Param.runId({ description: 'The run id: a UUID, or the non-UUID id its producer sent' }),
+};
 
-const jobsQuery = { ...pageQuery(), lastRunStates: Type.Optional(Param.listOf(RUN_STATES, { description: "Only jobs whose latest run is in one of these states." })) };
+const jobsQuery = {
+  ...pageQuery(),
+  lastRunStates: Type.Optional(
+    Param.listOf(RUN_STATES, { description: 'Only jobs whose latest run is in one of these states.' }),
+  ),
+};
 
 export function jobsRouter({ jobs, runs }: Services, runtime: RouteRuntime): Router {
   const router = new Router();
@@ -32,7 +39,11 @@ export function jobsRouter({ jobs, runs }: Services, runtime: RouteRuntime): Rou
     query: jobsQuery,
     success: { status: 200, description: 'One page of jobs', schema: JobList },
     handler: async ({ query }) => {
-      const page = await jobs.list({ namespace: null, lastRunStates: query.lastRunStates ?? null }, query.offset, query.limit);
+      const page = await jobs.list(
+        { namespace: null, lastRunStates: query.lastRunStates ?? null },
+        query.offset,
+        query.limit,
+      );
       return { jobs: page!.items, totalCount: page!.totalCount };
     },
   });
@@ -49,7 +60,11 @@ export function jobsRouter({ jobs, runs }: Services, runtime: RouteRuntime): Rou
     success: { status: 200, description: 'One page of jobs', schema: JobList },
     errors: { 404: 'No such namespace' },
     handler: async ({ params, query }) => {
-      const page = await jobs.list({ namespace: params.namespace, lastRunStates: query.lastRunStates ?? null }, query.offset, query.limit);
+      const page = await jobs.list(
+        { namespace: params.namespace, lastRunStates: query.lastRunStates ?? null },
+        query.offset,
+        query.limit,
+      );
       if (!page) throw notFound(`Namespace '${params.namespace}' not found.`);
       return { jobs: page.items, totalCount: page.totalCount };
     },
@@ -170,7 +185,12 @@ export function jobsRouter({ jobs, runs }: Services, runtime: RouteRuntime): Rou
     tags: ['Runs'],
     scope: 'read',
     params: RunParams,
-    query: { type: Param.oneOf(['run', 'job'] as const, { default: 'run', description: 'Which facets: the run\'s or its job\'s' }) },
+    query: {
+      type: Param.oneOf(['run', 'job'] as const, {
+        default: 'run',
+        description: "Which facets: the run's or its job's",
+      }),
+    },
     success: { status: 200, description: 'The facets', schema: RunFacets },
     errors: { 404: 'No such run' },
     handler: async ({ params, query }, ctx) => {
@@ -180,7 +200,10 @@ export function jobsRouter({ jobs, runs }: Services, runtime: RouteRuntime): Rou
     },
   });
 
-  for (const [method, op] of [['POST', 'tag'], ['DELETE', 'untag']] as const) {
+  for (const [method, op] of [
+    ['POST', 'tag'],
+    ['DELETE', 'untag'],
+  ] as const) {
     declare({
       method,
       path: '/namespaces/:namespace/jobs/:job/tags/:tag',

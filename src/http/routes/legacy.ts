@@ -43,7 +43,11 @@ export const LEGACY_PRODUCER = 'https://github.com/lineage-graph-service/legacy-
 const SCHEMA_BASE = 'https://openlineage.io/spec/facets/1-0-0';
 
 type Obj = Record<string, unknown>;
-const facet = (name: string, body: Obj): Obj => ({ _producer: LEGACY_PRODUCER, _schemaURL: `${SCHEMA_BASE}/${name}.json`, ...body });
+const facet = (name: string, body: Obj): Obj => ({
+  _producer: LEGACY_PRODUCER,
+  _schemaURL: `${SCHEMA_BASE}/${name}.json`,
+  ...body,
+});
 
 const Ref = Type.Object({ namespace: Type.String({ minLength: 1 }), name: Type.String({ minLength: 1 }) });
 
@@ -89,8 +93,18 @@ const RunMeta = Type.Object({
 });
 
 const TRANSITIONS = { start: 'START', complete: 'COMPLETE', fail: 'FAIL', abort: 'ABORT' } as const;
+/** How each transition's summary says what it does. */
+const DONE: Record<keyof typeof TRANSITIONS, string> = {
+  start: 'started',
+  complete: 'as completed',
+  fail: 'as failed',
+  abort: 'as aborted',
+};
 
-export function legacyRouter({ committer, facetKeys, sources, datasets, jobs, runs, metrics }: Services, runtime: RouteRuntime): Router {
+export function legacyRouter(
+  { committer, facetKeys, sources, datasets, jobs, runs, metrics }: Services,
+  runtime: RouteRuntime,
+): Router {
   const router = new Router();
   const declare = routes(runtime, router);
   const tags = ['Legacy write API'];
@@ -102,9 +116,14 @@ export function legacyRouter({ committer, facetKeys, sources, datasets, jobs, ru
     if (!parsed.ok) {
       const problems = parsed.problems;
       if (problems.some((p) => p.limit)) throw invalidEvent(problems);
-      throw new HttpError(422, 'validation_failed', `Invalid request: ${problems.map((p) => `${p.path || '/'} ${p.message}`).join('; ')}`, {
-        errors: problems.map((p) => ({ ...p, in: 'body' })),
-      });
+      throw new HttpError(
+        422,
+        'validation_failed',
+        `Invalid request: ${problems.map((p) => `${p.path || '/'} ${p.message}`).join('; ')}`,
+        {
+          errors: problems.map((p) => ({ ...p, in: 'body' })),
+        },
+      );
     }
     const event = parsed.event;
     checkNamespaces(principalOf(ctx), event);
@@ -132,9 +151,17 @@ export function legacyRouter({ committer, facetKeys, sources, datasets, jobs, ru
     deprecated,
     scope: 'write',
     params: SourceParams,
-    body: { schema: SourceMeta, what: 'a JSON object such as {"type": "POSTGRESQL", "connectionUrl": "postgresql://db:5432/x"}' },
+    body: {
+      schema: SourceMeta,
+      what: 'a JSON object such as {"type": "POSTGRESQL", "connectionUrl": "postgresql://db:5432/x"}',
+    },
     success: { status: 200, description: 'The source', schema: Source },
-    handler: async ({ params, body }) => sources.upsert(params.source, { type: body.type, connectionUrl: body.connectionUrl, description: body.description ?? null }),
+    handler: async ({ params, body }) =>
+      sources.upsert(params.source, {
+        type: body.type,
+        connectionUrl: body.connectionUrl,
+        description: body.description ?? null,
+      }),
   });
 
   declare({
@@ -146,9 +173,16 @@ export function legacyRouter({ committer, facetKeys, sources, datasets, jobs, ru
     deprecated,
     scope: 'write',
     params: DatasetParams,
-    body: { schema: DatasetMeta, what: 'a JSON object such as {"type": "DB_TABLE", "physicalName": "public.orders", "sourceName": "analytics_db"}' },
+    body: {
+      schema: DatasetMeta,
+      what: 'a JSON object such as {"type": "DB_TABLE", "physicalName": "public.orders", "sourceName": "analytics_db"}',
+    },
     success: { status: 200, description: 'The dataset as stored', schema: Dataset },
-    errors: { 403: "The key may not write into the dataset's namespace", 404: 'No such source (or run, with runId)', 409: 'The run id belongs to another job' },
+    errors: {
+      403: "The key may not write into the dataset's namespace",
+      404: 'No such source (or run, with runId)',
+      409: 'The run id belongs to another job',
+    },
     handler: async ({ params: { namespace, dataset }, body }, ctx) => {
       const source = await sources.get(body.sourceName);
       if (!source) throw notFound(`Source '${body.sourceName}' not found.`);
@@ -156,8 +190,12 @@ export function legacyRouter({ committer, facetKeys, sources, datasets, jobs, ru
         dataSource: facet('DatasourceDatasetFacet', { name: source.name, uri: source.connectionUrl ?? '' }),
         datasetType: facet('DatasetTypeDatasetFacet', { datasetType: body.type }),
       };
-      if (body.fields) facets.schema = facet('SchemaDatasetFacet', { fields: body.fields.map((f) => ({ name: f.name, type: f.type ?? null, description: f.description ?? null })) });
-      if (body.description) facets.documentation = facet('DocumentationDatasetFacet', { description: body.description });
+      if (body.fields)
+        facets.schema = facet('SchemaDatasetFacet', {
+          fields: body.fields.map((f) => ({ name: f.name, type: f.type ?? null, description: f.description ?? null })),
+        });
+      if (body.description)
+        facets.documentation = facet('DocumentationDatasetFacet', { description: body.description });
       const ds = { namespace, name: dataset, facets };
       if (body.runId) {
         const runId = body.runId;
@@ -165,10 +203,15 @@ export function legacyRouter({ committer, facetKeys, sources, datasets, jobs, ru
         if (!job) throw notFound(`Run '${runId}' not found.`);
         await send(ctx, { ...base(), schemaURL: runEventUrl, run: { runId }, job, inputs: [], outputs: [ds] });
       } else {
-        await send(ctx, { ...base(), schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/DatasetEvent', dataset: ds });
+        await send(ctx, {
+          ...base(),
+          schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/DatasetEvent',
+          dataset: ds,
+        });
       }
       for (const tag of body.tags ?? []) await datasets.tag(namespace, dataset, tag);
-      for (const f of body.fields ?? []) for (const tag of f.tags ?? []) await datasets.tagField(namespace, dataset, f.name, tag);
+      for (const f of body.fields ?? [])
+        for (const tag of f.tags ?? []) await datasets.tagField(namespace, dataset, f.name, tag);
       const stored = await datasets.get(namespace, dataset);
       if (!stored) throw new HttpError(503, 'unavailable', 'The dataset was stored but cannot be read back yet; retry');
       return stored;
@@ -184,14 +227,22 @@ export function legacyRouter({ committer, facetKeys, sources, datasets, jobs, ru
     deprecated,
     scope: 'write',
     params: JobParams,
-    body: { schema: JobMeta, what: 'a JSON object such as {"type": "BATCH", "inputs": [{"namespace": "db", "name": "a"}], "outputs": []}' },
+    body: {
+      schema: JobMeta,
+      what: 'a JSON object such as {"type": "BATCH", "inputs": [{"namespace": "db", "name": "a"}], "outputs": []}',
+    },
     success: { status: 200, description: 'The job as stored', schema: Job },
     errors: { 403: "The key may not write into the job's or a dataset's namespace" },
     handler: async ({ params: { namespace, job }, body }, ctx) => {
       const facets: Obj = {
-        jobType: facet('JobTypeJobFacet', { processingType: body.type === 'STREAM' ? 'STREAMING' : 'BATCH', integration: 'MARQUEZ', jobType: body.type === 'SERVICE' ? 'SERVICE' : 'JOB' }),
+        jobType: facet('JobTypeJobFacet', {
+          processingType: body.type === 'STREAM' ? 'STREAMING' : 'BATCH',
+          integration: 'MARQUEZ',
+          jobType: body.type === 'SERVICE' ? 'SERVICE' : 'JOB',
+        }),
       };
-      if (body.location) facets.sourceCodeLocation = facet('SourceCodeLocationJobFacet', { type: 'unknown', url: body.location });
+      if (body.location)
+        facets.sourceCodeLocation = facet('SourceCodeLocationJobFacet', { type: 'unknown', url: body.location });
       if (body.description) facets.documentation = facet('DocumentationJobFacet', { description: body.description });
       if (body.context?.sql) facets.sql = facet('SQLJobFacet', { query: body.context.sql });
       await send(ctx, {
@@ -216,18 +267,35 @@ export function legacyRouter({ committer, facetKeys, sources, datasets, jobs, ru
     deprecated,
     scope: 'write',
     params: JobParams,
-    body: { schema: RunMeta, required: false, what: 'a JSON object such as {"nominalStartTime": "2024-06-01T00:00:00Z"}' },
+    body: {
+      schema: RunMeta,
+      required: false,
+      what: 'a JSON object such as {"nominalStartTime": "2024-06-01T00:00:00Z"}',
+    },
     success: { status: 201, description: 'The run', schema: Run },
-    errors: { 403: "The key may not write into the job's namespace", 404: 'No such job', 409: 'The run id belongs to another job' },
+    errors: {
+      403: "The key may not write into the job's namespace",
+      404: 'No such job',
+      409: 'The run id belongs to another job',
+    },
     handler: async ({ params: { namespace, job }, body }, ctx) => {
       const current = await jobs.get(namespace, job);
       if (!current) throw notFound(`Job '${job}' not found in namespace '${namespace}'.`);
       const runId = body?.id ?? crypto.randomUUID();
       const runFacets: Obj = {};
       if (body?.nominalStartTime) {
-        runFacets.nominalTime = facet('NominalTimeRunFacet', { nominalStartTime: body.nominalStartTime, ...(body.nominalEndTime ? { nominalEndTime: body.nominalEndTime } : {}) });
+        runFacets.nominalTime = facet('NominalTimeRunFacet', {
+          nominalStartTime: body.nominalStartTime,
+          ...(body.nominalEndTime ? { nominalEndTime: body.nominalEndTime } : {}),
+        });
       }
-      await send(ctx, { ...base(), eventType: 'OTHER', schemaURL: runEventUrl, run: { runId, facets: runFacets }, job: { namespace, name: job, facets: current.facets } });
+      await send(ctx, {
+        ...base(),
+        eventType: 'OTHER',
+        schemaURL: runEventUrl,
+        run: { runId, facets: runFacets },
+        job: { namespace, name: job, facets: current.facets },
+      });
       const run = await runs.get(serviceRunId(runId));
       if (!run) throw new HttpError(503, 'unavailable', 'The run was stored but cannot be read back yet; retry');
       return run;
@@ -239,7 +307,7 @@ export function legacyRouter({ committer, facetKeys, sources, datasets, jobs, ru
       method: 'POST',
       path: `/jobs/runs/:runId/${action}`,
       operationId: `${action}Run`,
-      summary: `Mark a run ${eventType === 'START' ? 'started' : `as ${action === 'complete' ? 'completed' : action === 'fail' ? 'failed' : 'aborted'}`} (legacy): recorded as a RunEvent ${eventType}`,
+      summary: `Mark a run ${DONE[action as keyof typeof TRANSITIONS]} (legacy): recorded as a RunEvent ${eventType}`,
       tags,
       deprecated,
       scope: 'write',

@@ -21,12 +21,16 @@ import { routes, type RouteRuntime } from '../route.js';
 import { forbiddenNamespace, namespaceForbidden, principalOf, type Principal } from '../auth.js';
 import { BatchResult } from '../../api/schemas.js';
 
-/** 422: `limit_exceeded` naming the limits (docs/operations.md#limits) when the event is past one, else `validation_failed`. */
+/**
+ * 422: `limit_exceeded` naming the limits (docs/operations.md#limits) when the event is past one, else
+ * `validation_failed`.
+ */
 export function invalidEvent(problems: ValidationProblem[]): HttpError {
   const message = problems.map((p) => `${p.path || '/'} ${p.message}`).join('; ');
   const errors = problems.map((p) => ({ ...p, in: 'body' }));
   const limits = [...new Set(problems.flatMap((p) => (p.limit ? [p.limit] : [])))];
-  if (limits.length > 0) return new HttpError(422, 'limit_exceeded', `OpenLineage event over a limit: ${message}`, { errors, limits });
+  if (limits.length > 0)
+    return new HttpError(422, 'limit_exceeded', `OpenLineage event over a limit: ${message}`, { errors, limits });
   return unprocessable(`Invalid OpenLineage event: ${message}`, { errors });
 }
 
@@ -45,7 +49,10 @@ export function checkNamespaces(principal: Principal | undefined, event: Normali
   if (outside !== null) throw namespaceForbidden(principal!, outside);
 }
 
-export function lineageIngestRouter({ committer, facetKeys, metrics, logger }: Services, runtime: RouteRuntime): Router {
+export function lineageIngestRouter(
+  { committer, facetKeys, metrics, logger }: Services,
+  runtime: RouteRuntime,
+): Router {
   const router = new Router();
   const declare = routes(runtime, router);
 
@@ -80,7 +87,7 @@ export function lineageIngestRouter({ committer, facetKeys, metrics, logger }: S
     },
     success: { status: 201, description: 'The event is committed (empty body)' },
     errors: {
-      403: 'The key may not write into one of the event\'s namespaces (nothing is written)',
+      403: "The key may not write into one of the event's namespaces (nothing is written)",
       409: 'The run id belongs to another job',
       503: 'Not stored for now (overloaded, or Neo4j unavailable): send it again after Retry-After',
     },
@@ -105,12 +112,20 @@ export function lineageIngestRouter({ committer, facetKeys, metrics, logger }: S
     operationId: 'postLineageBatch',
     summary: 'Send many OpenLineage events',
     description:
-      'Each event is all-or-nothing: the answer lists the events that failed, with whether sending them again may work (`retriable`). An event outside the key\'s namespaces is a failed entry; the others are written.',
+      'Each event is all-or-nothing: the answer lists the events that failed, with whether sending them again may ' +
+      "work (`retriable`). An event outside the key's namespaces is a failed entry; the others are written.",
     tags: ['Ingestion'],
     scope: 'write',
     body: { schema: Type.Array(OpenLineageEvent), what: 'a JSON array of OpenLineage events', problems: () => [] },
     success: { status: 200, description: 'What was stored and what failed', schema: BatchResult },
-    errors: { 503: { description: 'Nothing stored and something worth retrying (overloaded, Neo4j unavailable), with Retry-After; the body lists each event as for 200', schema: BatchResult } },
+    errors: {
+      503: {
+        description:
+          'Nothing stored and something worth retrying (overloaded, Neo4j unavailable), with Retry-After; the body ' +
+          'lists each event as for 200',
+        schema: BatchResult,
+      },
+    },
     handler: async ({ body }, ctx) => {
       const principal = principalOf(ctx);
       const failed: { index: number; reason: string; retriable: boolean }[] = [];
@@ -118,7 +133,11 @@ export function lineageIngestRouter({ committer, facetKeys, metrics, logger }: S
         body.map(async (item, index) => {
           const parsed = parseEvent(item);
           if (!parsed.ok) {
-            failed.push({ index, reason: parsed.problems.map((p) => `${p.path || '/'} ${p.message}`).join('; '), retriable: false });
+            failed.push({
+              index,
+              reason: parsed.problems.map((p) => `${p.path || '/'} ${p.message}`).join('; '),
+              retriable: false,
+            });
             return;
           }
           const event = parsed.event;
@@ -138,7 +157,12 @@ export function lineageIngestRouter({ committer, facetKeys, metrics, logger }: S
       failed.sort((a, b) => a.index - b.index);
       const successful = body.length - failed.length;
       const result = {
-        status: failed.length === 0 ? ('success' as const) : successful === 0 ? ('failure' as const) : ('partial_success' as const),
+        status:
+          failed.length === 0
+            ? ('success' as const)
+            : successful === 0
+              ? ('failure' as const)
+              : ('partial_success' as const),
         summary: { received: body.length, successful, failed: failed.length },
         failed_events: failed,
       };

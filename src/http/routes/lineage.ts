@@ -19,7 +19,12 @@ export const MAX_DEPTH = 100;
 
 /** `depth` as the lineage routes read it: job hops, 0..MAX_DEPTH, default DEFAULT_DEPTH. */
 export const depthParam = (description = 'Job hops from the start (a dataset-job-dataset step is one)') =>
-  Param.integer({ minimum: 0, maximum: MAX_DEPTH, default: DEFAULT_DEPTH, description: `${description}; default ${DEFAULT_DEPTH}, at most ${MAX_DEPTH}` });
+  Param.integer({
+    minimum: 0,
+    maximum: MAX_DEPTH,
+    default: DEFAULT_DEPTH,
+    description: `${description}; default ${DEFAULT_DEPTH}, at most ${MAX_DEPTH}`,
+  });
 /** `asOf`: an ISO 8601 time (an offset or Z; none means UTC, as for event times). Absent: now. */
 export const asOfParam = () => Type.Optional(Param.instant('The graph as it was at this time (default: now)'));
 export const windowParam = () => Type.Optional(Param.window());
@@ -32,10 +37,18 @@ export function notFoundFor(id: ParsedNodeId): Error {
 const lineageQuery = {
   nodeId: Param.nodeId(),
   depth: depthParam(),
-  direction: Param.oneOf(DIRECTIONS, { default: 'both', description: 'Follow edges downstream, upstream or both ways' }),
+  direction: Param.oneOf(DIRECTIONS, {
+    default: 'both',
+    description: 'Follow edges downstream, upstream or both ways',
+  }),
   asOf: asOfParam(),
   window: windowParam(),
-  include: Type.Optional(Param.listOf(LINEAGE_INCLUDES, { description: 'Adds facets (and a job\'s context, a dataset\'s column lineage) or the latest run in full to each node\'s data.' })),
+  include: Type.Optional(
+    Param.listOf(LINEAGE_INCLUDES, {
+      description:
+        "Adds facets (and a job's context, a dataset's column lineage) or the latest run in full to each node's data.",
+    }),
+  ),
 };
 
 /** The dataset-level lineage handler, shared by /api/v1/lineage and /api/v1-beta/lineage. */
@@ -43,23 +56,39 @@ function lineageHandler(lineage: LineageRepository) {
   return async ({ query }: Request<{}, typeof lineageQuery, never>, ctx: Context) => {
     const id = query.nodeId;
     if (id.kind === 'datasetField') {
-      throw badRequest(`Node id '${id.raw}' names a dataset field; use /api/v1/column-lineage for column-level lineage`);
+      throw badRequest(
+        `Node id '${id.raw}' names a dataset field; use /api/v1/column-lineage for column-level lineage`,
+      );
     }
     const view = { asOf: query.asOf ?? null, window: query.window };
     // A deep lineage can run for seconds: if the client disconnects, Neo4j stops it.
-    const graph = await lineage.lineage(id, query.depth, query.direction, view, new Set(query.include ?? []), clientGone(ctx));
+    const graph = await lineage.lineage(
+      id,
+      query.depth,
+      query.direction,
+      view,
+      new Set(query.include ?? []),
+      clientGone(ctx),
+    );
     if (!graph) throw notFoundFor(id);
     return graph;
   };
 }
 
-const lineageRoute = (lineage: LineageRepository, operationId: string, extra: { description?: string; deprecated?: boolean } = {}) =>
+const lineageRoute = (
+  lineage: LineageRepository,
+  operationId: string,
+  extra: { description?: string; deprecated?: boolean } = {},
+) =>
   ({
     method: 'GET',
     path: '/lineage',
     operationId,
     summary: 'The lineage graph around a job or dataset',
-    description: 'Edges seen within the window (plus each job\'s latest known inputs and outputs), as of a time. See docs/lineage.md.' + (extra.description ?? ''),
+    description:
+      "Edges seen within the window (plus each job's latest known inputs and outputs), as of a time. See " +
+      'docs/lineage.md.' +
+      (extra.description ?? ''),
     tags: ['Lineage'],
     scope: 'read',
     query: lineageQuery,
@@ -105,7 +134,10 @@ export function lineageRouter({ lineage }: Services, runtime: RouteRuntime): Rou
     summary: 'The runs upstream of a run: what produced the exact versions it read',
     tags: ['Lineage'],
     scope: 'read',
-    query: { runId: Param.runId({ maxLength: 1024, description: 'The run id as its producer sent it' }), depth: depthParam('Run hops') },
+    query: {
+      runId: Param.runId({ maxLength: 1024, description: 'The run id as its producer sent it' }),
+      depth: depthParam('Run hops'),
+    },
     success: { status: 200, description: 'The upstream runs', schema: RunLineage },
     errors: { 404: 'No such run' },
     handler: async ({ query }, ctx) => {
@@ -120,6 +152,13 @@ export function lineageRouter({ lineage }: Services, runtime: RouteRuntime): Rou
 /** GET /api/v1-beta/lineage: the spec's path of the same graph. */
 export function lineageBetaRouter({ lineage }: Services, runtime: RouteRuntime): Router {
   const router = new Router();
-  routes(runtime, router)(lineageRoute(lineage, 'getLineageBeta', { description: ' The same as /api/v1/lineage, at the path of the OpenLineage spec.' }));
+  routes(
+    runtime,
+    router,
+  )(
+    lineageRoute(lineage, 'getLineageBeta', {
+      description: ' The same as /api/v1/lineage, at the path of the OpenLineage spec.',
+    }),
+  );
   return router;
 }

@@ -6,7 +6,9 @@ import { pageQuery } from '../pagination.js';
 import { routes, type RouteRuntime } from '../route.js';
 import { Namespace, NamespaceList, Nullable } from '../../api/schemas.js';
 
-export const NamespaceParams = { namespace: Type.String({ description: 'The namespace name (URL-encoded: names hold slashes and colons)' }) };
+export const NamespaceParams = {
+  namespace: Type.String({ description: 'The namespace name (URL-encoded: names hold slashes and colons)' }),
+};
 
 /** PUT /namespaces/{namespace}: the owner is required and not blank; the description may be null. */
 export const NamespaceMeta = Type.Object(

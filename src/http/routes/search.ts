@@ -15,7 +15,10 @@ import { SearchResults } from '../../api/schemas.js';
 
 export function searchRouter({ search }: Services, runtime: RouteRuntime): Router {
   const router = new Router();
-  routes(runtime, router)({
+  routes(
+    runtime,
+    router,
+  )({
     method: 'GET',
     path: '/search',
     operationId: 'search',
@@ -25,9 +28,15 @@ export function searchRouter({ search }: Services, runtime: RouteRuntime): Route
     scope: 'read',
     query: {
       q: Param.text({ description: 'The text to look for', examples: ['orders'] }),
-      filter: Param.oneOf([...SEARCH_FILTERS, 'all'] as const, { default: 'all', description: 'Only datasets or only jobs' }),
+      filter: Param.oneOf([...SEARCH_FILTERS, 'all'] as const, {
+        default: 'all',
+        description: 'Only datasets or only jobs',
+      }),
       // Marquez spells the second sort UPDATE_AT; accept both.
-      sort: Param.oneOf(['name', 'updated_at', 'update_at'] as const, { default: 'name', description: '`updated_at`: most recently updated first' }),
+      sort: Param.oneOf(['name', 'updated_at', 'update_at'] as const, {
+        default: 'name',
+        description: '`updated_at`: most recently updated first',
+      }),
       ...pageQuery(10),
       namespace: Type.Optional(Param.text({ description: 'Only this namespace' })),
       after: Type.Optional(Param.calendarDate('Updated on or after this day (UTC)')),

@@ -20,7 +20,10 @@ function zoneError(err: unknown, zone: string): Error {
 }
 
 const statsQuery = {
-  period: Param.oneOf(PERIODS, { default: 'DAY', description: 'DAY: the last 24 hours, hourly; WEEK: the last 7 days, daily' }),
+  period: Param.oneOf(PERIODS, {
+    default: 'DAY',
+    description: 'DAY: the last 24 hours, hourly; WEEK: the last 7 days, daily',
+  }),
   timezone: Type.Optional(Param.timeZone('Where hours and days begin (IANA zone id; default UTC)')),
 };
 

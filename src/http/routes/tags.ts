@@ -34,7 +34,11 @@ export function tagsRouter({ tags }: Services, runtime: RouteRuntime): Router {
     scope: 'admin',
     params: TagParams,
     // The body is optional: no body (or {}) creates the tag without a description.
-    body: { schema: Type.Object({ description: Type.Optional(Nullable(Type.String())) }), required: false, what: 'a JSON object such as {"description": "..."}' },
+    body: {
+      schema: Type.Object({ description: Type.Optional(Nullable(Type.String())) }),
+      required: false,
+      what: 'a JSON object such as {"description": "..."}',
+    },
     success: { status: 200, description: 'The tag as stored', schema: Tag },
     handler: async ({ params, body }) => tags.upsert(params.tag, body?.description ?? null),
   });

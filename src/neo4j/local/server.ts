@@ -45,7 +45,9 @@ export interface LocalServerOptions {
    * the service's own Neo4j is its to keep running. Off for the tests' shared server.
    */
   supervise?: boolean;
-  /** First and longest wait before a restart (ms); the wait doubles per failed start and resets after a run of a minute. */
+  /**
+   * First and longest wait before a restart (ms); the wait doubles per failed start and resets after a run of a minute.
+   */
   restartBackoffMs?: { initial: number; max: number };
   /**
    * Start from a class-data archive of the server's classes (AppCDS; classDataSharingArgs), written
@@ -63,9 +65,13 @@ export interface LocalServerOptions {
  * renamed into place on a clean exit), later runs map it. An unusable archive only costs the speed:
  * the JVM warns and loads the classes as usual (-Xshare:auto).
  */
-export function classDataSharingArgs(libDir: string, javaVersion: string): { args: string[]; archive: string; partial: string | null } {
+export function classDataSharingArgs(
+  libDir: string,
+  javaVersion: string,
+): { args: string[]; archive: string; partial: string | null } {
   const archive = path.join(path.dirname(libDir), `server-classes-java-${javaVersion.replace(/[^\w.-]/g, '_')}.jsa`);
-  if (fs.existsSync(archive)) return { args: [`-XX:SharedArchiveFile=${archive}`, '-Xshare:auto'], archive, partial: null };
+  if (fs.existsSync(archive))
+    return { args: [`-XX:SharedArchiveFile=${archive}`, '-Xshare:auto'], archive, partial: null };
   const partial = `${archive}.partial-${process.pid}`;
   return { args: [`-XX:ArchiveClassesAtExit=${partial}`], archive, partial };
 }
@@ -133,7 +139,8 @@ export function checkPrerequisites(needMaven: boolean): void {
   if (java === null) {
     throw new Neo4jRuntimeError(
       'Java 17 is needed to run the local Neo4j server but `java` was not found. ' +
-        'Install it (Debian/Ubuntu: apt-get install openjdk-17-jre-headless) or set NEO4J_URI to use an existing Neo4j.',
+        'Install it (Debian/Ubuntu: apt-get install openjdk-17-jre-headless) or set NEO4J_URI to use an existing ' +
+        'Neo4j.',
     );
   }
   const m = /version "(\d+)(?:\.(\d+))?/.exec(java);
@@ -166,7 +173,16 @@ export function ensureServerJars(dir: string, version: string, logger?: Logger):
   const pom = path.join(localDir, 'pom.xml');
   const r = spawnSync(
     'mvn',
-    ['-q', '-B', '-f', pom, 'dependency:copy-dependencies', `-DoutputDirectory=${staging}`, '-DincludeScope=runtime', `-Dneo4j.version=${version}`],
+    [
+      '-q',
+      '-B',
+      '-f',
+      pom,
+      'dependency:copy-dependencies',
+      `-DoutputDirectory=${staging}`,
+      '-DincludeScope=runtime',
+      `-Dneo4j.version=${version}`,
+    ],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
   );
   if (r.status !== 0) {
@@ -193,12 +209,23 @@ export function ensureBrowserJar(dir: string, logger?: Logger, version = NEO4J_B
   const pom = path.join(localDir, 'browser-pom.xml');
   const r = spawnSync(
     'mvn',
-    ['-q', '-B', '-f', pom, 'dependency:copy-dependencies', `-DoutputDirectory=${staging}`, '-DincludeScope=runtime', `-Dbrowser.version=${version}`],
+    [
+      '-q',
+      '-B',
+      '-f',
+      pom,
+      'dependency:copy-dependencies',
+      `-DoutputDirectory=${staging}`,
+      '-DincludeScope=runtime',
+      `-Dbrowser.version=${version}`,
+    ],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
   );
   if (r.status !== 0 || !fs.existsSync(path.join(staging, path.basename(jar)))) {
     fs.rmSync(staging, { recursive: true, force: true });
-    throw new Neo4jRuntimeError(`Maven could not fetch Neo4j Browser ${version}: ${(r.stdout + r.stderr).trim().slice(-2000)}`);
+    throw new Neo4jRuntimeError(
+      `Maven could not fetch Neo4j Browser ${version}: ${(r.stdout + r.stderr).trim().slice(-2000)}`,
+    );
   }
   fs.rmSync(libDir, { recursive: true, force: true });
   fs.mkdirSync(path.dirname(libDir), { recursive: true });
@@ -237,7 +264,13 @@ const DISTRIBUTION_JVM_FLAGS = [
   '-Dlog4j2.disable.jmx=true',
 ];
 
-function neo4jConf(port: number, home: string, pageCache: string, extra: string[] = [], browserPort: number | null = null): string {
+function neo4jConf(
+  port: number,
+  home: string,
+  pageCache: string,
+  extra: string[] = [],
+  browserPort: number | null = null,
+): string {
   const http =
     browserPort === null
       ? ['server.http.enabled=false']
@@ -342,7 +375,9 @@ export class LocalNeo4jServer {
   }
 
   on<K extends keyof SupervisorEvents>(event: K, listener: SupervisorEvents[K]): void {
-    ((this.listeners[event] ??= []) as SupervisorEvents[K][]).push(listener);
+    const list = (this.listeners[event] ?? []) as SupervisorEvents[K][];
+    list.push(listener);
+    this.listeners[event] = list as (typeof this.listeners)[K];
   }
 
   private emit<K extends keyof SupervisorEvents>(event: K, ...args: Parameters<SupervisorEvents[K]>): void {
@@ -384,7 +419,10 @@ export class LocalNeo4jServer {
       }
       this.browserPort = httpPort;
     }
-    fs.writeFileSync(path.join(confDir, 'neo4j.conf'), neo4jConf(port, this.home, this.opts.pageCache, this.opts.extraConf, this.browserPort));
+    fs.writeFileSync(
+      path.join(confDir, 'neo4j.conf'),
+      neo4jConf(port, this.home, this.opts.pageCache, this.opts.extraConf, this.browserPort),
+    );
 
     this.logPath = path.join(this.home, 'logs', 'console.log');
     logger?.info({ port, home: this.home, version }, 'starting local Neo4j');
@@ -416,11 +454,15 @@ export class LocalNeo4jServer {
     // A small shell watchdog owns the JVM: it forwards SIGTERM and also stops Neo4j if this Node
     // process disappears without a clean shutdown (SIGKILL, crash), so no orphan JVM is left.
     // Own process group: a terminal Ctrl-C reaches only us, and we stop Neo4j after draining requests.
-    const child = spawn('sh', [path.join(localDir, 'watchdog.sh'), String(process.pid), pidFile, 'java', ...this.javaArgs], {
-      cwd: this.home,
-      stdio: ['ignore', out, out],
-      detached: true,
-    });
+    const child = spawn(
+      'sh',
+      [path.join(localDir, 'watchdog.sh'), String(process.pid), pidFile, 'java', ...this.javaArgs],
+      {
+        cwd: this.home,
+        stdio: ['ignore', out, out],
+        detached: true,
+      },
+    );
     fs.closeSync(out);
     this.child = child;
     const launchedAt = Date.now();
@@ -460,7 +502,8 @@ export class LocalNeo4jServer {
     }
     // The HTTP connector (Neo4j Browser) comes up a little after Bolt.
     while (this.browserPort !== null) {
-      if (exitedEarly) throw new Neo4jRuntimeError(`Neo4j exited during startup; last log lines:\n${tail(this.logPath, 30)}`);
+      if (exitedEarly)
+        throw new Neo4jRuntimeError(`Neo4j exited during startup; last log lines:\n${tail(this.logPath, 30)}`);
       const up = await fetch(`http://127.0.0.1:${this.browserPort}/`, { headers: { accept: 'application/json' } }).then(
         (r) => r.ok,
         () => false,
@@ -468,14 +511,19 @@ export class LocalNeo4jServer {
       if (up) break;
       if (Date.now() > deadline) {
         await this.stop();
-        throw new Neo4jRuntimeError(`Neo4j Browser did not answer on port ${this.browserPort} within the start timeout; log: ${this.logPath}`);
+        throw new Neo4jRuntimeError(
+          `Neo4j Browser did not answer on port ${this.browserPort} within the start timeout; log: ${this.logPath}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 300));
     }
     ready = true;
   }
 
-  /** A class-data archive written at a clean exit (0, or 143 after our SIGTERM) goes into place; anything else is dropped. */
+  /**
+   * A class-data archive written at a clean exit (0, or 143 after our SIGTERM) goes into place; anything else is
+   * dropped.
+   */
   private keepClassDataArchive(code: number | null): void {
     const cds = this.classData;
     if (!cds?.partial || !fs.existsSync(cds.partial)) return;
@@ -490,7 +538,13 @@ export class LocalNeo4jServer {
   /** The supervisor: logs why the server died and starts it again after a backoff. */
   private onUnexpectedExit(code: number | null, signal: NodeJS.Signals | null, ranForMs: number): void {
     const { logger } = this.opts;
-    const exit: ServerExit = { code, signal, reason: describeExit(code, signal), logTail: tail(this.logPath, 20), ranForMs };
+    const exit: ServerExit = {
+      code,
+      signal,
+      reason: describeExit(code, signal),
+      logTail: tail(this.logPath, 20),
+      ranForMs,
+    };
     if (!this.opts.supervise) {
       logger?.error({ exit }, `local Neo4j ${exit.reason}; not supervised, so it stays down`);
       this.emit('exited', exit, -1);
@@ -498,8 +552,12 @@ export class LocalNeo4jServer {
     }
     const backoff = this.opts.restartBackoffMs ?? { initial: 1000, max: 30_000 };
     // A server that ran a while gets the short wait again; one that keeps dying waits longer each time.
-    this.backoffMs = ranForMs > 60_000 || this.backoffMs === 0 ? backoff.initial : Math.min(backoff.max, this.backoffMs * 2);
-    logger?.error({ exit, restartInMs: this.backoffMs }, `local Neo4j ${exit.reason}; restarting it in ${this.backoffMs} ms`);
+    this.backoffMs =
+      ranForMs > 60_000 || this.backoffMs === 0 ? backoff.initial : Math.min(backoff.max, this.backoffMs * 2);
+    logger?.error(
+      { exit, restartInMs: this.backoffMs },
+      `local Neo4j ${exit.reason}; restarting it in ${this.backoffMs} ms`,
+    );
     this.emit('exited', exit, this.backoffMs);
     this.scheduleRestart(this.backoffMs);
   }
@@ -520,7 +578,10 @@ export class LocalNeo4jServer {
           if (this.stopping) return;
           const backoff = this.opts.restartBackoffMs ?? { initial: 1000, max: 30_000 };
           this.backoffMs = Math.min(backoff.max, Math.max(backoff.initial, this.backoffMs * 2));
-          this.opts.logger?.error({ err, attempt, restartInMs: this.backoffMs }, `local Neo4j did not come back; trying again in ${this.backoffMs} ms`);
+          this.opts.logger?.error(
+            { err, attempt, restartInMs: this.backoffMs },
+            `local Neo4j did not come back; trying again in ${this.backoffMs} ms`,
+          );
           this.scheduleRestart(this.backoffMs);
         },
       );
@@ -568,7 +629,6 @@ export class LocalNeo4jServer {
     }
   }
 }
-
 
 function tail(file: string, lines: number): string {
   try {

@@ -33,7 +33,8 @@ export function boltSocketsGuard(channelModule: unknown): string | null {
   const NodeChannel = (channelModule as { default?: unknown } | null)?.default;
   if (typeof NodeChannel !== 'function') return `${NODE_CHANNEL_MODULE} has no default export class (NodeChannel)`;
   const write = unpatched((NodeChannel.prototype as NodeChannelPrototype | undefined)?.write);
-  if (typeof write !== 'function' || write.length !== 1) return 'NodeChannel.prototype.write(buffer) is gone or changed arity';
+  if (typeof write !== 'function' || write.length !== 1)
+    return 'NodeChannel.prototype.write(buffer) is gone or changed arity';
   // The wrapped write must still be where the channel writes to its socket, and the socket its `_conn`.
   if (!/this\._conn\.write\(/.test(String(write))) return 'NodeChannel.prototype.write no longer writes to this._conn';
   return null;

@@ -15,7 +15,9 @@ export function requireFromDriverAt(nodeModulesParent: string): NodeJS.Require {
   return createRequire(path.join(nodeModulesParent, 'node_modules', 'neo4j-driver', 'package.json'));
 }
 
-/** A patched driver function keeps the driver's own under this key, so guards check the driver's code, not the patch. */
+/**
+ * A patched driver function keeps the driver's own under this key, so guards check the driver's code, not the patch.
+ */
 export const ORIGINAL = Symbol.for('lineage-service.driver-patch.original');
 
 /** The driver's own function behind `fn` (itself when it is not patched). */

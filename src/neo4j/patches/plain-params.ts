@@ -32,7 +32,8 @@ export function plainParamsGuard(transformerModule: unknown): string | null {
   const Transformer = (transformerModule as { default?: unknown } | null)?.default;
   if (typeof Transformer !== 'function') return `${TRANSFORMER_MODULE} has no default export class (Transformer)`;
   const toStructure = unpatched((Transformer.prototype as { toStructure?: unknown } | undefined)?.toStructure);
-  if (typeof toStructure !== 'function' || toStructure.length !== 1) return 'Transformer.prototype.toStructure(value) is gone or changed arity';
+  if (typeof toStructure !== 'function' || toStructure.length !== 1)
+    return 'Transformer.prototype.toStructure(value) is gone or changed arity';
   return null;
 }
 

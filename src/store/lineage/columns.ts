@@ -34,19 +34,30 @@ function parseJson(text: unknown): unknown {
 }
 
 function shapeTransformations(list: Props[]): ColumnInput['transformations'] {
-  return list.map((t) => ({ type: t.type ?? null, subtype: t.subtype ?? null, description: t.description ?? null, masking: t.masking ?? null }));
+  return list.map((t) => ({
+    type: t.type ?? null,
+    subtype: t.subtype ?? null,
+    description: t.description ?? null,
+    masking: t.masking ?? null,
+  }));
 }
 
 /**
  * A FEEDS edge record into `field` as an input of the answer, or null when the declaration in force
  * does not list it; transformations come from that declaration.
  */
-export function columnInput(edge: Props, declaration: ColumnDeclaration | undefined, field: string): ColumnInput | null {
+export function columnInput(
+  edge: Props,
+  declaration: ColumnDeclaration | undefined,
+  field: string,
+): ColumnInput | null {
   let transformations: ColumnInput['transformations'];
   if (!declaration || declaration.open) {
     transformations = shapeTransformations((parseJson(edge.transformations) as Props[] | null) ?? []);
   } else {
-    const declared = declaration.fields?.get(field)?.find((i) => i.namespace === edge.namespace && i.name === edge.dataset && i.field === edge.field);
+    const declared = declaration.fields
+      ?.get(field)
+      ?.find((i) => i.namespace === edge.namespace && i.name === edge.dataset && i.field === edge.field);
     if (!declared) return null;
     transformations = shapeTransformations(declared.transformations as Props[]);
   }
@@ -81,16 +92,28 @@ export class ColumnLineage {
    * Column-level lineage from a dataset (all its columns), a column, or a job (the columns of the
    * datasets it writes); null when the id names nothing (or an unknown version of it).
    */
-  async lineage(id: ParsedNodeId, depth: number, withDownstream: boolean, asOf: Date | null = null): Promise<LineageGraph | null> {
+  async lineage(
+    id: ParsedNodeId,
+    depth: number,
+    withDownstream: boolean,
+    asOf: Date | null = null,
+  ): Promise<LineageGraph | null> {
     const start = await this.start(id, asOf);
     if (!start) return null;
     if (!start.startIds.length) return { graph: [], truncated: false };
     // A quantifier cannot be {0, 0}: depth 0 walks one hop and keeps the start columns only.
     const text = withMaxRels('lineage/column-graph', Math.max(depth, 1));
-    const all = await this.reader.run('lineage/column-graph', text, { startIds: start.startIds, withDownstream, maxNodes: int(this.maxNodes + 1) });
+    const all = await this.reader.run('lineage/column-graph', text, {
+      startIds: start.startIds,
+      withDownstream,
+      maxNodes: int(this.maxNodes + 1),
+    });
     const truncated = all.length > this.maxNodes;
     const recs = all.slice(0, this.maxNodes).filter((r) => !r.get('deleted'));
-    const declarations = await this.declarations(recs.map((r) => ({ namespace: r.get('namespace') as string, name: r.get('dataset') as string })), start.at);
+    const declarations = await this.declarations(
+      recs.map((r) => ({ namespace: r.get('namespace') as string, name: r.get('dataset') as string })),
+      start.at,
+    );
     const startSet = new Set(start.startIds);
     const candidates: ColumnCandidate[] = [];
     const startNodes: string[] = [];
@@ -100,18 +123,26 @@ export class ColumnLineage {
       const field = rec.get('field') as string;
       const nodeId = fieldNodeId(namespace, dataset, field);
       const declaration = declarations.get(datasetNodeId(namespace, dataset));
-      const pinned = start.pinned && start.pinned.namespace === namespace && start.pinned.dataset === dataset ? start.pinned : null;
+      const pinned =
+        start.pinned && start.pinned.namespace === namespace && start.pinned.dataset === dataset ? start.pinned : null;
       candidates.push({
         nodeId,
         namespace,
         dataset,
         field,
         fieldType: (rec.get('fieldType') as string | null) ?? null,
-        datasetVersion: pinned ? pinned.version : start.at !== null ? (declaration?.versionAt ?? null) : ((rec.get('datasetVersion') as string | null) ?? null),
-        inputs: (rec.get('inputs') as Props[]).map((i) => columnInput(i, declaration, field)).filter((i): i is ColumnInput => i !== null),
+        datasetVersion: pinned
+          ? pinned.version
+          : start.at !== null
+            ? (declaration?.versionAt ?? null)
+            : ((rec.get('datasetVersion') as string | null) ?? null),
+        inputs: (rec.get('inputs') as Props[])
+          .map((i) => columnInput(i, declaration, field))
+          .filter((i): i is ColumnInput => i !== null),
       });
       // A pinned dataset start keeps only the columns of that version's schema.
-      if (startSet.has(rec.get('eid') as string) && !(pinned?.fields && !pinned.fields.has(field))) startNodes.push(nodeId);
+      if (startSet.has(rec.get('eid') as string) && !(pinned?.fields && !pinned.fields.has(field)))
+        startNodes.push(nodeId);
     }
     return { graph: columnAnswer(candidates, startNodes, depth, withDownstream), truncated };
   }
@@ -125,15 +156,30 @@ export class ColumnLineage {
       const f = await this.reader.resolveField(id.candidates);
       if (!f) return null;
       if (!id.version) return { startIds: [f.eid], at: asOf?.toISOString() ?? null, pinned: null };
-      const start = await this.columns(await this.reader.resolve('dataset', [{ namespace: f.namespace, name: f.dataset }]), 'dataset', id.version);
+      const start = await this.columns(
+        await this.reader.resolve('dataset', [{ namespace: f.namespace, name: f.dataset }]),
+        'dataset',
+        id.version,
+      );
       if (!start?.fieldNames?.has(f.field)) return null;
-      return { startIds: [f.eid], at: start.at, pinned: { namespace: f.namespace, dataset: f.dataset, version: id.version, fields: null } };
+      return {
+        startIds: [f.eid],
+        at: start.at,
+        pinned: { namespace: f.namespace, dataset: f.dataset, version: id.version, fields: null },
+      };
     }
-    const entity = await this.reader.resolve(id.kind, id.candidates, asOf && !id.version ? neo4j.types.DateTime.fromStandardDate(asOf) : undefined);
+    const entity = await this.reader.resolve(
+      id.kind,
+      id.candidates,
+      asOf && !id.version ? neo4j.types.DateTime.fromStandardDate(asOf) : undefined,
+    );
     if (!entity) return null;
     const start = await this.columns(entity, id.kind, id.version);
     if (!start) return null;
-    const pinned = id.kind === 'dataset' && id.version ? { namespace: entity.namespace, dataset: entity.name, version: id.version, fields: start.fieldNames } : null;
+    const pinned =
+      id.kind === 'dataset' && id.version
+        ? { namespace: entity.namespace, dataset: entity.name, version: id.version, fields: start.fieldNames }
+        : null;
     return { startIds: start.fieldIds, at: start.at ?? asOf?.toISOString() ?? null, pinned };
   }
 
@@ -142,24 +188,46 @@ export class ColumnLineage {
     const unique = new Map(refs.map((r) => [datasetNodeId(r.namespace, r.name), r]));
     const out = new Map<string, ColumnDeclaration>();
     if (!unique.size) return out;
-    const recs = await this.reader.run('lineage/column-declarations', compactCypher('lineage/column-declarations'), { datasets: [...unique.values()], at });
+    const recs = await this.reader.run('lineage/column-declarations', compactCypher('lineage/column-declarations'), {
+      datasets: [...unique.values()],
+      at,
+    });
     for (const r of recs) {
       const json = r.get('declaration') as string | null;
       const facet = json === null ? null : (parseJson(json) as Props | null);
       const fields = facet === null ? null : new Map(columnLineageEntries(facet).map((e) => [e.field, e.inputFields]));
       // No declaration anywhere (lineage known only from JobEvents): every FEEDS edge counts, now.
-      out.set(datasetNodeId(r.get('namespace'), r.get('name')), { fields, open: at === null && !r.get('hasAny'), versionAt: r.get('versionAt') ?? null });
+      out.set(datasetNodeId(r.get('namespace'), r.get('name')), {
+        fields,
+        open: at === null && !r.get('hasAny'),
+        versionAt: r.get('versionAt') ?? null,
+      });
     }
     return out;
   }
 
   /** The columns of a dataset (or a job's outputs), at a version when given. */
-  private async columns(entity: Resolved | null, kind: 'dataset' | 'job', version: string | null): Promise<{ fieldIds: string[]; fieldNames: Set<string> | null; at: string | null } | null> {
+  private async columns(
+    entity: Resolved | null,
+    kind: 'dataset' | 'job',
+    version: string | null,
+  ): Promise<{ fieldIds: string[]; fieldNames: Set<string> | null; at: string | null } | null> {
     if (!entity) return null;
-    const recs = await this.reader.run('lineage/column-start', compactCypher('lineage/column-start'), { eid: entity.eid, kind, version });
+    const recs = await this.reader.run('lineage/column-start', compactCypher('lineage/column-start'), {
+      eid: entity.eid,
+      kind,
+      version,
+    });
     if (!recs.length || !recs[0].get('found')) return null;
     const fieldsJson = recs[0].get('fieldsJson') as string | null;
-    const fieldNames = fieldsJson === null ? null : new Set(((parseJson(fieldsJson) as Props[] | null) ?? []).map((f) => f.name as string));
-    return { fieldIds: recs[0].get('fieldIds') as string[], fieldNames, at: (recs[0].get('at') as string | null) ?? null };
+    const fieldNames =
+      fieldsJson === null
+        ? null
+        : new Set(((parseJson(fieldsJson) as Props[] | null) ?? []).map((f) => f.name as string));
+    return {
+      fieldIds: recs[0].get('fieldIds') as string[],
+      fieldNames,
+      at: (recs[0].get('at') as string | null) ?? null,
+    };
   }
 }

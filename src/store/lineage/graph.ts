@@ -8,7 +8,14 @@ import { toDataset, toJob } from '../mappers.js';
 import type { Duration } from '../../domain/duration.js';
 import type { LineageGraph, LineageNode } from '../../api/types.js';
 import { datasetNodeId, jobNodeId, type ParsedNodeId } from '../../domain/node-id.js';
-import { datasetAsOf, jobAsOf, nodeData, wireEdges, type EdgeExtras, type LineageInclude } from '../../domain/lineage/graph-nodes.js';
+import {
+  datasetAsOf,
+  jobAsOf,
+  nodeData,
+  wireEdges,
+  type EdgeExtras,
+  type LineageInclude,
+} from '../../domain/lineage/graph-nodes.js';
 import type { LineageReader } from './resolver.js';
 import { graphQuery, maxRelsFor, viewParams, type Direction } from './view.js';
 
@@ -23,7 +30,12 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
  */
 export function edgeExtras(e: Props, pointInTime: boolean): EdgeExtras {
   if (pointInTime) return { firstSeenAt: iso(e.firstSeenAt), lastSeenAt: null, lastRunId: null, lastRunState: null };
-  return { firstSeenAt: iso(e.firstSeenAt), lastSeenAt: iso(e.lastSeenAt), lastRunId: str(e.lastRunId), lastRunState: str(e.lastRunState) };
+  return {
+    firstSeenAt: iso(e.firstSeenAt),
+    lastSeenAt: iso(e.lastSeenAt),
+    lastRunId: str(e.lastRunId),
+    lastRunState: str(e.lastRunState),
+  };
 }
 
 export class GraphLineage {
@@ -48,13 +60,18 @@ export class GraphLineage {
     const timeParams = viewParams({ asOf: view.asOf, window: view.window === undefined ? this.window : view.window });
     const start = await this.reader.resolve(id.kind, id.candidates, timeParams.asOf, signal);
     if (!start) return null;
-    const recs = await this.reader.run('lineage/graph', graphQuery(direction, maxRelsFor(id.kind, depth)), {
-      startId: start.eid,
-      ...timeParams,
-      facets: include.has('facets'),
-      runDetails: include.has('latestRuns'),
-      maxNodes: int(this.maxNodes + 1),
-    }, signal);
+    const recs = await this.reader.run(
+      'lineage/graph',
+      graphQuery(direction, maxRelsFor(id.kind, depth)),
+      {
+        startId: start.eid,
+        ...timeParams,
+        facets: include.has('facets'),
+        runDetails: include.has('latestRuns'),
+        maxNodes: int(this.maxNodes + 1),
+      },
+      signal,
+    );
     const truncated = recs.length > this.maxNodes;
     const asOf = view.asOf?.getTime() ?? null;
     const nodes: LineageNode[] = [];
@@ -64,7 +81,13 @@ export class GraphLineage {
       const isJob = rec.get('isJob') as boolean;
       const nodeId = (isJob ? jobNodeId : datasetNodeId)(node.namespace as string, node.name as string);
       if (asOf !== null) node = isJob ? jobAsOf(node, asOf) : datasetAsOf(node);
-      nodes.push({ id: nodeId, type: isJob ? 'JOB' : 'DATASET', data: nodeData(isJob ? toJob(node) : toDataset(node), isJob, include), inEdges: [], outEdges: [] });
+      nodes.push({
+        id: nodeId,
+        type: isJob ? 'JOB' : 'DATASET',
+        data: nodeData(isJob ? toJob(node) : toDataset(node), isJob, include),
+        inEdges: [],
+        outEdges: [],
+      });
       const destinationId = isJob ? datasetNodeId : jobNodeId;
       outs.set(
         nodeId,

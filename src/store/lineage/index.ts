@@ -16,7 +16,15 @@ import { RunLineageReader } from './runs.js';
 import { DEFAULT_WINDOW, END_OF_TIME, type Direction } from './view.js';
 
 export type { LineageEdge, LineageGraph, LineageNode, RunLineage } from '../../api/types.js';
-export { DIRECTIONS, DEFAULT_WINDOW, graphQuery, maxRelsFor, viewParams, type Direction, type LineageView } from './view.js';
+export {
+  DIRECTIONS,
+  DEFAULT_WINDOW,
+  graphQuery,
+  maxRelsFor,
+  viewParams,
+  type Direction,
+  type LineageView,
+} from './view.js';
 export { LINEAGE_INCLUDES, type EdgeExtras, type LineageInclude } from '../../domain/lineage/graph-nodes.js';
 export type { ColumnInput } from '../../domain/lineage/column-walk.js';
 export { columnInput, type ColumnDeclaration } from './columns.js';
@@ -24,7 +32,9 @@ export { edgeExtras } from './graph.js';
 export { withMaxRels } from '../cypher.js';
 
 export interface LineageOptions {
-  /** Transaction timeout of lineage queries (ms; default: the Db's, QUERY_TIMEOUT_MS); past it the request answers 504. */
+  /**
+   * Transaction timeout of lineage queries (ms; default: the Db's, QUERY_TIMEOUT_MS); past it the request answers 504.
+   */
   timeoutMs?: number;
   /** Most nodes returned by one graph query; more sets `truncated`. */
   maxNodes?: number;
@@ -73,7 +83,12 @@ export class LineageRepository {
     return this.graph.lineage(id, depth, direction, view, include, signal);
   }
 
-  columnLineage(id: ParsedNodeId, depth: number, withDownstream: boolean, asOf: Date | null = null): Promise<LineageGraph | null> {
+  columnLineage(
+    id: ParsedNodeId,
+    depth: number,
+    withDownstream: boolean,
+    asOf: Date | null = null,
+  ): Promise<LineageGraph | null> {
     return this.columns.lineage(id, depth, withDownstream, asOf);
   }
 

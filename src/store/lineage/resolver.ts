@@ -28,8 +28,18 @@ export class LineageReader {
   }
 
   /** The job or (primary) dataset a parsed id names, or null when none of its splits existed (undeleted) at `asOf`. */
-  async resolve(kind: 'job' | 'dataset', candidates: EntityRef[], asOf = END_OF_TIME, signal?: AbortSignal): Promise<Resolved | null> {
-    const recs = await this.run(`lineage/resolve-${kind}`, compactCypher(`lineage/resolve-${kind}`), { candidates, asOf }, signal);
+  async resolve(
+    kind: 'job' | 'dataset',
+    candidates: EntityRef[],
+    asOf = END_OF_TIME,
+    signal?: AbortSignal,
+  ): Promise<Resolved | null> {
+    const recs = await this.run(
+      `lineage/resolve-${kind}`,
+      compactCypher(`lineage/resolve-${kind}`),
+      { candidates, asOf },
+      signal,
+    );
     if (!recs.length) return null;
     const r = recs[0];
     return { eid: r.get('eid'), namespace: r.get('namespace'), name: r.get('name') };

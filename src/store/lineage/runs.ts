@@ -21,15 +21,31 @@ export class RunLineageReader {
     let frontier = [runId];
     for (let level = 0; level <= depth && frontier.length; level++) {
       for (const id of frontier) seen.add(id);
-      const recs = await this.reader.run('lineage/run-upstream-step', compactCypher('lineage/run-upstream-step'), { runIds: frontier });
+      const recs = await this.reader.run('lineage/run-upstream-step', compactCypher('lineage/run-upstream-step'), {
+        runIds: frontier,
+      });
       if (level === 0 && !recs.length) return null;
       const next = new Set<string>();
       for (const rec of recs) {
         const inputs = toNative(rec.get('inputs')) as RunLineage['runs'][number]['inputs'];
         runs.push({
-          job: { namespace: str(rec.get('jobNamespace')), name: str(rec.get('jobName')), version: str(rec.get('jobVersion')) },
-          run: { id: rec.get('id') as string, start: iso(rec.get('startedAt')), end: iso(rec.get('endedAt')), status: str(rec.get('state')) },
-          inputs: inputs.map((i) => ({ namespace: i.namespace, name: i.name, version: i.version, producedByRunId: i.producedByRunId ?? null })),
+          job: {
+            namespace: str(rec.get('jobNamespace')),
+            name: str(rec.get('jobName')),
+            version: str(rec.get('jobVersion')),
+          },
+          run: {
+            id: rec.get('id') as string,
+            start: iso(rec.get('startedAt')),
+            end: iso(rec.get('endedAt')),
+            status: str(rec.get('state')),
+          },
+          inputs: inputs.map((i) => ({
+            namespace: i.namespace,
+            name: i.name,
+            version: i.version,
+            producedByRunId: i.producedByRunId ?? null,
+          })),
         });
         for (const i of inputs) if (i.producedByRunId && !seen.has(i.producedByRunId)) next.add(i.producedByRunId);
       }

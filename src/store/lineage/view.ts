@@ -28,7 +28,10 @@ const START_OF_TIME = neo4j.types.DateTime.fromStandardDate(new Date(Date.UTC(1,
 /** The time parameters of graph.cypher (and the impact queries) for a view. */
 export function viewParams(view: LineageView, now = Date.now()) {
   const asOf = view.asOf === null ? END_OF_TIME : neo4j.types.DateTime.fromStandardDate(view.asOf);
-  const windowStart = view.window === null ? START_OF_TIME : neo4j.types.DateTime.fromStandardDate(new Date(minus(view.asOf?.getTime() ?? now, view.window)));
+  const windowStart =
+    view.window === null
+      ? START_OF_TIME
+      : neo4j.types.DateTime.fromStandardDate(new Date(minus(view.asOf?.getTime() ?? now, view.window)));
   return { asOf, windowStart, pointInTime: view.asOf !== null };
 }
 

@@ -10,10 +10,31 @@ import { parseStamps } from '../../../src/domain/facet-stamps.js';
 const RUN = '01909a1c-0000-7000-8000-000000000001';
 
 function ds(name: string, extra: Partial<NormalizedDataset> = {}): NormalizedDataset {
-  return { namespace: 'pg', name, facets: {}, deletedFacets: [], inputFacets: {}, outputFacets: {}, fields: null, source: null, description: null, lifecycleState: null, datasetType: null, symlinks: [], columnLineage: [], ...extra };
+  return {
+    namespace: 'pg',
+    name,
+    facets: {},
+    deletedFacets: [],
+    inputFacets: {},
+    outputFacets: {},
+    fields: null,
+    source: null,
+    description: null,
+    lifecycleState: null,
+    datasetType: null,
+    symlinks: [],
+    columnLineage: [],
+    ...extra,
+  };
 }
 
-function event(eventType: NormalizedEvent['eventType'], time: string, inputs: NormalizedDataset[], outputs: NormalizedDataset[], jobFacets: Record<string, Record<string, unknown>> = {}): Incoming {
+function event(
+  eventType: NormalizedEvent['eventType'],
+  time: string,
+  inputs: NormalizedDataset[],
+  outputs: NormalizedDataset[],
+  jobFacets: Record<string, Record<string, unknown>> = {},
+): Incoming {
   const sql = jobFacets.sql?.query as string | undefined;
   return {
     receivedAt: time,
@@ -24,7 +45,16 @@ function event(eventType: NormalizedEvent['eventType'], time: string, inputs: No
       producer: 'p',
       schemaURL: 's',
       run: { id: RUN, externalId: RUN, facets: {}, nominalStartTime: null, nominalEndTime: null, parent: null },
-      job: { namespace: 'airflow', name: 'dag.task', facets: jobFacets, deletedFacets: [], location: null, context: sql ? { sql } : {}, description: null, jobType: null },
+      job: {
+        namespace: 'airflow',
+        name: 'dag.task',
+        facets: jobFacets,
+        deletedFacets: [],
+        location: null,
+        context: sql ? { sql } : {},
+        description: null,
+        jobType: null,
+      },
       inputs,
       outputs,
       dataset: null,
@@ -33,16 +63,32 @@ function event(eventType: NormalizedEvent['eventType'], time: string, inputs: No
   };
 }
 
-const empty = (): StoredState => ({ runs: new Map(), aliases: new AliasMap(), datasetStamps: new Map(), jobStamps: new Map(), edges: new Map() });
-const schema = (...names: string[]) => ({ schema: { _producer: 'p', _schemaURL: 's', fields: names.map((name) => ({ name, type: 'INT' })) } });
+const empty = (): StoredState => ({
+  runs: new Map(),
+  aliases: new AliasMap(),
+  datasetStamps: new Map(),
+  jobStamps: new Map(),
+  edges: new Map(),
+});
+const schema = (...names: string[]) => ({
+  schema: { _producer: 'p', _schemaURL: 's', fields: names.map((name) => ({ name, type: 'INT' })) },
+});
 
 describe('batch plan', () => {
-  it('a START is not versioned; its COMPLETE versions the run\'s whole I/O and commits what it wrote', () => {
+  it("a START is not versioned; its COMPLETE versions the run's whole I/O and commits what it wrote", () => {
     const start = planBatch([event('START', '2024-06-01T00:00:00.000Z', [ds('a')], [])], empty());
     expect(start.versions).to.deep.equal([]);
     expect(start.runs[0].state).to.equal('RUNNING');
     const stored = empty();
-    stored.runs.set(RUN, { ...NEW_RUN, times: { startedAt: '2024-06-01T00:00:00.000Z', endedAt: null, terminalState: null }, createdAt: '2024-06-01T00:00:00.000Z', lastEventAt: '2024-06-01T00:00:00.000Z', jobNamespace: 'airflow', jobName: 'dag.task', reads: [{ namespace: 'pg', name: 'a', at: '2024-06-01T00:00:00.000Z', stamps: [] }] });
+    stored.runs.set(RUN, {
+      ...NEW_RUN,
+      times: { startedAt: '2024-06-01T00:00:00.000Z', endedAt: null, terminalState: null },
+      createdAt: '2024-06-01T00:00:00.000Z',
+      lastEventAt: '2024-06-01T00:00:00.000Z',
+      jobNamespace: 'airflow',
+      jobName: 'dag.task',
+      reads: [{ namespace: 'pg', name: 'a', at: '2024-06-01T00:00:00.000Z', stamps: [] }],
+    });
     const complete = planBatch([event('COMPLETE', '2024-06-01T00:05:00.000Z', [], [ds('b')])], stored);
     expect(complete.versions).to.have.length(1);
     expect(complete.versions[0].inputs).to.deep.equal([{ namespace: 'pg', name: 'a' }]);
@@ -53,7 +99,10 @@ describe('batch plan', () => {
 
   it('a late START of an ended run changes neither its version nor its version time', () => {
     const stored = empty();
-    const complete = planBatch([event('COMPLETE', '2024-06-01T00:05:00.000Z', [], [ds('b')], { sql: { query: 'select 2' } })], stored);
+    const complete = planBatch(
+      [event('COMPLETE', '2024-06-01T00:05:00.000Z', [], [ds('b')], { sql: { query: 'select 2' } })],
+      stored,
+    );
     const version = complete.versions[0];
     stored.runs.set(RUN, {
       ...NEW_RUN,
@@ -68,7 +117,10 @@ describe('batch plan', () => {
       writes: [{ namespace: 'pg', name: 'b', createdAt: '2024-06-01T00:05:00.000Z', stamps: [] }],
     });
     // The START is older and reports older SQL: the run's code is still the COMPLETE's.
-    const late = planBatch([event('START', '2024-06-01T00:00:00.000Z', [], [], { sql: { query: 'select 1' } })], stored);
+    const late = planBatch(
+      [event('START', '2024-06-01T00:00:00.000Z', [], [], { sql: { query: 'select 1' } })],
+      stored,
+    );
     expect(late.versions).to.deep.equal([]);
     expect(late.runs[0].facetProps).to.deep.equal({});
     expect(late.runs[0].sortTimeDecreased, 'the run now sorts by its start').to.equal(true);
@@ -77,10 +129,16 @@ describe('batch plan', () => {
   it('the facet reported last by event time wins, in either order of the same batch', () => {
     const older = event('START', '2024-06-01T00:00:00.000Z', [ds('a', { facets: schema('x') })], []);
     const newer = event('RUNNING', '2024-06-01T00:01:00.000Z', [ds('a', { facets: schema('x', 'y') })], []);
-    for (const order of [[older, newer], [newer, older]]) {
+    for (const order of [
+      [older, newer],
+      [newer, older],
+    ]) {
       const plan = planBatch(order, empty());
       const a = plan.datasets.find((d) => d.name === 'a')!;
-      expect(JSON.parse(a.facetProps['facet.schema']!).fields.map((f: { name: string }) => f.name)).to.deep.equal(['x', 'y']);
+      expect(JSON.parse(a.facetProps['facet.schema']!).fields.map((f: { name: string }) => f.name)).to.deep.equal([
+        'x',
+        'y',
+      ]);
       expect(a.fieldTypes!.map((f) => f.name)).to.deep.equal(['x', 'y']);
       expect(parseStamps(a.facetStamps).get('facet.schema')!.at).to.equal(Date.parse('2024-06-01T00:01:00.000Z'));
       expect(plan.inputs[0].at, 'a read dates from the first event naming it').to.equal('2024-06-01T00:00:00.000Z');
@@ -88,10 +146,16 @@ describe('batch plan', () => {
   });
 
   it('an older report than the stored one changes nothing but brings its columns as field nodes', () => {
-    const first = planBatch([event('START', '2024-06-01T00:05:00.000Z', [ds('a', { facets: schema('x', 'y') })], [])], empty());
+    const first = planBatch(
+      [event('START', '2024-06-01T00:05:00.000Z', [ds('a', { facets: schema('x', 'y') })], [])],
+      empty(),
+    );
     const stored = empty();
     stored.datasetStamps.set(JSON.stringify(['pg', 'a']), first.datasets[0].facetStamps!);
-    const late = planBatch([event('START', '2024-06-01T00:00:00.000Z', [ds('a', { facets: schema('x', 'old') })], [])], stored);
+    const late = planBatch(
+      [event('START', '2024-06-01T00:00:00.000Z', [ds('a', { facets: schema('x', 'old') })], [])],
+      stored,
+    );
     expect(late.datasets[0].facetProps).to.deep.equal({});
     expect(late.datasets[0].fieldTypes).to.equal(null);
     expect(late.datasets[0].otherFieldNames).to.include('old');
@@ -100,7 +164,10 @@ describe('batch plan', () => {
 
   it('resolves symlink aliases before anything is written', () => {
     const stored = empty();
-    const aliased = { ...stored, aliases: new AliasMap([{ from: { namespace: 'pg', name: '/hdfs/t' }, to: { namespace: 'hive', name: 'db.t' } }]) };
+    const aliased = {
+      ...stored,
+      aliases: new AliasMap([{ from: { namespace: 'pg', name: '/hdfs/t' }, to: { namespace: 'hive', name: 'db.t' } }]),
+    };
     const plan = planBatch([event('COMPLETE', '2024-06-01T00:00:00.000Z', [ds('/hdfs/t')], [])], aliased);
     expect(plan.inputs.map((i) => `${i.namespace}/${i.name}`)).to.deep.equal(['hive/db.t']);
     expect(plan.versions[0].inputs).to.deep.equal([{ namespace: 'hive', name: 'db.t' }]);
@@ -108,7 +175,12 @@ describe('batch plan', () => {
 
   it('refuses a run id that belongs to another job', () => {
     const stored = empty();
-    stored.runs.set(RUN, { ...NEW_RUN, jobNamespace: 'airflow', jobName: 'other', lastEventAt: '2024-06-01T00:00:00.000Z' });
+    stored.runs.set(RUN, {
+      ...NEW_RUN,
+      jobNamespace: 'airflow',
+      jobName: 'other',
+      lastEventAt: '2024-06-01T00:00:00.000Z',
+    });
     expect(() => planBatch([event('START', '2024-06-01T00:00:00.000Z', [], [])], stored)).to.throw(RunJobConflict);
   });
 });

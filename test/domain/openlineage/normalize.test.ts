@@ -40,9 +40,11 @@ function runEvent(overrides: Record<string, unknown> = {}): Record<string, unkno
   };
 }
 
-const withOutput = (dataset: Record<string, unknown>) => runEvent({ outputs: [{ namespace: PG, name: 'shop.public.orders', ...dataset }] });
+const withOutput = (dataset: Record<string, unknown>) =>
+  runEvent({ outputs: [{ namespace: PG, name: 'shop.public.orders', ...dataset }] });
 const withRunFacets = (facets: Record<string, unknown>) => runEvent({ run: { runId: 'r-1', facets } });
-const withJobFacets = (facets: Record<string, unknown>) => runEvent({ job: { namespace: 'airflow', name: 'orders.load', facets } });
+const withJobFacets = (facets: Record<string, unknown>) =>
+  runEvent({ job: { namespace: 'airflow', name: 'orders.load', facets } });
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object') {
@@ -62,14 +64,31 @@ function airflowCompleteEvent(): Record<string, unknown> {
     run: {
       runId: '01900a7e-3b9c-7d21-8a4f-5b6c7d8e9f01',
       facets: {
-        nominalTime: facet('NominalTimeRunFacet', { nominalStartTime: '2024-06-01T00:00:00+00:00', nominalEndTime: '2024-06-02T00:00:00+00:00' }),
+        nominalTime: facet('NominalTimeRunFacet', {
+          nominalStartTime: '2024-06-01T00:00:00+00:00',
+          nominalEndTime: '2024-06-02T00:00:00+00:00',
+        }),
         parent: facet('ParentRunFacet', {
           run: { runId: '01900a7e-0000-7000-8000-000000000001' },
           job: { namespace: 'airflow', name: 'orders' },
-          root: { run: { runId: '01900a7e-0000-7000-8000-000000000001' }, job: { namespace: 'airflow', name: 'orders' } },
+          root: {
+            run: { runId: '01900a7e-0000-7000-8000-000000000001' },
+            job: { namespace: 'airflow', name: 'orders' },
+          },
         }),
-        processing_engine: facet('ProcessingEngineRunFacet', { version: '2.9.2', name: 'Airflow', openlineageAdapterVersion: '1.24.0' }),
-        airflow: { _producer: AIRFLOW, _schemaURL: 'https://github.com/apache/airflow/tree/providers-openlineage/1.9.0/airflow/providers/openlineage/facets/AirflowRunFacet.json', dag: { dag_id: 'orders', schedule_interval: '@daily' }, taskInstance: { try_number: 1 } },
+        processing_engine: facet('ProcessingEngineRunFacet', {
+          version: '2.9.2',
+          name: 'Airflow',
+          openlineageAdapterVersion: '1.24.0',
+        }),
+        airflow: {
+          _producer: AIRFLOW,
+          _schemaURL:
+            'https://github.com/apache/airflow/tree/providers-openlineage/1.9.0/' +
+            'airflow/providers/openlineage/facets/AirflowRunFacet.json',
+          dag: { dag_id: 'orders', schedule_interval: '@daily' },
+          taskInstance: { try_number: 1 },
+        },
       },
     },
     job: {
@@ -78,7 +97,10 @@ function airflowCompleteEvent(): Record<string, unknown> {
       facets: {
         jobType: facet('JobTypeJobFacet', { processingType: 'BATCH', integration: 'AIRFLOW', jobType: 'TASK' }),
         sql: facet('SQLJobFacet', { query: 'INSERT INTO analytics.orders SELECT id, amount FROM shop.public.orders' }),
-        sourceCodeLocation: facet('SourceCodeLocationJobFacet', { type: 'git', url: 'https://github.com/acme/dags/blob/main/orders.py' }),
+        sourceCodeLocation: facet('SourceCodeLocationJobFacet', {
+          type: 'git',
+          url: 'https://github.com/acme/dags/blob/main/orders.py',
+        }),
         documentation: facet('DocumentationJobFacet', { description: 'Loads orders into the warehouse.' }),
         ownership: facet('OwnershipJobFacet', { owners: [{ name: 'team:data-platform' }] }),
       },
@@ -89,9 +111,16 @@ function airflowCompleteEvent(): Record<string, unknown> {
         name: 'shop.public.orders',
         facets: {
           dataSource: facet('DatasourceDatasetFacet', { name: PG, uri: `${PG}/shop` }),
-          schema: facet('SchemaDatasetFacet', { fields: [{ name: 'id', type: 'integer' }, { name: 'amount', type: 'numeric', description: 'in cents' }] }),
+          schema: facet('SchemaDatasetFacet', {
+            fields: [
+              { name: 'id', type: 'integer' },
+              { name: 'amount', type: 'numeric', description: 'in cents' },
+            ],
+          }),
         },
-        inputFacets: { dataQualityMetrics: facet('DataQualityMetricsInputDatasetFacet', { rowCount: 1200, columnMetrics: {} }) },
+        inputFacets: {
+          dataQualityMetrics: facet('DataQualityMetricsInputDatasetFacet', { rowCount: 1200, columnMetrics: {} }),
+        },
       },
     ],
     outputs: [
@@ -99,16 +128,32 @@ function airflowCompleteEvent(): Record<string, unknown> {
         namespace: 'snowflake://acme.eu-west-1',
         name: 'ANALYTICS.PUBLIC.ORDERS',
         facets: {
-          schema: facet('SchemaDatasetFacet', { fields: [{ name: 'ID', type: 'NUMBER' }, { name: 'AMOUNT', type: 'NUMBER' }] }),
+          schema: facet('SchemaDatasetFacet', {
+            fields: [
+              { name: 'ID', type: 'NUMBER' },
+              { name: 'AMOUNT', type: 'NUMBER' },
+            ],
+          }),
           documentation: facet('DocumentationDatasetFacet', { description: 'Orders, daily.' }),
           columnLineage: facet('ColumnLineageDatasetFacet', {
             fields: {
-              ID: { inputFields: [{ namespace: PG, name: 'shop.public.orders', field: 'id', transformations: [{ type: 'DIRECT', subtype: 'IDENTITY', description: '', masking: false }] }] },
+              ID: {
+                inputFields: [
+                  {
+                    namespace: PG,
+                    name: 'shop.public.orders',
+                    field: 'id',
+                    transformations: [{ type: 'DIRECT', subtype: 'IDENTITY', description: '', masking: false }],
+                  },
+                ],
+              },
               AMOUNT: { inputFields: [{ namespace: PG, name: 'shop.public.orders', field: 'amount' }] },
             },
           }),
         },
-        outputFacets: { outputStatistics: facet('OutputStatisticsOutputDatasetFacet', { rowCount: 1200, size: 40960 }) },
+        outputFacets: {
+          outputStatistics: facet('OutputStatisticsOutputDatasetFacet', { rowCount: 1200, size: 40960 }),
+        },
       },
     ],
   };
@@ -124,15 +169,38 @@ function sparkCompleteEvent(): Record<string, unknown> {
     run: {
       runId: '0190B2C3-D4E5-7F60-8172-839405A6B7C8',
       facets: {
-        spark_properties: { _producer: SPARK, _schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunFacet', properties: { 'spark.master': 'yarn', 'spark.app.name': 'sessionize' } },
-        processing_engine: { _producer: SPARK, _schemaURL: 'https://openlineage.io/spec/facets/1-1-1/ProcessingEngineRunFacet.json#/$defs/ProcessingEngineRunFacet', version: '3.5.1', name: 'spark' },
-        parent: { _producer: SPARK, _schemaURL: 'https://openlineage.io/spec/facets/1-0-0/ParentRunFacet.json#/$defs/ParentRunFacet', run: { runId: 'application_1717000000000_0042' }, job: { namespace: 'spark-prod', name: 'sessionize' } },
+        spark_properties: {
+          _producer: SPARK,
+          _schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunFacet',
+          properties: { 'spark.master': 'yarn', 'spark.app.name': 'sessionize' },
+        },
+        processing_engine: {
+          _producer: SPARK,
+          _schemaURL:
+            'https://openlineage.io/spec/facets/1-1-1/ProcessingEngineRunFacet.json#/$defs/ProcessingEngineRunFacet',
+          version: '3.5.1',
+          name: 'spark',
+        },
+        parent: {
+          _producer: SPARK,
+          _schemaURL: 'https://openlineage.io/spec/facets/1-0-0/ParentRunFacet.json#/$defs/ParentRunFacet',
+          run: { runId: 'application_1717000000000_0042' },
+          job: { namespace: 'spark-prod', name: 'sessionize' },
+        },
       },
     },
     job: {
       namespace: 'spark-prod',
       name: 'sessionize.execute_insert_into_hadoop_fs_relation_command.warehouse_sessions',
-      facets: { jobType: { _producer: SPARK, _schemaURL: 'https://openlineage.io/spec/facets/2-0-3/JobTypeJobFacet.json#/$defs/JobTypeJobFacet', processingType: 'BATCH', integration: 'SPARK', jobType: 'SQL_JOB' } },
+      facets: {
+        jobType: {
+          _producer: SPARK,
+          _schemaURL: 'https://openlineage.io/spec/facets/2-0-3/JobTypeJobFacet.json#/$defs/JobTypeJobFacet',
+          processingType: 'BATCH',
+          integration: 'SPARK',
+          jobType: 'SQL_JOB',
+        },
+      },
     },
     inputs: [
       {
@@ -146,7 +214,14 @@ function sparkCompleteEvent(): Record<string, unknown> {
             fields: [
               { name: 'user_id', type: 'string' },
               { name: 'ts', type: 'timestamp' },
-              { name: 'context', type: 'struct', fields: [{ name: 'page', type: 'string' }, { name: 'device', type: 'struct', fields: [{ name: 'os', type: 'string' }] }] },
+              {
+                name: 'context',
+                type: 'struct',
+                fields: [
+                  { name: 'page', type: 'string' },
+                  { name: 'device', type: 'struct', fields: [{ name: 'os', type: 'string' }] },
+                ],
+              },
             ],
           },
         },
@@ -158,18 +233,54 @@ function sparkCompleteEvent(): Record<string, unknown> {
         namespace: 's3://warehouse-bucket',
         name: 'warehouse/sessions',
         facets: {
-          symlinks: { _producer: SPARK, _schemaURL: 'x', identifiers: [{ namespace: 'hive://metastore:9083', name: 'warehouse.sessions', type: 'TABLE' }] },
+          symlinks: {
+            _producer: SPARK,
+            _schemaURL: 'x',
+            identifiers: [{ namespace: 'hive://metastore:9083', name: 'warehouse.sessions', type: 'TABLE' }],
+          },
           lifecycleStateChange: { _producer: SPARK, _schemaURL: 'x', lifecycleStateChange: 'OVERWRITE' },
           datasetType: { _producer: SPARK, _schemaURL: 'x', datasetType: 'TABLE' },
-          schema: { _producer: SPARK, _schemaURL: 'x', fields: [{ name: 'user_id', type: 'string' }, { name: 'session_start', type: 'timestamp' }] },
+          schema: {
+            _producer: SPARK,
+            _schemaURL: 'x',
+            fields: [
+              { name: 'user_id', type: 'string' },
+              { name: 'session_start', type: 'timestamp' },
+            ],
+          },
           columnLineage: {
             _producer: SPARK,
             _schemaURL: 'x',
             fields: {
-              user_id: { inputFields: [{ namespace: 's3://raw-bucket', name: 'events/clicks', field: 'user_id', transformations: [{ type: 'DIRECT', subtype: 'IDENTITY' }] }] },
-              session_start: { inputFields: [{ namespace: 's3://raw-bucket', name: 'events/clicks', field: 'ts', transformations: [{ type: 'DIRECT', subtype: 'AGGREGATION' }] }] },
+              user_id: {
+                inputFields: [
+                  {
+                    namespace: 's3://raw-bucket',
+                    name: 'events/clicks',
+                    field: 'user_id',
+                    transformations: [{ type: 'DIRECT', subtype: 'IDENTITY' }],
+                  },
+                ],
+              },
+              session_start: {
+                inputFields: [
+                  {
+                    namespace: 's3://raw-bucket',
+                    name: 'events/clicks',
+                    field: 'ts',
+                    transformations: [{ type: 'DIRECT', subtype: 'AGGREGATION' }],
+                  },
+                ],
+              },
             },
-            dataset: [{ namespace: 's3://raw-bucket', name: 'events/clicks', field: 'user_id', transformations: [{ type: 'INDIRECT', subtype: 'GROUP_BY' }] }],
+            dataset: [
+              {
+                namespace: 's3://raw-bucket',
+                name: 'events/clicks',
+                field: 'user_id',
+                transformations: [{ type: 'INDIRECT', subtype: 'GROUP_BY' }],
+              },
+            ],
           },
         },
         outputFacets: { outputStatistics: { _producer: SPARK, _schemaURL: 'x', rowCount: 10, size: 1024 } },
@@ -240,14 +351,20 @@ describe('OpenLineage parseEvent', () => {
         runId: '01900a7e-0000-7000-8000-000000000001',
         externalRunId: '01900a7e-0000-7000-8000-000000000001',
         job: { namespace: 'airflow', name: 'orders' },
-        root: { runId: '01900a7e-0000-7000-8000-000000000001', externalRunId: '01900a7e-0000-7000-8000-000000000001', job: { namespace: 'airflow', name: 'orders' } },
+        root: {
+          runId: '01900a7e-0000-7000-8000-000000000001',
+          externalRunId: '01900a7e-0000-7000-8000-000000000001',
+          job: { namespace: 'airflow', name: 'orders' },
+        },
       });
       expect(run.facets).to.have.keys('nominalTime', 'parent', 'processing_engine', 'airflow');
 
       const job = event.job!;
       expect(job.name).to.equal('orders.load_orders');
       expect(job.location).to.equal('https://github.com/acme/dags/blob/main/orders.py');
-      expect(job.context).to.deep.equal({ sql: 'INSERT INTO analytics.orders SELECT id, amount FROM shop.public.orders' });
+      expect(job.context).to.deep.equal({
+        sql: 'INSERT INTO analytics.orders SELECT id, amount FROM shop.public.orders',
+      });
       expect(job.description).to.equal('Loads orders into the warehouse.');
       expect(job.jobType).to.deep.equal({ processingType: 'BATCH', integration: 'AIRFLOW', jobType: 'TASK' });
       expect(job.facets.ownership).to.equal((body.job as { facets: Record<string, unknown> }).facets.ownership);
@@ -264,66 +381,100 @@ describe('OpenLineage parseEvent', () => {
       expect(output.description).to.equal('Orders, daily.');
       expect(output.outputFacets.outputStatistics).to.include({ rowCount: 1200, size: 40960 });
       expect(output.columnLineage).to.deep.equal([
-        { field: 'AMOUNT', inputFields: [{ namespace: PG, name: 'shop.public.orders', field: 'amount', transformations: [] }] },
+        {
+          field: 'AMOUNT',
+          inputFields: [{ namespace: PG, name: 'shop.public.orders', field: 'amount', transformations: [] }],
+        },
         {
           field: 'ID',
-          inputFields: [{ namespace: PG, name: 'shop.public.orders', field: 'id', transformations: [{ type: 'DIRECT', subtype: 'IDENTITY', description: '', masking: false }] }],
+          inputFields: [
+            {
+              namespace: PG,
+              name: 'shop.public.orders',
+              field: 'id',
+              transformations: [{ type: 'DIRECT', subtype: 'IDENTITY', description: '', masking: false }],
+            },
+          ],
         },
       ]);
       expect(event.raw).to.equal(body);
     });
 
-    it('normalizes a Spark-style event: offset without colon, nanoseconds, non-UUID parent, symlinks, nested columns', () => {
-      const event = parsed(sparkCompleteEvent());
-      expect(event.eventTime).to.equal('2024-06-01T10:30:45.987Z');
-      expect(event.run!.id).to.equal('0190b2c3-d4e5-7f60-8172-839405a6b7c8');
-      expect(event.run!.parent).to.deep.equal({
-        runId: serviceRunId('application_1717000000000_0042'),
-        externalRunId: 'application_1717000000000_0042',
-        job: { namespace: 'spark-prod', name: 'sessionize' },
-        root: null,
-      });
-      expect(event.job!.jobType).to.deep.equal({ processingType: 'BATCH', integration: 'SPARK', jobType: 'SQL_JOB' });
-      expect(event.job!.context).to.deep.equal({});
-      expect(event.job!.location).to.equal(null);
+    it(
+      'normalizes a Spark-style event: offset without colon, nanoseconds, non-UUID parent, symlinks, nested ' +
+        'columns',
+      () => {
+        const event = parsed(sparkCompleteEvent());
+        expect(event.eventTime).to.equal('2024-06-01T10:30:45.987Z');
+        expect(event.run!.id).to.equal('0190b2c3-d4e5-7f60-8172-839405a6b7c8');
+        expect(event.run!.parent).to.deep.equal({
+          runId: serviceRunId('application_1717000000000_0042'),
+          externalRunId: 'application_1717000000000_0042',
+          job: { namespace: 'spark-prod', name: 'sessionize' },
+          root: null,
+        });
+        expect(event.job!.jobType).to.deep.equal({ processingType: 'BATCH', integration: 'SPARK', jobType: 'SQL_JOB' });
+        expect(event.job!.context).to.deep.equal({});
+        expect(event.job!.location).to.equal(null);
 
-      const [input] = event.inputs;
-      expect(input.source).to.deep.equal({ name: 's3://raw-bucket', uri: 's3://raw-bucket' });
-      expect(input.fields).to.deep.equal([
-        { name: 'user_id', type: 'string', description: null },
-        { name: 'ts', type: 'timestamp', description: null },
-        {
-          name: 'context',
-          type: 'struct',
-          description: null,
-          fields: [
-            { name: 'page', type: 'string', description: null },
-            { name: 'device', type: 'struct', description: null, fields: [{ name: 'os', type: 'string', description: null }] },
-          ],
-        },
-      ]);
+        const [input] = event.inputs;
+        expect(input.source).to.deep.equal({ name: 's3://raw-bucket', uri: 's3://raw-bucket' });
+        expect(input.fields).to.deep.equal([
+          { name: 'user_id', type: 'string', description: null },
+          { name: 'ts', type: 'timestamp', description: null },
+          {
+            name: 'context',
+            type: 'struct',
+            description: null,
+            fields: [
+              { name: 'page', type: 'string', description: null },
+              {
+                name: 'device',
+                type: 'struct',
+                description: null,
+                fields: [{ name: 'os', type: 'string', description: null }],
+              },
+            ],
+          },
+        ]);
 
-      const [output] = event.outputs;
-      expect(output.symlinks).to.deep.equal([{ namespace: 'hive://metastore:9083', name: 'warehouse.sessions', type: 'TABLE' }]);
-      expect(output.lifecycleState).to.equal('OVERWRITE');
-      expect(output.datasetType).to.equal('TABLE');
-      expect(output.columnLineage.map((c) => c.field)).to.deep.equal(['session_start', 'user_id']);
-      // The dataset-wide input (grouping by user_id) feeds every output column; a column that already
-      // names that input keeps one input with both transformations, its own first.
-      expect(output.columnLineage[0].inputFields).to.deep.equal([
-        { namespace: 's3://raw-bucket', name: 'events/clicks', field: 'ts', transformations: [{ type: 'DIRECT', subtype: 'AGGREGATION' }] },
-        { namespace: 's3://raw-bucket', name: 'events/clicks', field: 'user_id', transformations: [{ type: 'INDIRECT', subtype: 'GROUP_BY' }] },
-      ]);
-      expect(output.columnLineage[1].inputFields).to.deep.equal([
-        {
-          namespace: 's3://raw-bucket',
-          name: 'events/clicks',
-          field: 'user_id',
-          transformations: [{ type: 'DIRECT', subtype: 'IDENTITY' }, { type: 'INDIRECT', subtype: 'GROUP_BY' }],
-        },
-      ]);
-      expect(output.facets.columnLineage.dataset).to.have.length(1);
-    });
+        const [output] = event.outputs;
+        expect(output.symlinks).to.deep.equal([
+          { namespace: 'hive://metastore:9083', name: 'warehouse.sessions', type: 'TABLE' },
+        ]);
+        expect(output.lifecycleState).to.equal('OVERWRITE');
+        expect(output.datasetType).to.equal('TABLE');
+        expect(output.columnLineage.map((c) => c.field)).to.deep.equal(['session_start', 'user_id']);
+        // The dataset-wide input (grouping by user_id) feeds every output column; a column that already
+        // names that input keeps one input with both transformations, its own first.
+        expect(output.columnLineage[0].inputFields).to.deep.equal([
+          {
+            namespace: 's3://raw-bucket',
+            name: 'events/clicks',
+            field: 'ts',
+            transformations: [{ type: 'DIRECT', subtype: 'AGGREGATION' }],
+          },
+          {
+            namespace: 's3://raw-bucket',
+            name: 'events/clicks',
+            field: 'user_id',
+            transformations: [{ type: 'INDIRECT', subtype: 'GROUP_BY' }],
+          },
+        ]);
+        expect(output.columnLineage[1].inputFields).to.deep.equal([
+          {
+            namespace: 's3://raw-bucket',
+            name: 'events/clicks',
+            field: 'user_id',
+            transformations: [
+              { type: 'DIRECT', subtype: 'IDENTITY' },
+              { type: 'INDIRECT', subtype: 'GROUP_BY' },
+            ],
+          },
+        ]);
+        expect(output.facets.columnLineage.dataset).to.have.length(1);
+      },
+    );
 
     it('fills in a default schemaURL per kind when it is missing, and keeps a #/definitions/ one', () => {
       const { schemaURL: _omitted, ...noSchemaUrl } = runEvent();
@@ -331,8 +482,13 @@ describe('OpenLineage parseEvent', () => {
       expect(parsed(runEvent({ schemaURL: null })).schemaURL).to.equal(DEFAULT_SCHEMA_URLS.run);
       const old = 'https://openlineage.io/spec/1-0-5/OpenLineage.json#/definitions/RunEvent';
       expect(parsed(runEvent({ schemaURL: old })).schemaURL).to.equal(old);
-      expect(parsed({ eventTime: '2024-06-01T10:00:00Z', producer: AIRFLOW, job: { namespace: 'n', name: 'j' } }).schemaURL).to.equal(DEFAULT_SCHEMA_URLS.job);
-      expect(parsed({ eventTime: '2024-06-01T10:00:00Z', producer: AIRFLOW, dataset: { namespace: 'n', name: 'd' } }).schemaURL).to.equal(DEFAULT_SCHEMA_URLS.dataset);
+      expect(
+        parsed({ eventTime: '2024-06-01T10:00:00Z', producer: AIRFLOW, job: { namespace: 'n', name: 'j' } }).schemaURL,
+      ).to.equal(DEFAULT_SCHEMA_URLS.job);
+      expect(
+        parsed({ eventTime: '2024-06-01T10:00:00Z', producer: AIRFLOW, dataset: { namespace: 'n', name: 'd' } })
+          .schemaURL,
+      ).to.equal(DEFAULT_SCHEMA_URLS.dataset);
     });
 
     it('reads a missing or null eventType as null', () => {
@@ -348,7 +504,11 @@ describe('OpenLineage parseEvent', () => {
         eventTime: '2024-06-01T10:00:00Z',
         producer: AIRFLOW,
         schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/JobEvent',
-        job: { namespace: 'airflow', name: 'orders.load', facets: { sql: { query: 'select 1' }, documentation: { _deleted: true } } },
+        job: {
+          namespace: 'airflow',
+          name: 'orders.load',
+          facets: { sql: { query: 'select 1' }, documentation: { _deleted: true } },
+        },
         inputs: [{ namespace: PG, name: 'a' }],
         outputs: [{ namespace: PG, name: 'b' }],
       });
@@ -401,13 +561,21 @@ describe('OpenLineage parseEvent', () => {
       const result = parseEvent(runEvent({ eventTime: 'not a time' }));
       expect(result.ok).to.equal(false);
       if (!result.ok) expect(result.problems.map((p) => p.path)).to.deep.equal(['/eventTime']);
-      expect(parseEvent('[]')).to.deep.equal({ ok: false, problems: [{ path: '', message: 'the event must be a JSON object' }] });
+      expect(parseEvent('[]')).to.deep.equal({
+        ok: false,
+        problems: [{ path: '', message: 'the event must be a JSON object' }],
+      });
     });
   });
 
   describe('raw and unknown content', () => {
     it('keeps unknown top-level keys in raw and custom facets as sent', () => {
-      const custom = { _producer: AIRFLOW, _schemaURL: 'https://acme.example/facets/Cost.json', dollars: 3.5, tags: ['a'] };
+      const custom = {
+        _producer: AIRFLOW,
+        _schemaURL: 'https://acme.example/facets/Cost.json',
+        dollars: 3.5,
+        tags: ['a'],
+      };
       const body = runEvent({
         x_acme_tenant: 'eu-1',
         run: { runId: 'r', facets: { acme_cost: custom } },
@@ -451,18 +619,25 @@ describe('OpenLineage parseEvent', () => {
     });
 
     it('promotes from the facets slot only, not from inputFacets/outputFacets', () => {
-      const event = parsed(withOutput({ outputFacets: { schema: { fields: [{ name: 'x' }] }, documentation: { description: 'no' } } }));
+      const event = parsed(
+        withOutput({ outputFacets: { schema: { fields: [{ name: 'x' }] }, documentation: { description: 'no' } } }),
+      );
       expect(event.outputs[0].fields).to.equal(null);
       expect(event.outputs[0].description).to.equal(null);
       expect(event.outputs[0].outputFacets).to.have.keys('schema', 'documentation');
     });
 
     it('falls back from dataSource name to uri to the namespace', () => {
-      expect(parsed(withOutput({ facets: { dataSource: { uri: 'jdbc:postgresql://db:5432/shop' } } })).outputs[0].source).to.deep.equal({
+      expect(
+        parsed(withOutput({ facets: { dataSource: { uri: 'jdbc:postgresql://db:5432/shop' } } })).outputs[0].source,
+      ).to.deep.equal({
         name: 'jdbc:postgresql://db:5432/shop',
         uri: 'jdbc:postgresql://db:5432/shop',
       });
-      expect(parsed(withOutput({ facets: { dataSource: {} } })).outputs[0].source).to.deep.equal({ name: PG, uri: null });
+      expect(parsed(withOutput({ facets: { dataSource: {} } })).outputs[0].source).to.deep.equal({
+        name: PG,
+        uri: null,
+      });
     });
 
     it('reads schema fields leniently: a non-string type or description becomes null', () => {
@@ -473,7 +648,14 @@ describe('OpenLineage parseEvent', () => {
     it('reads symlinks with an optional type', () => {
       const event = parsed(
         withOutput({
-          facets: { symlinks: { identifiers: [{ namespace: 'hive://ms:9083', name: 'db.t', type: 'TABLE' }, { namespace: 's3://b', name: 'p' }] } },
+          facets: {
+            symlinks: {
+              identifiers: [
+                { namespace: 'hive://ms:9083', name: 'db.t', type: 'TABLE' },
+                { namespace: 's3://b', name: 'p' },
+              ],
+            },
+          },
         }),
       );
       expect(event.outputs[0].symlinks).to.deep.equal([
@@ -482,11 +664,15 @@ describe('OpenLineage parseEvent', () => {
       ]);
     });
 
-    it('reads no symlinks from identifiers that are no list (the Python client\'s legacy SymlinksDatasetFacet() sends {})', () => {
-      const event = parsed(withOutput({ facets: { symlinks: { identifiers: {} } } }));
-      expect(event.outputs[0].symlinks).to.deep.equal([]);
-      expect(event.outputs[0].facets.symlinks).to.deep.equal({ identifiers: {} });
-    });
+    it(
+      "reads no symlinks from identifiers that are no list (the Python client's legacy " +
+        'SymlinksDatasetFacet() sends {})',
+      () => {
+        const event = parsed(withOutput({ facets: { symlinks: { identifiers: {} } } }));
+        expect(event.outputs[0].symlinks).to.deep.equal([]);
+        expect(event.outputs[0].facets.symlinks).to.deep.equal({ identifiers: {} });
+      },
+    );
 
     it('turns the per-field transformation of columnLineage 1-0-x into one transformation', () => {
       const input = { namespace: PG, name: 'src', field: 'a' };
@@ -497,7 +683,10 @@ describe('OpenLineage parseEvent', () => {
               fields: {
                 z: { inputFields: [input], transformationDescription: 'a + 1', transformationType: 'IDENTITY' },
                 m: { inputFields: [input], transformationDescription: 'copied' },
-                b: { inputFields: [{ ...input, transformations: [{ type: 'DIRECT' }] }], transformationType: 'IGNORED' },
+                b: {
+                  inputFields: [{ ...input, transformations: [{ type: 'DIRECT' }] }],
+                  transformationType: 'IGNORED',
+                },
               },
             },
           },
@@ -511,7 +700,12 @@ describe('OpenLineage parseEvent', () => {
     });
 
     it('reads job location only from sourceCodeLocation.url, and jobType fields that are missing as null', () => {
-      const event = parsed(withJobFacets({ sourceCode: { language: 'python', sourceCode: 'print(1)' }, jobType: { processingType: 'STREAMING' } }));
+      const event = parsed(
+        withJobFacets({
+          sourceCode: { language: 'python', sourceCode: 'print(1)' },
+          jobType: { processingType: 'STREAMING' },
+        }),
+      );
       expect(event.job!.location).to.equal(null);
       expect(event.job!.jobType).to.deep.equal({ processingType: 'STREAMING', integration: null, jobType: null });
     });
@@ -523,14 +717,21 @@ describe('OpenLineage parseEvent', () => {
         nominalStartTime: '2024-06-01T00:00:00.000Z',
         nominalEndTime: null,
       });
-      expect(parsed(withRunFacets({ nominalTime: { nominalStartTime: 'midnight', nominalEndTime: 42 } })).run).to.include({
+      expect(
+        parsed(withRunFacets({ nominalTime: { nominalStartTime: 'midnight', nominalEndTime: 42 } })).run,
+      ).to.include({
         nominalStartTime: null,
         nominalEndTime: null,
       });
     });
 
     it('ignores an incomplete parent facet but keeps it in facets', () => {
-      for (const parent of [{ run: { runId: 'p' } }, { job: { namespace: 'n', name: 'j' } }, { run: { runId: '' }, job: { namespace: 'n', name: 'j' } }, { run: 'p', job: 'j' }]) {
+      for (const parent of [
+        { run: { runId: 'p' } },
+        { job: { namespace: 'n', name: 'j' } },
+        { run: { runId: '' }, job: { namespace: 'n', name: 'j' } },
+        { run: 'p', job: 'j' },
+      ]) {
         const event = parsed(withRunFacets({ parent }));
         expect(event.run!.parent, JSON.stringify(parent)).to.equal(null);
         expect(event.run!.facets.parent).to.deep.equal(parent);
@@ -538,8 +739,17 @@ describe('OpenLineage parseEvent', () => {
     });
 
     it('keeps the parent but drops an incomplete root', () => {
-      const event = parsed(withRunFacets({ parent: { run: { runId: 'P' }, job: { namespace: 'n', name: 'j' }, root: { run: { runId: 'R' } } } }));
-      expect(event.run!.parent).to.deep.equal({ runId: serviceRunId('P'), externalRunId: 'P', job: { namespace: 'n', name: 'j' }, root: null });
+      const event = parsed(
+        withRunFacets({
+          parent: { run: { runId: 'P' }, job: { namespace: 'n', name: 'j' }, root: { run: { runId: 'R' } } },
+        }),
+      );
+      expect(event.run!.parent).to.deep.equal({
+        runId: serviceRunId('P'),
+        externalRunId: 'P',
+        job: { namespace: 'n', name: 'j' },
+        root: null,
+      });
     });
 
     it('maps non-UUID parent and root run ids like any run id', () => {
@@ -548,13 +758,20 @@ describe('OpenLineage parseEvent', () => {
           parent: {
             run: { runId: 'manual__2024-06-01T00:00:00+00:00' },
             job: { namespace: 'airflow', name: 'orders' },
-            root: { run: { runId: 'AAAAAAAA-BBBB-4CCC-8DDD-EEEEEEEEEEEE' }, job: { namespace: 'airflow', name: 'meta' } },
+            root: {
+              run: { runId: 'AAAAAAAA-BBBB-4CCC-8DDD-EEEEEEEEEEEE' },
+              job: { namespace: 'airflow', name: 'meta' },
+            },
           },
         }),
       );
       const parent = event.run!.parent!;
       expect(parent.runId).to.equal(serviceRunId('manual__2024-06-01T00:00:00+00:00'));
-      expect(parent.root).to.deep.equal({ runId: 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee', externalRunId: 'AAAAAAAA-BBBB-4CCC-8DDD-EEEEEEEEEEEE', job: { namespace: 'airflow', name: 'meta' } });
+      expect(parent.root).to.deep.equal({
+        runId: 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee',
+        externalRunId: 'AAAAAAAA-BBBB-4CCC-8DDD-EEEEEEEEEEEE',
+        job: { namespace: 'airflow', name: 'meta' },
+      });
     });
   });
 });
@@ -606,7 +823,16 @@ describe('OpenLineage normalizeEventTime', () => {
   }
 
   it('returns null for what is not a date-time', () => {
-    for (const input of ['', 'now', '2024-01-01', '1717236000', '2024-02-30T10:00:00Z', '2024-01-01T24:00:00Z', '2024-01-01T10:00:00+2:00', '2024-01-01T10:00:00 UTC']) {
+    for (const input of [
+      '',
+      'now',
+      '2024-01-01',
+      '1717236000',
+      '2024-02-30T10:00:00Z',
+      '2024-01-01T24:00:00Z',
+      '2024-01-01T10:00:00+2:00',
+      '2024-01-01T10:00:00 UTC',
+    ]) {
       expect(normalizeEventTime(input), input).to.equal(null);
     }
   });

@@ -35,8 +35,18 @@ describe('OpenLineage validateShape', () => {
     });
 
     it('a JobEvent (job, no run) and a DatasetEvent (dataset, no job or run)', () => {
-      const jobEvent = { eventTime: '2024-06-01T10:00:00Z', producer: PRODUCER, job: { namespace: 'ns', name: 'j' }, inputs: [], outputs: [] };
-      const datasetEvent = { eventTime: '2024-06-01T10:00:00Z', producer: PRODUCER, dataset: { namespace: 'ns', name: 'd', facets: {} } };
+      const jobEvent = {
+        eventTime: '2024-06-01T10:00:00Z',
+        producer: PRODUCER,
+        job: { namespace: 'ns', name: 'j' },
+        inputs: [],
+        outputs: [],
+      };
+      const datasetEvent = {
+        eventTime: '2024-06-01T10:00:00Z',
+        producer: PRODUCER,
+        dataset: { namespace: 'ns', name: 'd', facets: {} },
+      };
       expect(validateShape(jobEvent)).to.deep.equal([]);
       expect(validateShape(datasetEvent)).to.deep.equal([]);
     });
@@ -45,7 +55,11 @@ describe('OpenLineage validateShape', () => {
       const { schemaURL: _omitted, ...noSchemaUrl } = runEvent();
       expect(validateShape(noSchemaUrl)).to.deep.equal([]);
       expect(validateShape(runEvent({ schemaURL: null }))).to.deep.equal([]);
-      expect(validateShape(runEvent({ schemaURL: 'https://openlineage.io/spec/1-0-5/OpenLineage.json#/definitions/RunEvent' }))).to.deep.equal([]);
+      expect(
+        validateShape(
+          runEvent({ schemaURL: 'https://openlineage.io/spec/1-0-5/OpenLineage.json#/definitions/RunEvent' }),
+        ),
+      ).to.deep.equal([]);
     });
 
     it('a runId that is not a UUID', () => {
@@ -55,31 +69,54 @@ describe('OpenLineage validateShape', () => {
     it('unknown top-level keys and custom facets everywhere', () => {
       const body = runEvent({
         x_team: { owner: 'data-platform' },
-        run: { runId: 'r-1', facets: { myCompany_cost: { _producer: PRODUCER, _schemaURL: 'https://example.com/cost.json', dollars: 3.5 } } },
+        run: {
+          runId: 'r-1',
+          facets: {
+            myCompany_cost: { _producer: PRODUCER, _schemaURL: 'https://example.com/cost.json', dollars: 3.5 },
+          },
+        },
         job: { namespace: 'ns', name: 'j', facets: { ownership: { owners: [{ name: 'alice' }] } } },
-        inputs: [{ namespace: 'ns', name: 'd', facets: { custom: { anything: [1, 2] } }, inputFacets: { dataQualityMetrics: { rowCount: 3 } } }],
+        inputs: [
+          {
+            namespace: 'ns',
+            name: 'd',
+            facets: { custom: { anything: [1, 2] } },
+            inputFacets: { dataQualityMetrics: { rowCount: 3 } },
+          },
+        ],
       });
       expect(validateShape(body)).to.deep.equal([]);
     });
 
     it('odd content in run facets that normalization ignores (incomplete parent, numeric nominal time)', () => {
       const body = runEvent({
-        run: { runId: 'r', facets: { parent: { run: 'not-an-object' }, nominalTime: { nominalStartTime: 1717236000 } } },
+        run: {
+          runId: 'r',
+          facets: { parent: { run: 'not-an-object' }, nominalTime: { nominalStartTime: 1717236000 } },
+        },
       });
       expect(validateShape(body)).to.deep.equal([]);
     });
 
     it('a facet marked _deleted with nothing else in it', () => {
-      const body = { eventTime: '2024-06-01T10:00:00Z', producer: PRODUCER, dataset: { namespace: 'ns', name: 'd', facets: { schema: { _deleted: true } } } };
+      const body = {
+        eventTime: '2024-06-01T10:00:00Z',
+        producer: PRODUCER,
+        dataset: { namespace: 'ns', name: 'd', facets: { schema: { _deleted: true } } },
+      };
       expect(validateShape(body)).to.deep.equal([]);
     });
 
-    it('symlink identifiers that are no list, read as no symlinks (the Python client\'s legacy SymlinksDatasetFacet() sends {})', () => {
-      for (const identifiers of [{}, null, 'hive.orders']) {
-        const body = runEvent({ inputs: [{ namespace: 'ns', name: 'd', facets: { symlinks: { identifiers } } }] });
-        expect(paths(body), JSON.stringify(identifiers)).to.deep.equal([]);
-      }
-    });
+    it(
+      "symlink identifiers that are no list, read as no symlinks (the Python client's legacy SymlinksDatasetFacet() " +
+        'sends {})',
+      () => {
+        for (const identifiers of [{}, null, 'hive.orders']) {
+          const body = runEvent({ inputs: [{ namespace: 'ns', name: 'd', facets: { symlinks: { identifiers } } }] });
+          expect(paths(body), JSON.stringify(identifiers)).to.deep.equal([]);
+        }
+      },
+    );
   });
 
   describe('rejects with a JSON pointer', () => {
@@ -89,7 +126,9 @@ describe('OpenLineage validateShape', () => {
     });
 
     it('an empty producer at /producer', () => {
-      expect(validateShape(runEvent({ producer: '' }))).to.deep.equal([{ path: '/producer', message: 'must not be empty' }]);
+      expect(validateShape(runEvent({ producer: '' }))).to.deep.equal([
+        { path: '/producer', message: 'must not be empty' },
+      ]);
     });
 
     it('a missing eventTime at /eventTime', () => {
@@ -98,7 +137,9 @@ describe('OpenLineage validateShape', () => {
     });
 
     it('a missing or empty run.runId at /run/runId', () => {
-      expect(validateShape(runEvent({ run: { facets: {} } }))).to.deep.equal([{ path: '/run/runId', message: 'is required' }]);
+      expect(validateShape(runEvent({ run: { facets: {} } }))).to.deep.equal([
+        { path: '/run/runId', message: 'is required' },
+      ]);
       expect(paths(runEvent({ run: { runId: '' } }))).to.deep.equal(['/run/runId']);
       expect(paths(runEvent({ run: { runId: 42 } }))).to.deep.equal(['/run/runId']);
     });
@@ -109,8 +150,12 @@ describe('OpenLineage validateShape', () => {
     });
 
     it('a dataset without name at /inputs/0/name, and one without namespace in outputs', () => {
-      expect(validateShape(runEvent({ inputs: [{ namespace: 'ns' }] }))).to.deep.equal([{ path: '/inputs/0/name', message: 'is required' }]);
-      expect(paths(runEvent({ outputs: [{ namespace: 'ns', name: 'ok' }, { name: 'd' }] }))).to.deep.equal(['/outputs/1/namespace']);
+      expect(validateShape(runEvent({ inputs: [{ namespace: 'ns' }] }))).to.deep.equal([
+        { path: '/inputs/0/name', message: 'is required' },
+      ]);
+      expect(paths(runEvent({ outputs: [{ namespace: 'ns', name: 'ok' }, { name: 'd' }] }))).to.deep.equal([
+        '/outputs/1/namespace',
+      ]);
       const datasetEvent = { eventTime: '2024-06-01T10:00:00Z', producer: PRODUCER, dataset: { namespace: 'ns' } };
       expect(paths(datasetEvent)).to.deep.equal(['/dataset/name']);
     });
@@ -128,7 +173,15 @@ describe('OpenLineage validateShape', () => {
     });
 
     it('an unparseable eventTime at /eventTime', () => {
-      for (const eventTime of ['yesterday', '2024-06-01', '2024-13-01T10:00:00Z', '2024-02-30T10:00:00Z', '2024-06-01T25:00:00Z', '2024-06-01T10:00:00+25:00', '']) {
+      for (const eventTime of [
+        'yesterday',
+        '2024-06-01',
+        '2024-13-01T10:00:00Z',
+        '2024-02-30T10:00:00Z',
+        '2024-06-01T25:00:00Z',
+        '2024-06-01T10:00:00+25:00',
+        '',
+      ]) {
         expect(paths(runEvent({ eventTime })), eventTime).to.deep.equal(['/eventTime']);
       }
       expect(paths(runEvent({ eventTime: 1717236000000 }))).to.deep.equal(['/eventTime']);
@@ -142,25 +195,40 @@ describe('OpenLineage validateShape', () => {
 
     it('facet slots or facets that are arrays', () => {
       expect(paths(runEvent({ run: { runId: 'r', facets: [] } }))).to.deep.equal(['/run/facets']);
-      expect(paths(runEvent({ job: { namespace: 'ns', name: 'j', facets: { sql: ['select 1'] } } }))).to.deep.equal(['/job/facets/sql']);
-      expect(paths(runEvent({ inputs: [{ namespace: 'ns', name: 'd', facets: [] }] }))).to.deep.equal(['/inputs/0/facets']);
-      expect(paths(runEvent({ inputs: [{ namespace: 'ns', name: 'd', inputFacets: { stats: [] } }] }))).to.deep.equal(['/inputs/0/inputFacets/stats']);
-      expect(paths(runEvent({ outputs: [{ namespace: 'ns', name: 'd', outputFacets: 'x' }] }))).to.deep.equal(['/outputs/0/outputFacets']);
-      expect(paths(runEvent({ outputs: [{ namespace: 'ns', name: 'd', facets: { schema: [] } }] }))).to.deep.equal(['/outputs/0/facets/schema']);
-    });
-
-    it('schema fields that are not objects with a name, however deeply nested', () => {
-      const withFields = (fields: unknown) => runEvent({ outputs: [{ namespace: 'ns', name: 'd', facets: { schema: { fields } } }] });
-      expect(paths(withFields({ id: 'int' }))).to.deep.equal(['/outputs/0/facets/schema/fields']);
-      expect(paths(withFields(['id']))).to.deep.equal(['/outputs/0/facets/schema/fields/0']);
-      expect(paths(withFields([{ type: 'int' }]))).to.deep.equal(['/outputs/0/facets/schema/fields/0/name']);
-      expect(paths(withFields([{ name: 'address', type: 'struct', fields: [{ name: 'zip' }, { name: 7 }] }]))).to.deep.equal([
-        '/outputs/0/facets/schema/fields/0/fields/1/name',
+      expect(paths(runEvent({ job: { namespace: 'ns', name: 'j', facets: { sql: ['select 1'] } } }))).to.deep.equal([
+        '/job/facets/sql',
+      ]);
+      expect(paths(runEvent({ inputs: [{ namespace: 'ns', name: 'd', facets: [] }] }))).to.deep.equal([
+        '/inputs/0/facets',
+      ]);
+      expect(paths(runEvent({ inputs: [{ namespace: 'ns', name: 'd', inputFacets: { stats: [] } }] }))).to.deep.equal([
+        '/inputs/0/inputFacets/stats',
+      ]);
+      expect(paths(runEvent({ outputs: [{ namespace: 'ns', name: 'd', outputFacets: 'x' }] }))).to.deep.equal([
+        '/outputs/0/outputFacets',
+      ]);
+      expect(paths(runEvent({ outputs: [{ namespace: 'ns', name: 'd', facets: { schema: [] } }] }))).to.deep.equal([
+        '/outputs/0/facets/schema',
       ]);
     });
 
+    it('schema fields that are not objects with a name, however deeply nested', () => {
+      const withFields = (fields: unknown) =>
+        runEvent({ outputs: [{ namespace: 'ns', name: 'd', facets: { schema: { fields } } }] });
+      expect(paths(withFields({ id: 'int' }))).to.deep.equal(['/outputs/0/facets/schema/fields']);
+      expect(paths(withFields(['id']))).to.deep.equal(['/outputs/0/facets/schema/fields/0']);
+      expect(paths(withFields([{ type: 'int' }]))).to.deep.equal(['/outputs/0/facets/schema/fields/0/name']);
+      expect(
+        paths(withFields([{ name: 'address', type: 'struct', fields: [{ name: 'zip' }, { name: 7 }] }])),
+      ).to.deep.equal(['/outputs/0/facets/schema/fields/0/fields/1/name']);
+    });
+
     it('symlink identifiers without namespace or name', () => {
-      const body = runEvent({ inputs: [{ namespace: 'ns', name: 'd', facets: { symlinks: { identifiers: [{ namespace: 'hive', type: 'TABLE' }] } } }] });
+      const body = runEvent({
+        inputs: [
+          { namespace: 'ns', name: 'd', facets: { symlinks: { identifiers: [{ namespace: 'hive', type: 'TABLE' }] } } },
+        ],
+      });
       expect(paths(body)).to.deep.equal(['/inputs/0/facets/symlinks/identifiers/0/name']);
     });
 
@@ -170,16 +238,34 @@ describe('OpenLineage validateShape', () => {
           {
             namespace: 'ns',
             name: 'd',
-            facets: { columnLineage: { fields: { total: { inputFields: [{ namespace: 'ns', name: 'src' }] }, qty: {} } } },
+            facets: {
+              columnLineage: { fields: { total: { inputFields: [{ namespace: 'ns', name: 'src' }] }, qty: {} } },
+            },
           },
         ],
       });
-      expect(paths(body)).to.have.members(['/outputs/0/facets/columnLineage/fields/total/inputFields/0/field', '/outputs/0/facets/columnLineage/fields/qty/inputFields']);
+      expect(paths(body)).to.have.members([
+        '/outputs/0/facets/columnLineage/fields/total/inputFields/0/field',
+        '/outputs/0/facets/columnLineage/fields/qty/inputFields',
+      ]);
     });
 
     it('reports every problem at once', () => {
-      const body = { eventTime: 'soon', eventType: 'begin', run: { runId: '' }, job: { namespace: 'ns' }, inputs: [{ name: 'd' }] };
-      expect(paths(body)).to.have.members(['/eventTime', '/eventType', '/producer', '/run/runId', '/job/name', '/inputs/0/namespace']);
+      const body = {
+        eventTime: 'soon',
+        eventType: 'begin',
+        run: { runId: '' },
+        job: { namespace: 'ns' },
+        inputs: [{ name: 'd' }],
+      };
+      expect(paths(body)).to.have.members([
+        '/eventTime',
+        '/eventType',
+        '/producer',
+        '/run/runId',
+        '/job/name',
+        '/inputs/0/namespace',
+      ]);
     });
 
     it('an event with neither run+job, job nor dataset', () => {

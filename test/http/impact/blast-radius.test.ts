@@ -9,7 +9,11 @@ import { ds, getImpact, impactPath, job, NS, runJob, tree } from './support.js';
 const radius = (nodeId: string, params: Record<string, string | number> = {}) => impactPath({ nodeId, ...params });
 
 /** The node set of GET /api/v1/lineage for the same question. */
-async function lineageNodes(t: TestApp, nodeId: string, params: Record<string, string | number>): Promise<string[] | 404> {
+async function lineageNodes(
+  t: TestApp,
+  nodeId: string,
+  params: Record<string, string | number>,
+): Promise<string[] | 404> {
   const res = await t.get(lineagePath(nodeId, params));
   if (res.status === 404) return 404;
   expect(res.status, res.text).to.equal(200);
@@ -19,8 +23,11 @@ async function lineageNodes(t: TestApp, nodeId: string, params: Record<string, s
 /** Blast radius and lineage agree on which nodes take part (same depth, direction, asOf, window), or both are 404. */
 async function expectSameNodesAsLineage(t: TestApp, nodeId: string, params: Record<string, string | number>) {
   const res = await t.get(radius(nodeId, params));
-  const mine = res.status === 404 ? 404 : [res.body.start.id, ...res.body.nodes.map((n: { id: string }) => n.id)].sort();
-  expect(mine, `impact vs lineage for ${nodeId} ${JSON.stringify(params)}: ${res.status}`).to.deep.equal(await lineageNodes(t, nodeId, params));
+  const mine =
+    res.status === 404 ? 404 : [res.body.start.id, ...res.body.nodes.map((n: { id: string }) => n.id)].sort();
+  expect(mine, `impact vs lineage for ${nodeId} ${JSON.stringify(params)}: ${res.status}`).to.deep.equal(
+    await lineageNodes(t, nodeId, params),
+  );
 }
 
 describe('GET /api/v1/impact: blast radius', () => {
@@ -28,7 +35,7 @@ describe('GET /api/v1/impact: blast radius', () => {
 
   describe('a chain: src -(extract)-> raw -(clean)-> orders -(agg)-> totals', () => {
     beforeEach(async function () {
-    this.timeout(120_000); // the first ingest of a run plans the ingest statements (seconds on a busy 2-core VM)
+      this.timeout(120_000); // the first ingest of a run plans the ingest statements (seconds on a busy 2-core VM)
       await runJob(t(), 'extract', ['src'], ['raw']);
       await runJob(t(), 'clean', ['raw'], ['orders']);
       await runJob(t(), 'agg', ['orders'], ['totals']);
@@ -36,17 +43,44 @@ describe('GET /api/v1/impact: blast radius', () => {
 
     it('downstream: every node with its distance (relationships) and the node it was reached from', async () => {
       const body = await getImpact(t(), radius(ds('raw')));
-      expect(body.start).to.deep.include({ id: ds('raw'), type: 'DATASET', namespace: NS, name: 'raw', distance: 0, via: null });
+      expect(body.start).to.deep.include({
+        id: ds('raw'),
+        type: 'DATASET',
+        namespace: NS,
+        name: 'raw',
+        distance: 0,
+        via: null,
+      });
       expect(tree(body)).to.deep.equal([
         [job('clean'), 1, ds('raw')],
         [ds('orders'), 2, job('clean')],
         [job('agg'), 3, ds('orders')],
         [ds('totals'), 4, job('agg')],
       ]);
-      expect(body).to.deep.include({ direction: 'downstream', depth: 20, asOf: null, window: 'P30D', state: null, total: 4, truncated: false });
-      expect(body.summary).to.deep.equal({ total: 4, byDistance: { 1: 1, 2: 1, 3: 1, 4: 1 }, byType: { JOB: 2, DATASET: 2 }, failedJobs: 0 });
+      expect(body).to.deep.include({
+        direction: 'downstream',
+        depth: 20,
+        asOf: null,
+        window: 'P30D',
+        state: null,
+        total: 4,
+        truncated: false,
+      });
+      expect(body.summary).to.deep.equal({
+        total: 4,
+        byDistance: { 1: 1, 2: 1, 3: 1, 4: 1 },
+        byType: { JOB: 2, DATASET: 2 },
+        failedJobs: 0,
+      });
       const clean = body.nodes[0];
-      expect(clean).to.deep.include({ type: 'JOB', namespace: 'airflow', name: 'clean', latestRunState: 'COMPLETED', tags: [], owners: [] });
+      expect(clean).to.deep.include({
+        type: 'JOB',
+        namespace: 'airflow',
+        name: 'clean',
+        latestRunState: 'COMPLETED',
+        tags: [],
+        owners: [],
+      });
       expect(clean.latestRunEndedAt).to.match(/^\d{4}-\d\d-\d\dT.*Z$/);
       expect(body.nodes[1]).to.deep.include({ latestRunState: null, latestRunEndedAt: null });
     });
@@ -58,7 +92,9 @@ describe('GET /api/v1/impact: blast radius', () => {
         [ds('orders'), 2, job('clean')],
       ]);
       expect(tree(await getImpact(t(), radius(ds('raw'), { depth: 1 })))).to.have.length(4);
-      expect(tree(await getImpact(t(), radius(job('clean'), { depth: 0 })))).to.deep.equal([[ds('orders'), 1, job('clean')]]);
+      expect(tree(await getImpact(t(), radius(job('clean'), { depth: 0 })))).to.deep.equal([
+        [ds('orders'), 1, job('clean')],
+      ]);
       expect(tree(await getImpact(t(), radius(job('clean'), { depth: 1 })))).to.deep.equal([
         [ds('orders'), 1, job('clean')],
         [job('agg'), 2, ds('orders')],
@@ -66,7 +102,8 @@ describe('GET /api/v1/impact: blast radius', () => {
       ]);
       for (const depth of [0, 1, 20]) {
         for (const direction of ['downstream', 'upstream']) {
-          for (const start of [ds('raw'), job('clean'), ds('totals')]) await expectSameNodesAsLineage(t(), start, { depth, direction });
+          for (const start of [ds('raw'), job('clean'), ds('totals')])
+            await expectSameNodesAsLineage(t(), start, { depth, direction });
         }
       }
     });
@@ -110,13 +147,20 @@ describe('GET /api/v1/impact: blast radius', () => {
         db.read = read;
         db.execute = execute;
       }
-      expect(ops).to.deep.equal(['lineage/resolve-dataset', 'impact/blast-radius', 'lineage/resolve-dataset', 'impact/blast-radius', 'lineage/resolve-dataset', 'impact/blast-radius']);
+      expect(ops).to.deep.equal([
+        'lineage/resolve-dataset',
+        'impact/blast-radius',
+        'lineage/resolve-dataset',
+        'impact/blast-radius',
+        'lineage/resolve-dataset',
+        'impact/blast-radius',
+      ]);
     });
   });
 
   describe('a diamond: a -(j1)-> b, a -(j2)-> c, b + c -(j3)-> d', () => {
     beforeEach(async function () {
-    this.timeout(120_000); // the first ingest of a run plans the ingest statements (seconds on a busy 2-core VM)
+      this.timeout(120_000); // the first ingest of a run plans the ingest statements (seconds on a busy 2-core VM)
       await runJob(t(), 'j1', ['a'], ['b']);
       await runJob(t(), 'j2', ['a'], ['c']);
       await runJob(t(), 'j3', ['b', 'c'], ['d']);
@@ -140,14 +184,15 @@ describe('GET /api/v1/impact: blast radius', () => {
         [ds('a'), 4, job('j1')],
       ]);
       for (const start of [ds('a'), ds('d'), job('j3')]) {
-        for (const direction of ['downstream', 'upstream']) await expectSameNodesAsLineage(t(), start, { direction, depth: 20 });
+        for (const direction of ['downstream', 'upstream'])
+          await expectSameNodesAsLineage(t(), start, { direction, depth: 20 });
       }
     });
   });
 
   describe('a fan-out hub: raw -(load)-> hub, read by r1..r5 writing o1..o5', () => {
     beforeEach(async function () {
-    this.timeout(120_000); // the first ingest of a run plans the ingest statements (seconds on a busy 2-core VM)
+      this.timeout(120_000); // the first ingest of a run plans the ingest statements (seconds on a busy 2-core VM)
       await runJob(t(), 'load', ['raw'], ['hub']);
       for (let i = 1; i <= 5; i++) await runJob(t(), `r${i}`, ['hub'], [`o${i}`]);
     });
@@ -161,22 +206,25 @@ describe('GET /api/v1/impact: blast radius', () => {
       expect(body.summary).to.deep.include({ total: 10, byDistance: { 1: 5, 2: 5 }, byType: { JOB: 5, DATASET: 5 } });
     });
 
-    it('truncates to the nearest nodes past the limit, with the total and a summary of everything reached', async () => {
-      const three = await getImpact(t(), radius(ds('hub'), { limit: 3 }));
-      expect(tree(three)).to.deep.equal([1, 2, 3].map((i) => [job(`r${i}`), 1, ds('hub')]));
-      expect(three).to.deep.include({ total: 10, truncated: true });
-      expect(three.summary).to.deep.include({ total: 10, byDistance: { 1: 5, 2: 5 } });
-      const seven = await getImpact(t(), radius(ds('hub'), { limit: 7 }));
-      expect(tree(seven).map(([id, d]) => [id, d])).to.deep.equal([
-        ...[1, 2, 3, 4, 5].map((i) => [job(`r${i}`), 1]),
-        [ds('o1'), 2],
-        [ds('o2'), 2],
-      ]);
-      expect(seven.truncated).to.equal(true);
-      const all = await getImpact(t(), radius(ds('hub'), { limit: 10 }));
-      expect(all).to.deep.include({ total: 10, truncated: false });
-      expect(all.nodes).to.have.length(10);
-    });
+    it(
+      'truncates to the nearest nodes past the limit, with the total and a summary of everything ' + 'reached',
+      async () => {
+        const three = await getImpact(t(), radius(ds('hub'), { limit: 3 }));
+        expect(tree(three)).to.deep.equal([1, 2, 3].map((i) => [job(`r${i}`), 1, ds('hub')]));
+        expect(three).to.deep.include({ total: 10, truncated: true });
+        expect(three.summary).to.deep.include({ total: 10, byDistance: { 1: 5, 2: 5 } });
+        const seven = await getImpact(t(), radius(ds('hub'), { limit: 7 }));
+        expect(tree(seven).map(([id, d]) => [id, d])).to.deep.equal([
+          ...[1, 2, 3, 4, 5].map((i) => [job(`r${i}`), 1]),
+          [ds('o1'), 2],
+          [ds('o2'), 2],
+        ]);
+        expect(seven.truncated).to.equal(true);
+        const all = await getImpact(t(), radius(ds('hub'), { limit: 10 }));
+        expect(all).to.deep.include({ total: 10, truncated: false });
+        expect(all.nodes).to.have.length(10);
+      },
+    );
 
     it('goes upstream through the hub without reaching its siblings', async () => {
       expect(tree(await getImpact(t(), radius(ds('o3'), { direction: 'upstream' })))).to.deep.equal([
@@ -204,14 +252,24 @@ describe('GET /api/v1/impact: blast radius', () => {
         [job('j1'), 3, ds('b')],
       ]);
       expect(tree(await getImpact(t(), radius(ds('s'))))).to.deep.equal([[job('self'), 1, ds('s')]]);
-      expect(tree(await getImpact(t(), radius(job('self'), { direction: 'upstream' })))).to.deep.equal([[ds('s'), 1, job('self')]]);
+      expect(tree(await getImpact(t(), radius(job('self'), { direction: 'upstream' })))).to.deep.equal([
+        [ds('s'), 1, job('self')],
+      ]);
     });
   });
 
   describe('symlinked datasets', () => {
     it('start from the primary dataset whichever name the id uses', async () => {
-      const symlinks = facet({ identifiers: [{ namespace: 'hdfs://namenode:8020', name: '/warehouse/orders', type: 'TABLE' }] }, 'SymlinksDatasetFacet');
-      await runJob(t(), 'writer', [], [{ namespace: 'hive://metastore:9083', name: 'default.orders', facets: { symlinks } }]);
+      const symlinks = facet(
+        { identifiers: [{ namespace: 'hdfs://namenode:8020', name: '/warehouse/orders', type: 'TABLE' }] },
+        'SymlinksDatasetFacet',
+      );
+      await runJob(
+        t(),
+        'writer',
+        [],
+        [{ namespace: 'hive://metastore:9083', name: 'default.orders', facets: { symlinks } }],
+      );
       await runJob(t(), 'reader', [{ namespace: 'hdfs://namenode:8020', name: '/warehouse/orders' }], ['report']);
       const primary = 'dataset:hive://metastore:9083:default.orders';
       for (const id of [primary, 'dataset:hdfs://namenode:8020:/warehouse/orders']) {
@@ -232,19 +290,30 @@ describe('GET /api/v1/impact: blast radius', () => {
 
   describe('tags and owners', () => {
     it('come from TAGGED and the ownership facet', async () => {
-      const ownership = facet({ owners: [{ name: 'team:data, "core"', type: 'TEAM' }, { name: 'alice' }] }, 'OwnershipJobFacet');
-      await t().post('/api/v1/lineage', runEvent({ job: 'owned', eventType: 'COMPLETE', inputs: ['x'], outputs: ['y'], jobFacets: { ownership } }));
-      await t().db.write({ op: 'test' }, (tx) => tx.run(`MATCH (d:Dataset {name: 'y'}) MERGE (t:Tag {name: 'PII'}) MERGE (d)-[:TAGGED]->(t)`));
+      const ownership = facet(
+        { owners: [{ name: 'team:data, "core"', type: 'TEAM' }, { name: 'alice' }] },
+        'OwnershipJobFacet',
+      );
+      await t().post(
+        '/api/v1/lineage',
+        runEvent({ job: 'owned', eventType: 'COMPLETE', inputs: ['x'], outputs: ['y'], jobFacets: { ownership } }),
+      );
+      await t().db.write({ op: 'test' }, (tx) =>
+        tx.run(`MATCH (d:Dataset {name: 'y'}) MERGE (t:Tag {name: 'PII'}) MERGE (d)-[:TAGGED]->(t)`),
+      );
       const body = await getImpact(t(), radius(ds('x')));
       expect(body.nodes[0]).to.deep.include({ id: job('owned'), owners: ['team:data, "core"', 'alice'], tags: [] });
       expect(body.nodes[1]).to.deep.include({ id: ds('y'), tags: ['PII'], owners: [] });
     });
   });
 
-  describe('time: the lineage graph\'s asOf and window', () => {
+  describe("time: the lineage graph's asOf and window", () => {
     const at = (day: number) => new Date(Date.UTC(2024, 0, day)).toISOString();
     const post = async (name: string, day: number, inputs: string[], outputs: string[]) => {
-      const res = await t().post('/api/v1/lineage', runEvent({ job: name, runId: randomUUID(), eventType: 'COMPLETE', eventTime: at(day), inputs, outputs }));
+      const res = await t().post(
+        '/api/v1/lineage',
+        runEvent({ job: name, runId: randomUUID(), eventType: 'COMPLETE', eventTime: at(day), inputs, outputs }),
+      );
       expect(res.status, res.text).to.equal(201);
     };
 
@@ -262,12 +331,18 @@ describe('GET /api/v1/impact: blast radius', () => {
         [job('use'), 3, ds('p1')],
         [ds('r1'), 4, job('use')],
       ]);
-      const before = await getImpact(t(), radius(ds('src'), { asOf: at(10) + '', window: 'P1D' }));
+      const before = await getImpact(t(), radius(ds('src'), { asOf: `${at(10)}`, window: 'P1D' }));
       expect(tree(before).map(([id]) => id)).to.deep.equal([job('split'), ds('p1')]);
       expect(before.asOf).to.equal(at(10));
       // Nodes that did not exist yet are unknown then.
       expect((await t().get(radius(ds('r1'), { asOf: at(5) }))).status).to.equal(404);
-      for (const params of [{}, { window: 'all' }, { asOf: at(10), window: 'P1D' }, { asOf: at(12), window: 'P2D' }, { asOf: at(13), window: 'all' }] as Record<string, string>[]) {
+      for (const params of [
+        {},
+        { window: 'all' },
+        { asOf: at(10), window: 'P1D' },
+        { asOf: at(12), window: 'P2D' },
+        { asOf: at(13), window: 'all' },
+      ] as Record<string, string>[]) {
         await expectSameNodesAsLineage(t(), ds('src'), { ...params, direction: 'downstream' });
         await expectSameNodesAsLineage(t(), ds('r1'), { ...params, direction: 'upstream' });
       }
@@ -275,8 +350,14 @@ describe('GET /api/v1/impact: blast radius', () => {
 
     it('report the latest run as of then', async () => {
       const runId = randomUUID();
-      await t().post('/api/v1/lineage', runEvent({ job: 'slow', runId, eventType: 'START', eventTime: at(1), inputs: ['in'], outputs: ['out'] }));
-      await t().post('/api/v1/lineage', runEvent({ job: 'slow', runId, eventType: 'FAIL', eventTime: at(3), inputs: ['in'], outputs: ['out'] }));
+      await t().post(
+        '/api/v1/lineage',
+        runEvent({ job: 'slow', runId, eventType: 'START', eventTime: at(1), inputs: ['in'], outputs: ['out'] }),
+      );
+      await t().post(
+        '/api/v1/lineage',
+        runEvent({ job: 'slow', runId, eventType: 'FAIL', eventTime: at(3), inputs: ['in'], outputs: ['out'] }),
+      );
       const now = await getImpact(t(), radius(ds('in')));
       expect(now.nodes[0]).to.deep.include({ id: job('slow'), latestRunState: 'FAILED', latestRunEndedAt: at(3) });
       expect(now.summary.failedJobs).to.equal(1);
@@ -290,7 +371,9 @@ describe('GET /api/v1/impact: blast radius', () => {
     it('cut the walk, and a deleted start is 404', async () => {
       await runJob(t(), 'j1', ['d0'], ['d1']);
       await runJob(t(), 'j2', ['d1'], ['d2']);
-      await t().db.write({ op: 'test' }, (tx) => tx.run(`MATCH (j:Job {name: 'j2'}) SET j.isDeleted = true, j.deletedAt = datetime()`));
+      await t().db.write({ op: 'test' }, (tx) =>
+        tx.run(`MATCH (j:Job {name: 'j2'}) SET j.isDeleted = true, j.deletedAt = datetime()`),
+      );
       expect(tree(await getImpact(t(), radius(ds('d0')))).map(([id]) => id)).to.deep.equal([job('j1'), ds('d1')]);
       expect((await t().get(radius(job('j2')))).status).to.equal(404);
     });

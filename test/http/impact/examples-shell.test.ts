@@ -15,17 +15,21 @@ import { columnLineageFacet, ds, getImpact, impactPath, job, NS, runJob } from '
 /** Runs scripts/cypher-shell.ts as `npm run cypher -- <args>` would, against the test database. */
 function shell(args: string[], input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'scripts', 'cypher-shell.ts'), ...args], {
-      cwd: projectRoot,
-      env: {
-        ...process.env,
-        NEO4J_URI: process.env.TEST_NEO4J_URI,
-        NEO4J_USER: process.env.TEST_NEO4J_USER ?? 'neo4j',
-        NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? '',
-        NEO4J_DATABASE: process.env.TEST_NEO4J_DATABASE ?? 'neo4j',
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(projectRoot, 'scripts', 'cypher-shell.ts'), ...args],
+      {
+        cwd: projectRoot,
+        env: {
+          ...process.env,
+          NEO4J_URI: process.env.TEST_NEO4J_URI,
+          NEO4J_USER: process.env.TEST_NEO4J_USER ?? 'neo4j',
+          NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? '',
+          NEO4J_DATABASE: process.env.TEST_NEO4J_DATABASE ?? 'neo4j',
+        },
+        stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       },
-      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
+    );
     if (input !== undefined) child.stdin!.end(input);
     let stdout = '';
     let stderr = '';
@@ -47,14 +51,38 @@ describe('impact examples and npm run cypher', () => {
   // orders.amount -> clean_orders.amount -> totals.total; then load drops orders.amount.
   beforeEach(async function () {
     this.timeout(120_000);
-    await runJob(t(), 'load', ['src'], [{ name: 'orders', fields: [['id', 'INTEGER'], ['amount', 'DECIMAL']] }]);
+    await runJob(
+      t(),
+      'load',
+      ['src'],
+      [
+        {
+          name: 'orders',
+          fields: [
+            ['id', 'INTEGER'],
+            ['amount', 'DECIMAL'],
+          ],
+        },
+      ],
+    );
     const clean = {
       name: 'clean_orders',
       fields: [['amount', 'DECIMAL']] as [string, string][],
       facets: { columnLineage: columnLineageFacet({ amount: [{ name: 'orders', field: 'amount' }] }) },
     };
     await runJob(t(), 'clean', ['orders'], [clean]);
-    await runJob(t(), 'agg', ['clean_orders'], [{ name: 'totals', fields: [['total', 'DECIMAL']], facets: { columnLineage: columnLineageFacet({ total: [{ name: 'clean_orders', field: 'amount' }] }) } }]);
+    await runJob(
+      t(),
+      'agg',
+      ['clean_orders'],
+      [
+        {
+          name: 'totals',
+          fields: [['total', 'DECIMAL']],
+          facets: { columnLineage: columnLineageFacet({ total: [{ name: 'clean_orders', field: 'amount' }] }) },
+        },
+      ],
+    );
     await runJob(t(), 'clean', ['orders'], [clean], { eventType: 'FAIL' });
     await runJob(t(), 'load', ['src'], [{ name: 'orders', fields: [['id', 'INTEGER']] }]);
   });
@@ -71,12 +99,21 @@ describe('impact examples and npm run cypher', () => {
   it('impact-root-cause answers GET /api/v1/impact?direction=upstream&state=FAILED', async () => {
     const mine = await example('impact-root-cause', { namespace: NS, name: 'totals', state: 'FAILED' });
     const api = await getImpact(t(), impactPath({ nodeId: ds('totals'), direction: 'upstream', state: 'FAILED' }));
-    expect(mine.map((r) => [r.job, r.state, r.distance, r.path])).to.deep.equal([['airflow:clean', 'FAILED', 3, ['totals', 'agg', 'clean_orders', 'clean']]]);
-    expect(api.nodes.map((n: any) => [n.id, n.distance, n.path.map((p: string) => p.split(':').pop())])).to.deep.equal([[job('clean'), 3, mine[0].path]]);
+    expect(mine.map((r) => [r.job, r.state, r.distance, r.path])).to.deep.equal([
+      ['airflow:clean', 'FAILED', 3, ['totals', 'agg', 'clean_orders', 'clean']],
+    ]);
+    expect(api.nodes.map((n: any) => [n.id, n.distance, n.path.map((p: string) => p.split(':').pop())])).to.deep.equal([
+      [job('clean'), 3, mine[0].path],
+    ]);
   });
 
   it('impact-paths answers GET /api/v1/impact/paths', async () => {
-    const mine = await example('impact-paths', { fromNamespace: NS, fromName: 'src', toNamespace: NS, toName: 'totals' });
+    const mine = await example('impact-paths', {
+      fromNamespace: NS,
+      fromName: 'src',
+      toNamespace: NS,
+      toName: 'totals',
+    });
     const api = await getImpact(t(), impactPath({ from: ds('src'), to: ds('totals') }, '/api/v1/impact/paths'));
     expect(mine.map((r) => r.path)).to.deep.equal(api.paths.map((p: any) => p.nodes));
     expect(mine.map((r) => r.hops)).to.deep.equal([6]);
@@ -87,19 +124,50 @@ describe('impact examples and npm run cypher', () => {
     const mine = await example('impact-schema-changes', { since: '2020-01-01T00:00:00Z' });
     const api = await getImpact(t(), impactPath({ since: '2020-01-01T00:00:00Z' }, '/api/v1/impact/schema-changes'));
     expect(mine.map((r) => [r.dataset, r.version, r.previousVersion, r.runId, r.removed, r.readers])).to.deep.equal([
-      [`${NS}:orders`, api.changes[0].version, api.changes[0].previousVersion, api.changes[0].runId, ['amount'], [`${NS}:clean_orders.amount by clean`]],
+      [
+        `${NS}:orders`,
+        api.changes[0].version,
+        api.changes[0].previousVersion,
+        api.changes[0].runId,
+        ['amount'],
+        [`${NS}:clean_orders.amount by clean`],
+      ],
     ]);
-    expect(api.changes[0].affectedFields.map((f: any) => f.reader)).to.deep.equal([`datasetField:${NS}:clean_orders:amount`]);
+    expect(api.changes[0].affectedFields.map((f: any) => f.reader)).to.deep.equal([
+      `datasetField:${NS}:clean_orders:amount`,
+    ]);
   });
 
   describe('npm run cypher', function () {
     this.timeout(120_000);
 
     it('--file runs an example with --param values and prints JSON rows', async () => {
-      const r = await shell(['--file', 'cypher/examples/impact-blast-radius.cypher', '--param', `namespace=${NS}`, '--param', 'name=orders', '--format', 'json']);
+      const r = await shell([
+        '--file',
+        'cypher/examples/impact-blast-radius.cypher',
+        '--param',
+        `namespace=${NS}`,
+        '--param',
+        'name=orders',
+        '--format',
+        'json',
+      ]);
       expect(r.code, r.stderr).to.equal(0);
-      expect(JSON.parse(r.stdout)).to.deep.equal(await example('impact-blast-radius', { namespace: NS, name: 'orders' }));
-      const csv = await shell(['--file', 'cypher/examples/impact-root-cause.cypher', '--param', `namespace=${NS}`, '--param', 'name=totals', '--param', 'state=FAILED', '--format', 'csv']);
+      expect(JSON.parse(r.stdout)).to.deep.equal(
+        await example('impact-blast-radius', { namespace: NS, name: 'orders' }),
+      );
+      const csv = await shell([
+        '--file',
+        'cypher/examples/impact-root-cause.cypher',
+        '--param',
+        `namespace=${NS}`,
+        '--param',
+        'name=totals',
+        '--param',
+        'state=FAILED',
+        '--format',
+        'csv',
+      ]);
       expect(csv.code, csv.stderr).to.equal(0);
       expect(csv.stdout.split('\r\n')[0]).to.equal('job,state,endedAt,distance,path');
       expect(csv.stdout).to.contain('airflow:clean,FAILED,');
@@ -110,7 +178,13 @@ describe('impact examples and npm run cypher', () => {
       expect(refused.code).to.equal(1);
       expect(refused.stderr).to.match(/--write/);
       expect(await rows(t().db, 'MATCH (p:ShellProbe) RETURN count(p) AS n')).to.deep.equal([{ n: 0 }]);
-      const written = await shell(['--write', '-e', 'CREATE (p:ShellProbe {n: $n}) RETURN p.n AS n', '--param', 'n=42']);
+      const written = await shell([
+        '--write',
+        '-e',
+        'CREATE (p:ShellProbe {n: $n}) RETURN p.n AS n',
+        '--param',
+        'n=42',
+      ]);
       expect(written.code, written.stderr).to.equal(0);
       expect(written.stdout).to.match(/\| 42 +\|/);
       expect(written.stdout).to.match(/nodesCreated: 1/);
@@ -118,7 +192,10 @@ describe('impact examples and npm run cypher', () => {
     });
 
     it('interactive: statements end with a semicolon, :param sets parameters', async () => {
-      const r = await shell([], ':param name=orders\nMATCH (d:Dataset {name: $name})\nRETURN d.name AS name;\nCREATE (x:ShellProbe);\n:exit\n');
+      const r = await shell(
+        [],
+        ':param name=orders\nMATCH (d:Dataset {name: $name})\nRETURN d.name AS name;\nCREATE (x:ShellProbe);\n:exit\n',
+      );
       expect(r.code, r.stderr).to.equal(0);
       expect(r.stdout).to.match(/read-only/);
       expect(r.stdout).to.match(/\| orders +\|/);

@@ -17,10 +17,15 @@ export async function getImpact(t: TestApp, path: string): Promise<any> {
 }
 
 /** `[id, distance, via]` of every node, in answer order. */
-export const tree = (body: any): [string, number, string | null][] => body.nodes.map((n: any) => [n.id, n.distance, n.via]);
+export const tree = (body: any): [string, number, string | null][] =>
+  body.nodes.map((n: any) => [n.id, n.distance, n.via]);
 
 /** The CSV answer of `path` as objects keyed by its header (list cells parsed back from JSON). */
-export async function getCsv(t: TestApp, path: string, headers: Record<string, string> = { accept: 'text/csv' }): Promise<{ header: string[]; rows: Record<string, unknown>[]; text: string; contentType: string | null }> {
+export async function getCsv(
+  t: TestApp,
+  path: string,
+  headers: Record<string, string> = { accept: 'text/csv' },
+): Promise<{ header: string[]; rows: Record<string, unknown>[]; text: string; contentType: string | null }> {
   const res = await t.request('GET', path, { headers });
   expect(res.status, res.text).to.equal(200);
   const [header, ...lines] = parseCsv(res.text);

@@ -51,8 +51,12 @@ describe('POST /api/v1/lineage: accepting events', () => {
     expect((await t().post('/api/v1/lineage', ds)).status).to.equal(201);
     const kinds = await rows(t().db, 'MATCH (e:LineageEvent) RETURN e.kind AS kind ORDER BY kind');
     expect(kinds.map((k) => k.kind)).to.deep.equal(['dataset', 'job']);
-    expect(await value(t().db, "MATCH (j:Job {name: 'models.orders'})-[:CURRENT_VERSION]->(v) RETURN count(v)")).to.equal(1);
-    expect(await value(t().db, "MATCH (:Dataset {name: 'raw.customers'})-[:CURRENT_VERSION]->(v) RETURN count(v)")).to.equal(1);
+    expect(
+      await value(t().db, "MATCH (j:Job {name: 'models.orders'})-[:CURRENT_VERSION]->(v) RETURN count(v)"),
+    ).to.equal(1);
+    expect(
+      await value(t().db, "MATCH (:Dataset {name: 'raw.customers'})-[:CURRENT_VERSION]->(v) RETURN count(v)"),
+    ).to.equal(1);
   });
 
   it('accepts a gzip-encoded body', async () => {
@@ -65,7 +69,10 @@ describe('POST /api/v1/lineage: accepting events', () => {
   });
 
   it('keeps unknown top-level keys and custom facets in the stored raw event', async () => {
-    const event = { ...runEvent({ runFacets: { acme_cost: { _producer: PRODUCER, _schemaURL: 'x', dollars: 3 } } }), customKey: { a: 1 } };
+    const event = {
+      ...runEvent({ runFacets: { acme_cost: { _producer: PRODUCER, _schemaURL: 'x', dollars: 3 } } }),
+      customKey: { a: 1 },
+    };
     expect((await t().post('/api/v1/lineage', event)).status).to.equal(201);
     const payload = JSON.parse(await value(t().db, 'MATCH (e:LineageEvent) RETURN e.payload'));
     expect(payload).to.deep.equal(event);
@@ -80,17 +87,26 @@ describe('POST /api/v1/lineage: accepting events', () => {
     }
 
     it('415 for a non-JSON content type', async () => {
-      const res = await t().request('POST', '/api/v1/lineage', { body: JSON.stringify(runEvent()), headers: { 'content-type': 'text/plain' } });
+      const res = await t().request('POST', '/api/v1/lineage', {
+        body: JSON.stringify(runEvent()),
+        headers: { 'content-type': 'text/plain' },
+      });
       expect(res.status).to.equal(415);
       expect(res.body).to.include({ code: 415, error: 'unsupported_media_type' });
       await expectNothingWritten();
     });
 
     it('400 for malformed JSON and for an empty body', async () => {
-      const bad = await t().request('POST', '/api/v1/lineage', { body: '{"eventType": "START",', headers: { 'content-type': 'application/json' } });
+      const bad = await t().request('POST', '/api/v1/lineage', {
+        body: '{"eventType": "START",',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(bad.status).to.equal(400);
       expect(bad.body.code).to.equal(400);
-      const empty = await t().request('POST', '/api/v1/lineage', { body: '', headers: { 'content-type': 'application/json' } });
+      const empty = await t().request('POST', '/api/v1/lineage', {
+        body: '',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(empty.status).to.equal(400);
       await expectNothingWritten();
     });
@@ -126,7 +142,11 @@ describe('POST /api/v1/lineage: accepting events', () => {
     });
 
     it('422 for a body that is neither a run, job nor dataset event', async () => {
-      const res = await t().post('/api/v1/lineage', { eventTime: '2024-01-01T00:00:00Z', producer: PRODUCER, schemaURL: 'x' });
+      const res = await t().post('/api/v1/lineage', {
+        eventTime: '2024-01-01T00:00:00Z',
+        producer: PRODUCER,
+        schemaURL: 'x',
+      });
       expect(res.status).to.equal(422);
       await expectNothingWritten();
     });
@@ -134,7 +154,9 @@ describe('POST /api/v1/lineage: accepting events', () => {
     it('413 for a body over the configured limit', async () => {
       const small = await build({ bodyLimitBytes: 2048 });
       try {
-        const event = runEvent({ runFacets: { big: { _producer: PRODUCER, _schemaURL: 'x', blob: 'x'.repeat(4096) } } });
+        const event = runEvent({
+          runFacets: { big: { _producer: PRODUCER, _schemaURL: 'x', blob: 'x'.repeat(4096) } },
+        });
         const res = await small.post('/api/v1/lineage', event);
         expect(res.status).to.equal(413);
         expect(res.body).to.include({ code: 413, error: 'payload_too_large' });

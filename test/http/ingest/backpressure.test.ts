@@ -7,28 +7,37 @@ import { runEvent } from '../../support/events.js';
 describe('ingest backpressure (bounded queue)', () => {
   const t = useTestApp({ ingest: { maxQueue: 2 } });
 
-  const storedRunIds = async () => new Set((await rows(t().db, 'MATCH (r:Run) RETURN r.id AS id')).map((r) => r.id as string));
+  const storedRunIds = async () =>
+    new Set((await rows(t().db, 'MATCH (r:Run) RETURN r.id AS id')).map((r) => r.id as string));
   const runIdOf = (e: Record<string, unknown>) => (e.run as { runId: string }).runId;
 
-  it('answers 503 overloaded with Retry-After when the queue is full; the accepted events are all stored, the refused ones not at all', async () => {
-    const events = Array.from({ length: 24 }, (_, i) => runEvent({ job: `job_${i}`, inputs: [`in_${i}`], outputs: [`out_${i}`] }));
-    const responses = await Promise.all(events.map((e) => t().post('/api/v1/lineage', e)));
+  it(
+    'answers 503 overloaded with Retry-After when the queue is full; the accepted events are all stored, the ' +
+      'refused ones not at all',
+    async () => {
+      const events = Array.from({ length: 24 }, (_, i) =>
+        runEvent({ job: `job_${i}`, inputs: [`in_${i}`], outputs: [`out_${i}`] }),
+      );
+      const responses = await Promise.all(events.map((e) => t().post('/api/v1/lineage', e)));
 
-    const refused = responses.filter((r) => r.status === 503);
-    expect(refused.length, 'some events refused').to.be.greaterThan(0);
-    expect(responses.every((r) => r.status === 201 || r.status === 503)).to.equal(true);
-    for (const r of refused) {
-      expect(r.body).to.include({ code: 503, error: 'overloaded' });
-      expect(r.body.message).to.match(/overloaded/);
-      expect(r.headers.get('retry-after')).to.equal('1');
-    }
-    const stored = await storedRunIds();
-    for (const [i, e] of events.entries()) expect(stored.has(runIdOf(e)), `event ${i} (${responses[i].status})`).to.equal(responses[i].status === 201);
+      const refused = responses.filter((r) => r.status === 503);
+      expect(refused.length, 'some events refused').to.be.greaterThan(0);
+      expect(responses.every((r) => r.status === 201 || r.status === 503)).to.equal(true);
+      for (const r of refused) {
+        expect(r.body).to.include({ code: 503, error: 'overloaded' });
+        expect(r.body.message).to.match(/overloaded/);
+        expect(r.headers.get('retry-after')).to.equal('1');
+      }
+      const stored = await storedRunIds();
+      for (const [i, e] of events.entries())
+        expect(stored.has(runIdOf(e)), `event ${i} (${responses[i].status})`).to.equal(responses[i].status === 201);
 
-    // Retried once the queue has room, the refused events go in.
-    for (const [i, e] of events.entries()) if (responses[i].status === 503) expect((await t().post('/api/v1/lineage', e)).status).to.equal(201);
-    expect((await storedRunIds()).size).to.equal(events.length);
-  });
+      // Retried once the queue has room, the refused events go in.
+      for (const [i, e] of events.entries())
+        if (responses[i].status === 503) expect((await t().post('/api/v1/lineage', e)).status).to.equal(201);
+      expect((await storedRunIds()).size).to.equal(events.length);
+    },
+  );
 
   it('reports refused events of a batch as retriable failures, and stores the rest', async () => {
     const events = Array.from({ length: 10 }, (_, i) => runEvent({ job: `job_${i}`, outputs: [`out_${i}`] }));
@@ -38,7 +47,11 @@ describe('ingest backpressure (bounded queue)', () => {
     expect(res.body.summary.received).to.equal(10);
     expect(res.body.summary.failed).to.be.greaterThan(0);
     expect(res.body.summary.successful + res.body.summary.failed).to.equal(10);
-    for (const f of res.body.failed_events) expect(f).to.include({ retriable: true }).and.to.have.property('reason').that.matches(/overloaded/);
+    for (const f of res.body.failed_events)
+      expect(f)
+        .to.include({ retriable: true })
+        .and.to.have.property('reason')
+        .that.matches(/overloaded/);
     const failedIndexes = new Set(res.body.failed_events.map((f: { index: number }) => f.index));
     const stored = await storedRunIds();
     for (const [i, e] of events.entries()) expect(stored.has(runIdOf(e)), `event ${i}`).to.equal(!failedIndexes.has(i));

@@ -7,10 +7,17 @@ describe('POST /api/v1/lineage/batch', () => {
   const t = useTestApp();
 
   it('stores every valid event and reports a summary', async () => {
-    const events = [...completedRun({ inputs: ['a'], outputs: ['b'] }), ...completedRun({ job: 'other', inputs: ['b'], outputs: ['c'] })];
+    const events = [
+      ...completedRun({ inputs: ['a'], outputs: ['b'] }),
+      ...completedRun({ job: 'other', inputs: ['b'], outputs: ['c'] }),
+    ];
     const res = await t().post('/api/v1/lineage/batch', events);
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal({ status: 'success', summary: { received: 4, successful: 4, failed: 0 }, failed_events: [] });
+    expect(res.body).to.deep.equal({
+      status: 'success',
+      summary: { received: 4, successful: 4, failed: 0 },
+      failed_events: [],
+    });
     expect(await value(t().db, "MATCH (r:Run {state: 'COMPLETED'}) RETURN count(r)")).to.equal(2);
   });
 

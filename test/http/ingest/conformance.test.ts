@@ -54,7 +54,8 @@ function liveFacets(events: Event[]) {
     }
     for (const side of ['input', 'output'] as const) {
       for (const d of e[`${side}s`] ?? []) {
-        for (const key of Object.keys(d[`${side}Facets`] ?? {})) ioFacets.push({ runId: e.run.runId, side, namespace: d.namespace, name: d.name, key });
+        for (const key of Object.keys(d[`${side}Facets`] ?? {}))
+          ioFacets.push({ runId: e.run.runId, side, namespace: d.namespace, name: d.name, key });
       }
     }
   }
@@ -79,7 +80,9 @@ describe('OpenLineage conformance fixtures through the HTTP API', function () {
           const [namespace, name] = JSON.parse(id);
           const job = await read(t(), jobPath(namespace, name));
           expect(Object.keys(job.facets).sort(), `job ${id}`).to.include.members([...keys]);
-          for (const gone of ['documentation', 'sql', 'jobType'].filter((k) => !keys.has(k) && events.some((e) => e.job?.facets?.[k]))) {
+          for (const gone of ['documentation', 'sql', 'jobType'].filter(
+            (k) => !keys.has(k) && events.some((e) => e.job?.facets?.[k]),
+          )) {
             expect(job.facets, `job ${id} ${gone} deleted`).to.not.have.property(gone);
           }
         }
@@ -91,8 +94,12 @@ describe('OpenLineage conformance fixtures through the HTTP API', function () {
         for (const io of ioFacets) {
           const run = await read(t(), runPath(io.runId));
           const versions = run[`${io.side}DatasetVersions`] as any[];
-          const version = versions.find((v) => v.datasetVersionId.namespace === io.namespace && v.datasetVersionId.name === io.name);
-          expect(version?.facets, `${io.side} facet ${io.key} of ${io.name} on run ${io.runId}`).to.have.property(io.key);
+          const version = versions.find(
+            (v) => v.datasetVersionId.namespace === io.namespace && v.datasetVersionId.name === io.name,
+          );
+          expect(version?.facets, `${io.side} facet ${io.key} of ${io.name} on run ${io.runId}`).to.have.property(
+            io.key,
+          );
         }
       });
     }
@@ -136,16 +143,28 @@ describe('OpenLineage conformance fixtures through the HTTP API', function () {
       const { versions } = await read(t(), `${datasetPath(SNOWFLAKE, 'ANALYTICS.STAGING.ORDERS_V2')}/versions`);
       expect(versions[0].lifecycleState).to.equal('RENAME');
       await postAll(t(), 'dataset/datasetType.json');
-      expect((await read(t(), datasetPath(SNOWFLAKE, 'ANALYTICS.MART.ORDERS_V'))).facets.datasetType).to.include({ datasetType: 'VIEW', subType: 'MATERIALIZED' });
+      expect((await read(t(), datasetPath(SNOWFLAKE, 'ANALYTICS.MART.ORDERS_V'))).facets.datasetType).to.include({
+        datasetType: 'VIEW',
+        subType: 'MATERIALIZED',
+      });
     });
 
     it('columnLineage 1-0-1 and 1-2-0 (dataset-wide inputs on every output column) in /column-lineage', async () => {
       await postAll(t(), 'dataset/columnLineage-1-0-1.json');
       await postAll(t(), 'dataset/columnLineage-1-2-0.json');
       const inputsOf = async (namespace: string, name: string, field: string) => {
-        const { graph } = await read(t(), `/api/v1/column-lineage?nodeId=${enc(`datasetField:${namespace}:${name}:${field}`)}&depth=1`);
+        const { graph } = await read(
+          t(),
+          `/api/v1/column-lineage?nodeId=${enc(`datasetField:${namespace}:${name}:${field}`)}&depth=1`,
+        );
         const node = graph.find((n: any) => n.id === `datasetField:${namespace}:${name}:${field}`);
-        return node.data.inputFields.map((i: any) => [i.dataset, i.field, i.transformations.map((x: any) => `${x.type}/${x.subtype ?? ''}`).join(',')]).sort();
+        return node.data.inputFields
+          .map((i: any) => [
+            i.dataset,
+            i.field,
+            i.transformations.map((x: any) => `${x.type}/${x.subtype ?? ''}`).join(','),
+          ])
+          .sort();
       };
       expect(await inputsOf(SNOWFLAKE, 'ANALYTICS.STAGING.ORDERS', 'amount_eur')).to.deep.equal([
         ['shop.public.fx_rates', 'rate', 'TRANSFORMED/'],
@@ -188,7 +207,9 @@ describe('OpenLineage conformance fixtures through the HTTP API', function () {
       expect((await read(t(), jobPath('flink-prod', 'clickstream_to_lake'))).type).to.equal('STREAM');
       await postAll(t(), 'job/sourceCodeLocation.json');
       const located = await read(t(), jobPath('airflow-prod', 'orders_daily.load_orders'));
-      expect(located.location).to.equal('https://github.com/acme/data-pipelines/blob/9b1c3f7e2d4a/dags/orders_daily.py');
+      expect(located.location).to.equal(
+        'https://github.com/acme/data-pipelines/blob/9b1c3f7e2d4a/dags/orders_daily.py',
+      );
       const { versions } = await read(t(), `${jobPath('airflow-prod', 'orders_daily.load_orders')}/versions`);
       expect(versions[0].location).to.equal(located.location);
     });
@@ -196,17 +217,26 @@ describe('OpenLineage conformance fixtures through the HTTP API', function () {
     it('nominalTime, parent and errorMessage on the run; run states through a whole lifecycle', async () => {
       await postAll(t(), 'run/nominalTime.json');
       const nominal = await read(t(), runPath('0190b5e4-7c1a-7d3e-9f2b-000000000101'));
-      expect([nominal.nominalStartTime, nominal.nominalEndTime]).to.deep.equal(['2026-06-01T00:00:00.000Z', '2026-06-02T00:00:00.000Z']);
+      expect([nominal.nominalStartTime, nominal.nominalEndTime]).to.deep.equal([
+        '2026-06-01T00:00:00.000Z',
+        '2026-06-02T00:00:00.000Z',
+      ]);
       await postAll(t(), 'run/parent.json');
       const child = await read(t(), jobPath('airflow-prod', 'orders_daily.load_orders'));
       expect(child.parentJobName).to.equal('orders_daily');
       await postAll(t(), 'run/errorMessage.json');
       const failed = await read(t(), runPath('0190b5e4-7c1a-7d3e-9f2b-000000000104'));
       expect(failed.state).to.equal('FAILED');
-      expect(failed.facets.errorMessage.message).to.equal('psycopg2.errors.UndefinedColumn: column "discount_code" does not exist');
+      expect(failed.facets.errorMessage.message).to.equal(
+        'psycopg2.errors.UndefinedColumn: column "discount_code" does not exist',
+      );
       await postAll(t(), 'events/run-2-0-2-lifecycle.json');
       const done = await read(t(), runPath('0190b5e4-7c1a-7d3e-9f2b-000000000601'));
-      expect([done.state, done.startedAt, done.endedAt]).to.deep.equal(['COMPLETED', '2026-06-01T04:00:00.000Z', '2026-06-01T04:03:00.000Z']);
+      expect([done.state, done.startedAt, done.endedAt]).to.deep.equal([
+        'COMPLETED',
+        '2026-06-01T04:00:00.000Z',
+        '2026-06-01T04:03:00.000Z',
+      ]);
       expect(done.facets.processing_engine).to.include({ name: 'spark', version: '3.5.3' });
       await postAll(t(), 'events/run-2-0-2-abort.json');
       expect((await read(t(), runPath('0190b5e4-7c1a-7d3e-9f2b-000000000602'))).state).to.equal('ABORTED');

@@ -6,14 +6,29 @@ import { completedRun, facet, runEvent } from '../../support/events.js';
 
 /** A small but complete stream: chains, a failure, a parent, symlinks, column lineage, a job and a dataset event. */
 function stream(): Record<string, unknown>[] {
-  const parent = { parent: facet({ run: { runId: '01909a1c-9999-7000-8000-000000000001' }, job: { namespace: 'airflow', name: 'daily' } }) };
+  const parent = {
+    parent: facet({
+      run: { runId: '01909a1c-9999-7000-8000-000000000001' },
+      job: { namespace: 'airflow', name: 'daily' },
+    }),
+  };
   const columnLineage = facet({ fields: { id: { inputFields: [{ namespace: 'pg', name: 'raw', field: 'id' }] } } });
   const symlinks = facet({ identifiers: [{ namespace: 's3://bucket', name: 'clean/', type: 'DIR' }] });
   const failing = randomUUID();
   return [
-    ...completedRun({ job: 'daily.extract', runFacets: parent, inputs: [{ namespace: 'pg', name: 'raw', fields: [['id', 'INT']] }], outputs: [{ namespace: 'pg', name: 'clean', facets: { columnLineage, symlinks }, fields: [['id', 'INT']] }] }),
+    ...completedRun({
+      job: 'daily.extract',
+      runFacets: parent,
+      inputs: [{ namespace: 'pg', name: 'raw', fields: [['id', 'INT']] }],
+      outputs: [{ namespace: 'pg', name: 'clean', facets: { columnLineage, symlinks }, fields: [['id', 'INT']] }],
+    }),
     ...completedRun({ job: 'daily.report', inputs: [{ namespace: 'pg', name: 'clean' }], outputs: ['report'] }),
-    runEvent({ runId: failing, job: 'daily.report', eventType: 'START', inputs: [{ namespace: 's3://bucket', name: 'clean/' }] }),
+    runEvent({
+      runId: failing,
+      job: 'daily.report',
+      eventType: 'START',
+      inputs: [{ namespace: 's3://bucket', name: 'clean/' }],
+    }),
     runEvent({ runId: failing, job: 'daily.report', eventType: 'FAIL' }),
     {
       eventTime: '2024-06-01T12:00:00Z',
@@ -76,7 +91,11 @@ describe('ingest: idempotency and concurrency', () => {
           // transactions change the same facets back and forth (facet digests must stay true).
           jobFacets: { sql: facet({ query: `SELECT ${(p + i) % 3}` }, 'SQLJobFacet') },
           inputs: [
-            { name: 'shared.hub_a', facets: { dataSource: source }, inputFacets: { ownership: facet({ owners: [{ name: `team_${p % 3}` }] }) } },
+            {
+              name: 'shared.hub_a',
+              facets: { dataSource: source },
+              inputFacets: { ownership: facet({ owners: [{ name: `team_${p % 3}` }] }) },
+            },
             { name: 'shared.hub_b', facets: { dataSource: source } },
             `own_${(p + 1) % producers}`,
           ],
@@ -87,15 +106,22 @@ describe('ingest: idempotency and concurrency', () => {
       return statuses;
     });
     const statuses = (await Promise.all(work.map((w) => w()))).flat();
-    expect(statuses.filter((s) => s !== 201), 'every event stored').to.deep.equal([]);
+    expect(
+      statuses.filter((s) => s !== 201),
+      'every event stored',
+    ).to.deep.equal([]);
 
     const dupes = await rows(
       t().db,
-      `CALL () { MATCH (d:Dataset) WITH d.namespace AS a, d.name AS b, count(*) AS c WHERE c > 1 RETURN 'dataset ' + b AS dup
+      `CALL () { MATCH (d:Dataset)
+        WITH d.namespace AS a, d.name AS b, count(*) AS c
+        WHERE c > 1 RETURN 'dataset ' + b AS dup
         UNION MATCH (n:Namespace) WITH n.name AS b, count(*) AS c WHERE c > 1 RETURN 'namespace ' + b AS dup
         UNION MATCH (j:Job) WITH j.namespace AS a, j.name AS b, count(*) AS c WHERE c > 1 RETURN 'job ' + b AS dup
-        UNION MATCH (a)-[r]->(b) WITH a, b, type(r) AS t, count(*) AS c WHERE c > 1 AND t <> 'FEEDS' RETURN 'rel ' + t AS dup
-        UNION MATCH (j:Job) WHERE COUNT { (j)-[:LATEST_RUN]->() } > 1 OR COUNT { (j)-[:CURRENT_VERSION]->() } > 1 RETURN 'pointer ' + j.name AS dup
+        UNION MATCH (a)-[r]->(b) WITH a, b, type(r) AS t, count(*) AS c WHERE c > 1 AND t <> 'FEEDS'
+          RETURN 'rel ' + t AS dup
+        UNION MATCH (j:Job) WHERE COUNT { (j)-[:LATEST_RUN]->() } > 1 OR COUNT { (j)-[:CURRENT_VERSION]->() } > 1
+          RETURN 'pointer ' + j.name AS dup
         UNION MATCH (d:Dataset) WHERE COUNT { (d)-[:CURRENT_VERSION]->() } > 1 RETURN 'current ' + d.name AS dup }
        RETURN dup`,
     );
@@ -104,23 +130,43 @@ describe('ingest: idempotency and concurrency', () => {
     // Every link that ingest makes once (and then trusts a mirroring property for) exists exactly once.
     const links = await rows(
       t().db,
-      `CALL () { MATCH (r:Run) WHERE COUNT { (r)-[:RUN_OF]->(:Job {namespace: r.jobNamespace, name: r.jobName}) } <> 1 OR COUNT { (r)-[:RUN_OF]->() } <> 1 RETURN 'run ' + r.id AS bad
-        UNION MATCH (d:Dataset) WHERE COUNT { (:Namespace {name: d.namespace})-[:HAS_DATASET]->(d) } <> 1 RETURN 'dataset ' + d.name AS bad
-        UNION MATCH (j:Job) WHERE COUNT { (:Namespace {name: j.namespace})-[:HAS_JOB]->(j) } <> 1 RETURN 'job ' + j.name AS bad
-        UNION MATCH (d:Dataset) WHERE d.sourceName IS NOT NULL AND COUNT { (d)-[:FROM_SOURCE]->(:Source {name: d.sourceName}) } <> 1 RETURN 'source ' + d.name AS bad
-        UNION MATCH (j:Job) WHERE j.parentJobName IS NOT NULL AND COUNT { (j)-[:CHILD_OF]->(:Job {namespace: j.parentJobNamespace, name: j.parentJobName}) } <> 1 RETURN 'parent ' + j.name AS bad
+      `CALL () { MATCH (r:Run)
+        WHERE COUNT { (r)-[:RUN_OF]->(:Job {namespace: r.jobNamespace, name: r.jobName}) } <> 1
+        OR COUNT { (r)-[:RUN_OF]->() } <> 1
+        RETURN 'run ' + r.id AS bad
+        UNION MATCH (d:Dataset) WHERE COUNT { (:Namespace {name: d.namespace})-[:HAS_DATASET]->(d) } <> 1
+          RETURN 'dataset ' + d.name AS bad
+        UNION MATCH (j:Job) WHERE COUNT { (:Namespace {name: j.namespace})-[:HAS_JOB]->(j) } <> 1
+          RETURN 'job ' + j.name AS bad
+        UNION MATCH (d:Dataset) WHERE d.sourceName IS NOT NULL
+          AND COUNT { (d)-[:FROM_SOURCE]->(:Source {name: d.sourceName}) } <> 1 RETURN 'source ' + d.name AS bad
+        UNION MATCH (j:Job) WHERE j.parentJobName IS NOT NULL
+          AND COUNT { (j)-[:CHILD_OF]->(:Job {namespace: j.parentJobNamespace, name: j.parentJobName}) } <> 1
+            RETURN 'parent ' + j.name AS bad
         UNION MATCH (v:DatasetVersion) WHERE COUNT { (v)-[:VERSION_OF]->() } <> 1 RETURN 'version ' + v.id AS bad }
        RETURN bad`,
     );
     expect(links).to.deep.equal([]);
-    expect(await rows(t().db, 'MATCH (d:Dataset)-[:FROM_SOURCE]->(s:Source) RETURN d.name AS d, s.name AS s ORDER BY d')).to.deep.equal([
+    expect(
+      await rows(t().db, 'MATCH (d:Dataset)-[:FROM_SOURCE]->(s:Source) RETURN d.name AS d, s.name AS s ORDER BY d'),
+    ).to.deep.equal([
       { d: 'shared.hub_a', s: 'warehouse' },
       { d: 'shared.hub_b', s: 'warehouse' },
     ]);
-    const parents = await rows(t().db, 'MATCH (c:Run)-[:CHILD_OF]->(p:Run)-[:RUN_OF]->(j:Job) RETURN p.id AS id, j.name AS job, count(c) AS children ORDER BY id');
+    const parents = await rows(
+      t().db,
+      'MATCH (c:Run)-[:CHILD_OF]->(p:Run)-[:RUN_OF]->(j:Job) RETURN p.id AS id, j.name AS job, count(c) AS children ' +
+        'ORDER BY id',
+    );
     expect(parents).to.have.length(runsPerProducer);
     for (const p of parents) expect(p.children).to.equal(producers);
-    const counts = (await rows(t().db, 'MATCH (r:Run) WHERE NOT r.jobNamespace = "scheduler" RETURN count(r) AS runs, sum(CASE r.state WHEN "COMPLETED" THEN 1 ELSE 0 END) AS done'))[0];
+    const counts = (
+      await rows(
+        t().db,
+        'MATCH (r:Run) WHERE NOT r.jobNamespace = "scheduler" RETURN count(r) AS runs, sum(CASE r.state WHEN ' +
+          '"COMPLETED" THEN 1 ELSE 0 END) AS done',
+      )
+    )[0];
     expect(counts).to.deep.equal({ runs: producers * runsPerProducer, done: producers * runsPerProducer });
     expect((await rows(t().db, 'MATCH (d:Dataset) RETURN count(d) AS c'))[0].c).to.equal(producers + 3);
   });

@@ -16,7 +16,11 @@ describe('ingest: event limits', function () {
 
   async function expectLimit(event: unknown, limit: string) {
     const before = await graphShape(t().db);
-    const res = await t().post('/api/v1/lineage', event, typeof event === 'string' ? { 'content-type': 'application/json' } : undefined);
+    const res = await t().post(
+      '/api/v1/lineage',
+      event,
+      typeof event === 'string' ? { 'content-type': 'application/json' } : undefined,
+    );
     expect(res.status, res.text.slice(0, 300)).to.equal(422);
     expect(res.body).to.include({ code: 422, error: 'limit_exceeded' });
     expect(res.body.limits).to.include(limit);
@@ -34,10 +38,36 @@ describe('ingest: event limits', function () {
     await expectLimit(runEvent({ outputs: [long] }), 'nameBytes');
     // Multi-byte characters count in bytes: 1,366 three-byte characters are 4,098 bytes.
     await expectLimit(runEvent({ inputs: ['表'.repeat(1366)] }), 'nameBytes');
-    await expectLimit(runEvent({ outputs: [{ name: 't', fields: [['c'.repeat(EVENT_LIMITS.fieldNameBytes + 1), 'INT']] }] }), 'fieldNameBytes');
-    await expectLimit(runEvent({ outputs: [{ name: 't', facets: { dataSource: facet({ name: long, uri: 'pg://x' }) } }] }), 'nameBytes');
-    await expectLimit(runEvent({ outputs: [{ name: 't', facets: { symlinks: facet({ identifiers: [{ namespace: 'hive', name: long, type: 'TABLE' }] }) } }] }), 'nameBytes');
-    await expectLimit(runEvent({ runFacets: { parent: facet({ run: { runId: '01909a1c-0000-7000-8000-000000000001' }, job: { namespace: 'airflow', name: long } }) } }), 'nameBytes');
+    await expectLimit(
+      runEvent({ outputs: [{ name: 't', fields: [['c'.repeat(EVENT_LIMITS.fieldNameBytes + 1), 'INT']] }] }),
+      'fieldNameBytes',
+    );
+    await expectLimit(
+      runEvent({ outputs: [{ name: 't', facets: { dataSource: facet({ name: long, uri: 'pg://x' }) } }] }),
+      'nameBytes',
+    );
+    await expectLimit(
+      runEvent({
+        outputs: [
+          {
+            name: 't',
+            facets: { symlinks: facet({ identifiers: [{ namespace: 'hive', name: long, type: 'TABLE' }] }) },
+          },
+        ],
+      }),
+      'nameBytes',
+    );
+    await expectLimit(
+      runEvent({
+        runFacets: {
+          parent: facet({
+            run: { runId: '01909a1c-0000-7000-8000-000000000001' },
+            job: { namespace: 'airflow', name: long },
+          }),
+        },
+      }),
+      'nameBytes',
+    );
     await expectLimit(runEvent({ runId: 'r'.repeat(EVENT_LIMITS.runIdChars + 1) }), 'runIdChars');
   });
 
@@ -45,7 +75,10 @@ describe('ingest: event limits', function () {
     const name = 'n'.repeat(EVENT_LIMITS.nameBytes);
     const ns = 's'.repeat(EVENT_LIMITS.namespaceBytes);
     const column = 'c'.repeat(EVENT_LIMITS.fieldNameBytes);
-    const res = await t().post('/api/v1/lineage', runEvent({ jobNamespace: ns, job: name, outputs: [{ namespace: ns, name, fields: [[column, 'INT']] }] }));
+    const res = await t().post(
+      '/api/v1/lineage',
+      runEvent({ jobNamespace: ns, job: name, outputs: [{ namespace: ns, name, fields: [[column, 'INT']] }] }),
+    );
     expect(res.status).to.equal(201);
     const ds = await t().get(`/api/v1/namespaces/${ns}/datasets/${name}`);
     expect(ds.status).to.equal(200);
@@ -53,10 +86,16 @@ describe('ingest: event limits', function () {
   });
 
   it('more inputs and outputs than an event may name; exactly the limit is stored', async () => {
-    await expectLimit(runEvent({ inputs: names(EVENT_LIMITS.datasetsPerEvent), outputs: ['one_more'] }), 'datasetsPerEvent');
+    await expectLimit(
+      runEvent({ inputs: names(EVENT_LIMITS.datasetsPerEvent), outputs: ['one_more'] }),
+      'datasetsPerEvent',
+    );
     await expectLimit(runEvent({ inputs: names(100_000) }), 'datasetsPerEvent');
     const half = EVENT_LIMITS.datasetsPerEvent / 2;
-    const res = await t().post('/api/v1/lineage', runEvent({ eventType: 'COMPLETE', inputs: names(half, 'in'), outputs: names(half, 'out') }));
+    const res = await t().post(
+      '/api/v1/lineage',
+      runEvent({ eventType: 'COMPLETE', inputs: names(half, 'in'), outputs: names(half, 'out') }),
+    );
     expect(res.status).to.equal(201);
     expect(await value(t().db, 'MATCH (d:Dataset) RETURN count(d)')).to.equal(EVENT_LIMITS.datasetsPerEvent);
   });
@@ -64,39 +103,96 @@ describe('ingest: event limits', function () {
   it('nesting 10,000 levels deep, in a custom facet or in schema fields: 422, no stack overflow', async () => {
     // Built as text: JSON.stringify itself overflows the stack on such a value.
     const withHole = (e: Record<string, unknown>, hole: string) => JSON.stringify(e).replace('"HOLE"', hole);
-    const deepObject = '{"nested":'.repeat(10_000) + '{"leaf":true}' + '}'.repeat(10_000);
-    await expectLimit(withHole(runEvent({ runFacets: { custom: facet({ deep: 'HOLE' }) } }), deepObject), 'nestingDepth');
-    const deepFields = '{"name":"f","type":"STRUCT","fields":['.repeat(10_000) + '{"name":"leaf","type":"INT"}' + ']}'.repeat(10_000);
-    await expectLimit(withHole(runEvent({ outputs: [{ name: 't', facets: { schema: facet({ fields: ['HOLE'] }) } }] }), deepFields), 'nestingDepth');
-    await expectLimit(withHole({ ...runEvent(), extra: 'HOLE' }, '['.repeat(10_000) + ']'.repeat(10_000)), 'nestingDepth');
+    const deepObject = `${'{"nested":'.repeat(10_000)}{"leaf":true}${'}'.repeat(10_000)}`;
+    await expectLimit(
+      withHole(runEvent({ runFacets: { custom: facet({ deep: 'HOLE' }) } }), deepObject),
+      'nestingDepth',
+    );
+    const struct = '{"name":"f","type":"STRUCT","fields":[';
+    const deepFields = `${struct.repeat(10_000)}{"name":"leaf","type":"INT"}${']}'.repeat(10_000)}`;
+    await expectLimit(
+      withHole(runEvent({ outputs: [{ name: 't', facets: { schema: facet({ fields: ['HOLE'] }) } }] }), deepFields),
+      'nestingDepth',
+    );
+    await expectLimit(
+      withHole({ ...runEvent(), extra: 'HOLE' }, '['.repeat(10_000) + ']'.repeat(10_000)),
+      'nestingDepth',
+    );
     // Just within the limit: stored.
-    const fine = '{"nested":'.repeat(EVENT_LIMITS.nestingDepth - 5) + '{}' + '}'.repeat(EVENT_LIMITS.nestingDepth - 5);
-    const res = await t().post('/api/v1/lineage', withHole(runEvent({ runFacets: { custom: facet({ deep: 'HOLE' }) } }), fine), { 'content-type': 'application/json' });
+    const fine = `${'{"nested":'.repeat(EVENT_LIMITS.nestingDepth - 5)}{}${'}'.repeat(EVENT_LIMITS.nestingDepth - 5)}`;
+    const res = await t().post(
+      '/api/v1/lineage',
+      withHole(runEvent({ runFacets: { custom: facet({ deep: 'HOLE' }) } }), fine),
+      { 'content-type': 'application/json' },
+    );
     expect(res.status).to.equal(201);
   });
 
   it('schema columns and column-lineage inputs past the limit; at the limit they are stored', async () => {
     const wide = (n: number) => Array.from({ length: n }, (_, i) => [`c${i}`, 'INT'] as [string, string]);
-    await expectLimit(runEvent({ outputs: [{ name: 'a', fields: wide(EVENT_LIMITS.fieldsPerEvent / 2) }, { name: 'b', fields: wide(EVENT_LIMITS.fieldsPerEvent / 2 + 1) }] }), 'fieldsPerEvent');
-    const inputs = (n: number) => Array.from({ length: n }, (_, i) => ({ namespace: 'pg', name: 'src', field: `c${i}` }));
+    await expectLimit(
+      runEvent({
+        outputs: [
+          { name: 'a', fields: wide(EVENT_LIMITS.fieldsPerEvent / 2) },
+          { name: 'b', fields: wide(EVENT_LIMITS.fieldsPerEvent / 2 + 1) },
+        ],
+      }),
+      'fieldsPerEvent',
+    );
+    const inputs = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ namespace: 'pg', name: 'src', field: `c${i}` }));
     const lineage = (n: number) => facet({ fields: { out: { inputFields: inputs(n) } } }, 'ColumnLineageDatasetFacet');
-    await expectLimit(runEvent({ outputs: [{ name: 'a', facets: { columnLineage: lineage(EVENT_LIMITS.columnLineageInputsPerEvent + 1) } }] }), 'columnLineageInputsPerEvent');
-    expect((await t().post('/api/v1/lineage', runEvent({ eventType: 'COMPLETE', outputs: [{ name: 'wide', fields: wide(EVENT_LIMITS.fieldsPerEvent) }] }))).status).to.equal(201);
-    expect((await t().post('/api/v1/lineage', runEvent({ eventType: 'COMPLETE', outputs: [{ name: 'mapped', facets: { columnLineage: lineage(EVENT_LIMITS.columnLineageInputsPerEvent) } }] }))).status).to.equal(201);
-    expect(await value(t().db, "MATCH (:DatasetField {dataset: 'src'})-[f:FEEDS]->() RETURN count(f)")).to.equal(EVENT_LIMITS.columnLineageInputsPerEvent);
+    await expectLimit(
+      runEvent({
+        outputs: [{ name: 'a', facets: { columnLineage: lineage(EVENT_LIMITS.columnLineageInputsPerEvent + 1) } }],
+      }),
+      'columnLineageInputsPerEvent',
+    );
+    expect(
+      (
+        await t().post(
+          '/api/v1/lineage',
+          runEvent({ eventType: 'COMPLETE', outputs: [{ name: 'wide', fields: wide(EVENT_LIMITS.fieldsPerEvent) }] }),
+        )
+      ).status,
+    ).to.equal(201);
+    expect(
+      (
+        await t().post(
+          '/api/v1/lineage',
+          runEvent({
+            eventType: 'COMPLETE',
+            outputs: [{ name: 'mapped', facets: { columnLineage: lineage(EVENT_LIMITS.columnLineageInputsPerEvent) } }],
+          }),
+        )
+      ).status,
+    ).to.equal(201);
+    expect(await value(t().db, "MATCH (:DatasetField {dataset: 'src'})-[f:FEEDS]->() RETURN count(f)")).to.equal(
+      EVENT_LIMITS.columnLineageInputsPerEvent,
+    );
   });
 
   it('more distinct facet names than an event may use: 422, and no property key is created', async () => {
-    const keyCount = () => value<number>(t().db, "CALL db.propertyKeys() YIELD propertyKey WHERE propertyKey STARTS WITH 'facet.' RETURN count(*)");
+    const keyCount = () =>
+      value<number>(
+        t().db,
+        "CALL db.propertyKeys() YIELD propertyKey WHERE propertyKey STARTS WITH 'facet.' RETURN count(*)",
+      );
     const before = await keyCount();
     const facets = Object.fromEntries(names(2000, 'fuzz_facet_never_seen').map((n) => [n, facet({})]));
     await expectLimit(runEvent({ jobFacets: facets }), 'facetNamesPerEvent');
     expect(await keyCount()).to.equal(before);
-    await expectLimit(runEvent({ runFacets: { ['f'.repeat(EVENT_LIMITS.facetNameBytes + 1)]: facet({}) } }), 'facetNameBytes');
+    await expectLimit(
+      runEvent({ runFacets: { ['f'.repeat(EVENT_LIMITS.facetNameBytes + 1)]: facet({}) } }),
+      'facetNameBytes',
+    );
   });
 
   it('in a batch, an event over a limit fails alone and is not retriable', async () => {
-    const res = await t().post('/api/v1/lineage/batch', [runEvent({ job: 'fine' }), runEvent({ job: 'j'.repeat(EVENT_LIMITS.nameBytes + 1) })]);
+    const res = await t().post('/api/v1/lineage/batch', [
+      runEvent({ job: 'fine' }),
+      runEvent({ job: 'j'.repeat(EVENT_LIMITS.nameBytes + 1) }),
+    ]);
     expect(res.status).to.equal(200);
     expect(res.body.summary).to.deep.equal({ received: 2, successful: 1, failed: 1 });
     expect(res.body.failed_events[0]).to.include({ index: 1, retriable: false });
@@ -109,7 +205,11 @@ describe('ingest: the cap on facet property keys (FACET_KEYS_MAX)', () => {
   let existing = 0;
   before(async () => {
     const probe = await build();
-    existing = await value<number>(probe.db, "CALL db.propertyKeys() YIELD propertyKey WHERE propertyKey STARTS WITH 'facet.' OR propertyKey STARTS WITH 'jobFacet.' RETURN count(*)");
+    existing = await value<number>(
+      probe.db,
+      "CALL db.propertyKeys() YIELD propertyKey WHERE propertyKey STARTS WITH 'facet.' OR propertyKey STARTS WITH " +
+        "'jobFacet.' RETURN count(*)",
+    );
     await probe.close();
     app = await build({ facetKeysMax: existing + 3 });
   });
@@ -117,14 +217,50 @@ describe('ingest: the cap on facet property keys (FACET_KEYS_MAX)', () => {
 
   it('refuses an event that would add facet names past the cap, and accepts events with known names', async () => {
     const unique = `cap_${Date.now()}`;
-    const res = await app.post('/api/v1/lineage', runEvent({ outputs: [{ name: 't', facets: { [`${unique}_a`]: facet({}), [`${unique}_b`]: facet({}), [`${unique}_c`]: facet({}), [`${unique}_d`]: facet({}) } }] }));
+    const res = await app.post(
+      '/api/v1/lineage',
+      runEvent({
+        outputs: [
+          {
+            name: 't',
+            facets: {
+              [`${unique}_a`]: facet({}),
+              [`${unique}_b`]: facet({}),
+              [`${unique}_c`]: facet({}),
+              [`${unique}_d`]: facet({}),
+            },
+          },
+        ],
+      }),
+    );
     expect(res.status).to.equal(422);
     expect(res.body).to.include({ error: 'limit_exceeded' });
     expect(res.body.message).to.include('FACET_KEYS_MAX');
     // Within the cap: two new names.
-    expect((await app.post('/api/v1/lineage', runEvent({ outputs: [{ name: 't', facets: { [`${unique}_a`]: facet({}), [`${unique}_b`]: facet({}) } }] }))).status).to.equal(201);
+    expect(
+      (
+        await app.post(
+          '/api/v1/lineage',
+          runEvent({ outputs: [{ name: 't', facets: { [`${unique}_a`]: facet({}), [`${unique}_b`]: facet({}) } }] }),
+        )
+      ).status,
+    ).to.equal(201);
     // Known names are always accepted, new ones no longer.
-    expect((await app.post('/api/v1/lineage', runEvent({ outputs: [{ name: 'u', facets: { [`${unique}_a`]: facet({ again: true }) } }] }))).status).to.equal(201);
-    expect((await app.post('/api/v1/lineage', runEvent({ outputs: [{ name: 'u', facets: { [`${unique}_x`]: facet({}), [`${unique}_y`]: facet({}) } }] }))).status).to.equal(422);
+    expect(
+      (
+        await app.post(
+          '/api/v1/lineage',
+          runEvent({ outputs: [{ name: 'u', facets: { [`${unique}_a`]: facet({ again: true }) } }] }),
+        )
+      ).status,
+    ).to.equal(201);
+    expect(
+      (
+        await app.post(
+          '/api/v1/lineage',
+          runEvent({ outputs: [{ name: 'u', facets: { [`${unique}_x`]: facet({}), [`${unique}_y`]: facet({}) } }] }),
+        )
+      ).status,
+    ).to.equal(422);
   });
 });

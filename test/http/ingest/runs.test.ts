@@ -7,12 +7,14 @@ const RUN = '01909a1c-1111-7000-8000-00000000abcd';
 
 describe('ingest: runs and their state', () => {
   const t = useTestApp();
-  const post = async (e: Record<string, unknown>) => expect((await t().post('/api/v1/lineage', e)).status).to.equal(201);
+  const post = async (e: Record<string, unknown>) =>
+    expect((await t().post('/api/v1/lineage', e)).status).to.equal(201);
   const run = async () =>
     (
       await rows(
         t().db,
-        `MATCH (r:Run {id: $id}) RETURN r.state AS state, toString(r.startedAt) AS startedAt, toString(r.endedAt) AS endedAt,
+        `MATCH (r:Run {id: $id}) RETURN r.state AS state,
+          toString(r.startedAt) AS startedAt, toString(r.endedAt) AS endedAt,
            COLLECT { MATCH (r)-[:READ]->(v)-[:VERSION_OF]->(d) RETURN d.name ORDER BY d.name } AS inputs,
            COLLECT { MATCH (r)-[:WROTE]->(v)-[:VERSION_OF]->(d) RETURN d.name ORDER BY d.name } AS outputs,
            COLLECT { MATCH (r)-[:EXECUTED]->(v) RETURN v.id } AS versions`,
@@ -23,14 +25,20 @@ describe('ingest: runs and their state', () => {
   it('START → RUNNING, COMPLETE → COMPLETED, with times from eventTime', async () => {
     await post(runEvent({ runId: RUN, eventType: 'START', eventTime: '2024-06-01T10:00:00Z', inputs: ['in'] }));
     expect((await run()).state).to.equal('RUNNING');
-    await post(runEvent({ runId: RUN, eventType: 'COMPLETE', eventTime: '2024-06-01T10:05:00.250+02:00', outputs: ['out'] }));
+    await post(
+      runEvent({ runId: RUN, eventType: 'COMPLETE', eventTime: '2024-06-01T10:05:00.250+02:00', outputs: ['out'] }),
+    );
     const r = await run();
     expect(r.state).to.equal('COMPLETED');
     expect(new Date(r.startedAt).toISOString()).to.equal('2024-06-01T10:00:00.000Z');
     expect(new Date(r.endedAt).toISOString()).to.equal('2024-06-01T08:05:00.250Z');
   });
 
-  for (const [eventType, state] of [['FAIL', 'FAILED'], ['ABORT', 'ABORTED'], ['RUNNING', 'RUNNING']] as const) {
+  for (const [eventType, state] of [
+    ['FAIL', 'FAILED'],
+    ['ABORT', 'ABORTED'],
+    ['RUNNING', 'RUNNING'],
+  ] as const) {
     it(`${eventType} → ${state}`, async () => {
       await post(runEvent({ runId: RUN, eventType: 'START', eventTime: '2024-06-01T10:00:00Z' }));
       await post(runEvent({ runId: RUN, eventType, eventTime: '2024-06-01T10:01:00Z' }));
@@ -120,8 +128,20 @@ describe('ingest: runs and their state', () => {
   });
 
   it('tracks the job latest run by start time, whatever the arrival order', async () => {
-    await post(runEvent({ runId: '01909a1c-0000-7000-8000-000000000002', eventType: 'START', eventTime: '2024-06-02T00:00:00Z' }));
-    await post(runEvent({ runId: '01909a1c-0000-7000-8000-000000000001', eventType: 'START', eventTime: '2024-06-01T00:00:00Z' }));
+    await post(
+      runEvent({
+        runId: '01909a1c-0000-7000-8000-000000000002',
+        eventType: 'START',
+        eventTime: '2024-06-02T00:00:00Z',
+      }),
+    );
+    await post(
+      runEvent({
+        runId: '01909a1c-0000-7000-8000-000000000001',
+        eventType: 'START',
+        eventTime: '2024-06-01T00:00:00Z',
+      }),
+    );
     const latest = await rows(t().db, 'MATCH (j:Job)-[:LATEST_RUN]->(r) RETURN r.id AS id');
     expect(latest).to.deep.equal([{ id: '01909a1c-0000-7000-8000-000000000002' }]);
     expect(await value(t().db, 'MATCH (j:Job)<-[:RUN_OF]-(r) RETURN count(r)')).to.equal(2);

@@ -6,11 +6,13 @@ import { completedRun, runEvent, schemaFacet } from '../../support/events.js';
 
 describe('ingest: job and dataset versions', () => {
   const t = useTestApp();
-  const post = async (e: Record<string, unknown>) => expect((await t().post('/api/v1/lineage', e)).status).to.equal(201);
+  const post = async (e: Record<string, unknown>) =>
+    expect((await t().post('/api/v1/lineage', e)).status).to.equal(201);
   const postAll = async (events: Record<string, unknown>[]) => {
     for (const e of events) await post(e);
   };
-  const executed = async (runId: string) => value<string>(t().db, 'MATCH (:Run {id: $runId})-[:EXECUTED]->(v) RETURN v.id', { runId });
+  const executed = async (runId: string) =>
+    value<string>(t().db, 'MATCH (:Run {id: $runId})-[:EXECUTED]->(v) RETURN v.id', { runId });
 
   describe('job versions', () => {
     it('same location, context, inputs and outputs → same version; any change → a new one', async () => {
@@ -33,33 +35,47 @@ describe('ingest: job and dataset versions', () => {
       expect(await executed(r1)).to.equal(await executed(r2));
     });
 
-    it('a FAIL without known outputs gives a version with empty outputs, distinct from the successful one', async () => {
-      const ok = randomUUID();
-      const failed = randomUUID();
-      await postAll(completedRun({ runId: ok, inputs: ['a'], outputs: ['b'] }));
-      await post(runEvent({ runId: failed, eventType: 'START', inputs: ['a'] }));
-      await post(runEvent({ runId: failed, eventType: 'FAIL' }));
-      expect(await executed(failed)).to.be.a('string').and.not.equal(await executed(ok));
-      const outs = await value(t().db, 'MATCH (:Run {id: $id})-[:EXECUTED]->(v) RETURN COLLECT { MATCH (v)-[:HAS_OUTPUT]->(d) RETURN d.name }', { id: failed });
-      expect(outs).to.deep.equal([]);
-    });
+    it(
+      'a FAIL without known outputs gives a version with empty outputs, distinct from the ' + 'successful one',
+      async () => {
+        const ok = randomUUID();
+        const failed = randomUUID();
+        await postAll(completedRun({ runId: ok, inputs: ['a'], outputs: ['b'] }));
+        await post(runEvent({ runId: failed, eventType: 'START', inputs: ['a'] }));
+        await post(runEvent({ runId: failed, eventType: 'FAIL' }));
+        expect(await executed(failed))
+          .to.be.a('string')
+          .and.not.equal(await executed(ok));
+        const outs = await value(
+          t().db,
+          'MATCH (:Run {id: $id})-[:EXECUTED]->(v) RETURN COLLECT { MATCH (v)-[:HAS_OUTPUT]->(d) RETURN d.name }',
+          { id: failed },
+        );
+        expect(outs).to.deep.equal([]);
+      },
+    );
 
     it('no version until the run is terminal; lineage edges accumulate and mark the latest I/O current', async () => {
       const r1 = randomUUID();
       await post(runEvent({ runId: r1, eventType: 'START', inputs: ['a'], outputs: ['b'] }));
       expect(await value(t().db, 'MATCH (v:JobVersion) RETURN count(v)')).to.equal(0);
       await post(runEvent({ runId: r1, eventType: 'COMPLETE' }));
-      const job = (await rows(
-        t().db,
-        `MATCH (j:Job)-[:CURRENT_VERSION]->(v)
+      const job = (
+        await rows(
+          t().db,
+          `MATCH (j:Job)-[:CURRENT_VERSION]->(v)
          RETURN j.currentVersion = v.id AS consistent,
                 COLLECT { MATCH (d)-[:INPUT_TO]->(j) RETURN d.name } AS ins,
                 COLLECT { MATCH (j)-[:PRODUCES]->(d) RETURN d.name } AS outs`,
-      ))[0];
+        )
+      )[0];
       expect(job).to.deep.equal({ consistent: true, ins: ['a'], outs: ['b'] });
       await postAll(completedRun({ inputs: ['a2'], outputs: ['b'] }));
       // The edge to `a` stays (nothing a run does not mention removes an edge), no longer current.
-      const after = await rows(t().db, 'MATCH (d)-[e:INPUT_TO]->(j:Job) RETURN d.name AS n, e.current AS current ORDER BY n');
+      const after = await rows(
+        t().db,
+        'MATCH (d)-[e:INPUT_TO]->(j:Job) RETURN d.name AS n, e.current AS current ORDER BY n',
+      );
       expect(after).to.deep.equal([
         { n: 'a', current: false },
         { n: 'a2', current: true },
@@ -72,12 +88,16 @@ describe('ingest: job and dataset versions', () => {
     it('lineage edges are made once per dataset and keep their identity across versions', async () => {
       // Each link as "<dataset> <relationship element id> <current>": a kept link keeps its id.
       const links = async () =>
-        (await rows(
-          t().db,
-          `MATCH (j:Job)
-           RETURN COLLECT { MATCH (d)-[e:INPUT_TO]->(j) RETURN d.name + ' ' + elementId(e) + ' ' + e.current ORDER BY d.name } AS ins,
-                  COLLECT { MATCH (j)-[e:PRODUCES]->(d) RETURN d.name + ' ' + elementId(e) + ' ' + e.current ORDER BY d.name } AS outs`,
-        ))[0] as { ins: string[]; outs: string[] };
+        (
+          await rows(
+            t().db,
+            `MATCH (j:Job)
+           RETURN COLLECT { MATCH (d)-[e:INPUT_TO]->(j) RETURN d.name + ' ' + elementId(e) + ' ' + e.current
+             ORDER BY d.name } AS ins,
+                  COLLECT { MATCH (j)-[e:PRODUCES]->(d) RETURN d.name + ' ' + elementId(e) + ' ' + e.current
+                    ORDER BY d.name } AS outs`,
+          )
+        )[0] as { ins: string[]; outs: string[] };
       const ids = (ls: string[]) => ls.map((l) => l.split(' ').slice(0, 2).join(' '));
       const current = (ls: string[]) => ls.filter((l) => l.endsWith(' true')).map((l) => l.split(' ')[0]);
 
@@ -109,7 +129,9 @@ describe('ingest: job and dataset versions', () => {
     });
 
     it('a streaming job gets a version as soon as its I/O is known', async () => {
-      const jobType = { jobType: { _producer: 'p', _schemaURL: 's', processingType: 'STREAMING', integration: 'FLINK', jobType: 'JOB' } };
+      const jobType = {
+        jobType: { _producer: 'p', _schemaURL: 's', processingType: 'STREAMING', integration: 'FLINK', jobType: 'JOB' },
+      };
       await post(runEvent({ eventType: 'START', jobFacets: jobType, inputs: ['topic'], outputs: ['sink'] }));
       expect(await value(t().db, "MATCH (j:Job {type: 'STREAM'})-[:CURRENT_VERSION]->(v) RETURN count(v)")).to.equal(1);
     });
@@ -122,70 +144,137 @@ describe('ingest: job and dataset versions', () => {
       const v1 = await value(t().db, "MATCH (d:Dataset {name: 'orders'}) RETURN d.currentVersion");
       const w2 = randomUUID();
       await post(runEvent({ runId: w2, job: 'writer', eventType: 'START', outputs: ['orders'] }));
-      expect(await value(t().db, "MATCH (d:Dataset {name: 'orders'}) RETURN d.currentVersion"), 'moves only on COMPLETE').to.equal(v1);
+      expect(
+        await value(t().db, "MATCH (d:Dataset {name: 'orders'}) RETURN d.currentVersion"),
+        'moves only on COMPLETE',
+      ).to.equal(v1);
       await post(runEvent({ runId: w2, job: 'writer', eventType: 'COMPLETE', outputs: ['orders'] }));
       const v2 = await value(t().db, "MATCH (d:Dataset {name: 'orders'}) RETURN d.currentVersion");
       expect(v2).not.to.equal(v1);
       expect(await value(t().db, "MATCH (v)-[:VERSION_OF]->(:Dataset {name: 'orders'}) RETURN count(v)")).to.equal(2);
     });
 
-    it('successive consumer runs read different versions; a run can read one version and write another of the same dataset', async () => {
-      await postAll(completedRun({ job: 'writer', outputs: ['orders'] }));
-      const c1 = randomUUID();
-      await postAll(completedRun({ runId: c1, job: 'consumer', inputs: ['orders'], outputs: ['report'] }));
-      await postAll(completedRun({ job: 'writer', outputs: ['orders'] }));
-      const c2 = randomUUID();
-      await postAll(completedRun({ runId: c2, job: 'consumer', inputs: ['orders'], outputs: ['report'] }));
-      const read = (id: string) => value(t().db, "MATCH (:Run {id: $id})-[:READ]->(v)-[:VERSION_OF]->(:Dataset {name: 'orders'}) RETURN v.id", { id });
-      expect(await read(c1)).not.to.equal(await read(c2));
+    it(
+      'successive consumer runs read different versions; a run can read one version and write another of the same ' +
+        'dataset',
+      async () => {
+        await postAll(completedRun({ job: 'writer', outputs: ['orders'] }));
+        const c1 = randomUUID();
+        await postAll(completedRun({ runId: c1, job: 'consumer', inputs: ['orders'], outputs: ['report'] }));
+        await postAll(completedRun({ job: 'writer', outputs: ['orders'] }));
+        const c2 = randomUUID();
+        await postAll(completedRun({ runId: c2, job: 'consumer', inputs: ['orders'], outputs: ['report'] }));
+        const read = (id: string) =>
+          value(t().db, "MATCH (:Run {id: $id})-[:READ]->(v)-[:VERSION_OF]->(:Dataset {name: 'orders'}) RETURN v.id", {
+            id,
+          });
+        expect(await read(c1)).not.to.equal(await read(c2));
 
-      const rw = randomUUID();
-      await postAll(completedRun({ runId: rw, job: 'dedupe', inputs: ['orders'], outputs: ['orders'] }));
-      const r = (await rows(
-        t().db,
-        `MATCH (r:Run {id: $id})-[:READ]->(i:DatasetVersion)-[:VERSION_OF]->(d:Dataset {name: 'orders'}), (r)-[:WROTE]->(o:DatasetVersion)-[:VERSION_OF]->(d)
+        const rw = randomUUID();
+        await postAll(completedRun({ runId: rw, job: 'dedupe', inputs: ['orders'], outputs: ['orders'] }));
+        const r = (
+          await rows(
+            t().db,
+            `MATCH (r:Run {id: $id})-[:READ]->(i:DatasetVersion)-[:VERSION_OF]->(d:Dataset {name: 'orders'})
+              , (r)-[:WROTE]->(o:DatasetVersion)-[:VERSION_OF]->(d)
          RETURN i.id AS readVersion, o.id AS wroteVersion, d.currentVersion AS current`,
-        { id: rw },
-      ))[0];
-      expect(r.readVersion).not.to.equal(r.wroteVersion);
-      expect(r.current).to.equal(r.wroteVersion);
-    });
+            { id: rw },
+          )
+        )[0];
+        expect(r.readVersion).not.to.equal(r.wroteVersion);
+        expect(r.current).to.equal(r.wroteVersion);
+      },
+    );
 
     it('a dataset read before anything wrote it gets a first version', async () => {
       await postAll(completedRun({ inputs: ['external.feed'], outputs: ['x'] }));
-      const r = await rows(t().db, "MATCH (d:Dataset {name: 'external.feed'})-[:CURRENT_VERSION]->(v)<-[:READ]-(:Run) RETURN v.id AS id");
+      const r = await rows(
+        t().db,
+        "MATCH (d:Dataset {name: 'external.feed'})-[:CURRENT_VERSION]->(v)<-[:READ]-(:Run) RETURN v.id AS id",
+      );
       expect(r).to.have.length(1);
     });
 
     it('that first version shows the schema its reader reported, not a later writer’s', async () => {
-      await postAll(completedRun({ job: 'reader', inputs: [{ name: 'feed', fields: [['id', 'INT']] }], outputs: ['x'] }));
-      await postAll(completedRun({ job: 'writer', outputs: [{ name: 'feed', fields: [['id', 'INT'], ['note', 'TEXT']] }] }));
-      const res = await t().get(`/api/v1/namespaces/${encodeURIComponent('postgres://db.example.com:5432')}/datasets/feed/versions`);
-      expect(res.body.versions.map((v: { fields: { name: string }[] }) => v.fields.map((f) => f.name))).to.deep.equal([['id', 'note'], ['id']]);
+      await postAll(
+        completedRun({ job: 'reader', inputs: [{ name: 'feed', fields: [['id', 'INT']] }], outputs: ['x'] }),
+      );
+      await postAll(
+        completedRun({
+          job: 'writer',
+          outputs: [
+            {
+              name: 'feed',
+              fields: [
+                ['id', 'INT'],
+                ['note', 'TEXT'],
+              ],
+            },
+          ],
+        }),
+      );
+      const res = await t().get(
+        `/api/v1/namespaces/${encodeURIComponent('postgres://db.example.com:5432')}/datasets/feed/versions`,
+      );
+      expect(res.body.versions.map((v: { fields: { name: string }[] }) => v.fields.map((f) => f.name))).to.deep.equal([
+        ['id', 'note'],
+        ['id'],
+      ]);
     });
 
     it('output facets attach to the version the run created; input facets to the version read', async () => {
       const w = randomUUID();
-      await postAll(completedRun({ runId: w, job: 'writer', outputs: [{ name: 'orders', fields: [['id', 'INT'], ['amount', 'DECIMAL']] }] }));
+      await postAll(
+        completedRun({
+          runId: w,
+          job: 'writer',
+          outputs: [
+            {
+              name: 'orders',
+              fields: [
+                ['id', 'INT'],
+                ['amount', 'DECIMAL'],
+              ],
+            },
+          ],
+        }),
+      );
       const stats = { inputStatistics: { _producer: 'p', _schemaURL: 's', rowCount: 42 } };
       const c = randomUUID();
-      await post(runEvent({ runId: c, job: 'consumer', eventType: 'START', inputs: [{ name: 'orders', inputFacets: stats }] }));
+      await post(
+        runEvent({ runId: c, job: 'consumer', eventType: 'START', inputs: [{ name: 'orders', inputFacets: stats }] }),
+      );
       await postAll(completedRun({ job: 'writer', outputs: [{ name: 'orders', fields: [['id', 'INT']] }] }));
       const written = await rows(
         t().db,
         `MATCH (:Run {id: $w})-[:WROTE]->(v) RETURN v.\`facet.schema\` AS schema, v.fields AS fields`,
         { w },
       );
-      expect(JSON.parse(written[0].schema)).to.deep.equal(schemaFacet([['id', 'INT'], ['amount', 'DECIMAL']]));
+      expect(JSON.parse(written[0].schema)).to.deep.equal(
+        schemaFacet([
+          ['id', 'INT'],
+          ['amount', 'DECIMAL'],
+        ]),
+      );
       expect(JSON.parse(written[0].fields).map((f: { name: string }) => f.name)).to.deep.equal(['id', 'amount']);
       // Input facets stay with the run's READ, and show on the version read.
-      const read = await rows(t().db, 'MATCH (:Run {id: $c})-[rd:READ]->(v) RETURN rd.`facet.inputStatistics` AS s, v.runId AS writer, v.id AS version', { c });
+      const read = await rows(
+        t().db,
+        'MATCH (:Run {id: $c})-[rd:READ]->(v) RETURN rd.`facet.inputStatistics` AS s, v.runId AS writer, v.id AS ' +
+          'version',
+        { c },
+      );
       expect(JSON.parse(read[0].s).rowCount).to.equal(42);
       expect(read[0].writer).to.equal(w);
-      const version = await t().get(`/api/v1/namespaces/${encodeURIComponent('postgres://db.example.com:5432')}/datasets/orders/versions/${read[0].version}`);
+      const version = await t().get(
+        `/api/v1/namespaces/${encodeURIComponent('postgres://db.example.com:5432')}/datasets/orders` +
+          `/versions/${read[0].version}`,
+      );
       expect(version.body.facets.inputStatistics.rowCount).to.equal(42);
       expect(version.body.facets.schema.fields).to.have.length(2);
-      expect(await value(t().db, "MATCH (d:Dataset {name: 'orders'}) RETURN d.fields")).to.equal(JSON.stringify([{ name: 'id', type: 'INT', description: null }]));
+      expect(await value(t().db, "MATCH (d:Dataset {name: 'orders'}) RETURN d.fields")).to.equal(
+        JSON.stringify([{ name: 'id', type: 'INT', description: null }]),
+      );
     });
   });
 });

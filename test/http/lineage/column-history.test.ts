@@ -5,17 +5,36 @@ import { completedRun } from '../../support/events.js';
 import { NS, JOB_NS, columnLineageFacet, e, expectGraph, job, lineagePath, runJob } from './support.js';
 
 const f = (dataset: string, field: string, ns = NS) => `datasetField:${ns}:${dataset}:${field}`;
-const p = (nodeId: string, params: Record<string, string | number | boolean> = {}) => lineagePath(nodeId, params, '/api/v1/column-lineage');
+const p = (nodeId: string, params: Record<string, string | number | boolean> = {}) =>
+  lineagePath(nodeId, params, '/api/v1/column-lineage');
 
 // Column lineage follows each dataset's newest `columnLineage` declaration; `#version` answers with
 // the declarations in force when that version was created.
 describe('GET /api/v1/column-lineage: declarations over time', () => {
   const t = useTestApp();
-  const versionOf = async (dataset: string) => (await rows(t().db, `MATCH (:Dataset {name: $dataset})-[:CURRENT_VERSION]->(v) RETURN v.id AS v`, { dataset }))[0].v as string;
-  const totals = (lineage: Parameters<typeof columnLineageFacet>[0]) => ({ name: 'totals', fields: [['total', 'DECIMAL']] as [string, string][], facets: { columnLineage: columnLineageFacet(lineage) } });
+  const versionOf = async (dataset: string) =>
+    (await rows(t().db, `MATCH (:Dataset {name: $dataset})-[:CURRENT_VERSION]->(v) RETURN v.id AS v`, { dataset }))[0]
+      .v as string;
+  const totals = (lineage: Parameters<typeof columnLineageFacet>[0]) => ({
+    name: 'totals',
+    fields: [['total', 'DECIMAL']] as [string, string][],
+    facets: { columnLineage: columnLineageFacet(lineage) },
+  });
 
   it('a mapping dropped by a newer declaration leaves the current answer, not the older version’s', async () => {
-    await runJob(t(), 'agg', ['orders'], [totals({ total: [{ name: 'orders', field: 'amount' }, { name: 'orders', field: 'tax' }] })]);
+    await runJob(
+      t(),
+      'agg',
+      ['orders'],
+      [
+        totals({
+          total: [
+            { name: 'orders', field: 'amount' },
+            { name: 'orders', field: 'tax' },
+          ],
+        }),
+      ],
+    );
     const v1 = await versionOf('totals');
     await runJob(t(), 'agg', ['orders'], [totals({ total: [{ name: 'orders', field: 'amount' }] })]);
     const v2 = await versionOf('totals');
@@ -36,7 +55,9 @@ describe('GET /api/v1/column-lineage: declarations over time', () => {
     // Downstream from the dropped input: nothing now, the old edge at v1's time.
     await expectGraph(t(), p(f('orders', 'tax'), { withDownstream: true }), { nodes: [f('orders', 'tax')], edges: [] });
     // asOf answers with the declarations in force then: between v1 and v2, v1's.
-    const v1At = (await rows(t().db, 'MATCH (v:DatasetVersion {id: $v1}) RETURN toString(v.createdAt) AS at', { v1 }))[0].at as string;
+    const v1At = (
+      await rows(t().db, 'MATCH (v:DatasetVersion {id: $v1}) RETURN toString(v.createdAt) AS at', { v1 })
+    )[0].at as string;
     const between = new Date(Date.parse(v1At) + 30_000).toISOString();
     await expectGraph(t(), p(`dataset:${NS}:totals`, { asOf: between }), {
       nodes: [f('totals', 'total'), f('orders', 'amount'), f('orders', 'tax')],
@@ -50,28 +71,76 @@ describe('GET /api/v1/column-lineage: declarations over time', () => {
     expect((await t().get(p(`dataset:${NS}:totals`, { window: 'forever' }))).status).to.equal(400);
   });
 
-  it('#version walks upstream datasets as they were then, and answers each column with the version current then', async () => {
-    // raw.a -> stage.x -> report.y; then stage's lineage changes to raw.b -> stage.x.
-    await runJob(t(), 'load', ['raw'], [{ name: 'stage', fields: [['x', 'INT']], facets: { columnLineage: columnLineageFacet({ x: [{ name: 'raw', field: 'a' }] }) } }]);
-    const stageV1 = await versionOf('stage');
-    await runJob(t(), 'report', ['stage'], [{ name: 'report', fields: [['y', 'INT']], facets: { columnLineage: columnLineageFacet({ y: [{ name: 'stage', field: 'x' }] }) } }]);
-    const reportV1 = await versionOf('report');
-    await runJob(t(), 'load', ['raw'], [{ name: 'stage', fields: [['x', 'INT']], facets: { columnLineage: columnLineageFacet({ x: [{ name: 'raw', field: 'b' }] }) } }]);
+  it(
+    '#version walks upstream datasets as they were then, and answers each column with the version current ' + 'then',
+    async () => {
+      // raw.a -> stage.x -> report.y; then stage's lineage changes to raw.b -> stage.x.
+      await runJob(
+        t(),
+        'load',
+        ['raw'],
+        [
+          {
+            name: 'stage',
+            fields: [['x', 'INT']],
+            facets: { columnLineage: columnLineageFacet({ x: [{ name: 'raw', field: 'a' }] }) },
+          },
+        ],
+      );
+      const stageV1 = await versionOf('stage');
+      await runJob(
+        t(),
+        'report',
+        ['stage'],
+        [
+          {
+            name: 'report',
+            fields: [['y', 'INT']],
+            facets: { columnLineage: columnLineageFacet({ y: [{ name: 'stage', field: 'x' }] }) },
+          },
+        ],
+      );
+      const reportV1 = await versionOf('report');
+      await runJob(
+        t(),
+        'load',
+        ['raw'],
+        [
+          {
+            name: 'stage',
+            fields: [['x', 'INT']],
+            facets: { columnLineage: columnLineageFacet({ x: [{ name: 'raw', field: 'b' }] }) },
+          },
+        ],
+      );
 
-    await expectGraph(t(), p(`dataset:${NS}:report`), {
-      nodes: [f('report', 'y'), f('stage', 'x'), f('raw', 'b')],
-      edges: [e(f('stage', 'x'), f('report', 'y')), e(f('raw', 'b'), f('stage', 'x'))],
-    });
-    const then = await expectGraph(t(), p(`dataset:${NS}:report#${reportV1}`), {
-      nodes: [f('report', 'y'), f('stage', 'x'), f('raw', 'a')],
-      edges: [e(f('stage', 'x'), f('report', 'y')), e(f('raw', 'a'), f('stage', 'x'))],
-    });
-    const stageNode = then.find((n) => n.id === f('stage', 'x'))!;
-    expect(stageNode.data.datasetVersion).to.equal(stageV1);
-  });
+      await expectGraph(t(), p(`dataset:${NS}:report`), {
+        nodes: [f('report', 'y'), f('stage', 'x'), f('raw', 'b')],
+        edges: [e(f('stage', 'x'), f('report', 'y')), e(f('raw', 'b'), f('stage', 'x'))],
+      });
+      const then = await expectGraph(t(), p(`dataset:${NS}:report#${reportV1}`), {
+        nodes: [f('report', 'y'), f('stage', 'x'), f('raw', 'a')],
+        edges: [e(f('stage', 'x'), f('report', 'y')), e(f('raw', 'a'), f('stage', 'x'))],
+      });
+      const stageNode = then.find((n) => n.id === f('stage', 'x'))!;
+      expect(stageNode.data.datasetVersion).to.equal(stageV1);
+    },
+  );
 
   it('job#version: the columns that job version wrote, as declared then', async () => {
-    await runJob(t(), 'agg', ['orders'], [totals({ total: [{ name: 'orders', field: 'amount' }, { name: 'orders', field: 'tax' }] })]);
+    await runJob(
+      t(),
+      'agg',
+      ['orders'],
+      [
+        totals({
+          total: [
+            { name: 'orders', field: 'amount' },
+            { name: 'orders', field: 'tax' },
+          ],
+        }),
+      ],
+    );
     const [{ v: jobV1 }] = await rows(t().db, `MATCH (:Job {name: 'agg'})-[:CURRENT_VERSION]->(v) RETURN v.id AS v`);
     // A new job version (another input) that declares less.
     await runJob(t(), 'agg', ['orders', 'fx'], [totals({ total: [{ name: 'orders', field: 'amount' }] })]);
@@ -79,16 +148,35 @@ describe('GET /api/v1/column-lineage: declarations over time', () => {
       nodes: [f('totals', 'total'), f('orders', 'amount'), f('orders', 'tax')],
       edges: [e(f('orders', 'amount'), f('totals', 'total')), e(f('orders', 'tax'), f('totals', 'total'))],
     });
-    await expectGraph(t(), p(job('agg')), { nodes: [f('totals', 'total'), f('orders', 'amount')], edges: [e(f('orders', 'amount'), f('totals', 'total'))] });
+    await expectGraph(t(), p(job('agg')), {
+      nodes: [f('totals', 'total'), f('orders', 'amount')],
+      edges: [e(f('orders', 'amount'), f('totals', 'total'))],
+    });
   });
 
   it('gives the same answers when the events arrive out of order or twice', async () => {
-    const older = completedRun({ job: 'agg', jobNamespace: JOB_NS, eventTime: '2024-01-01T00:00:00Z', inputs: ['orders'], outputs: [totals({ total: [{ name: 'orders', field: 'tax' }] })] });
-    const newer = completedRun({ job: 'agg', jobNamespace: JOB_NS, eventTime: '2024-02-01T00:00:00Z', inputs: ['orders'], outputs: [totals({ total: [{ name: 'orders', field: 'amount' }] })] });
+    const older = completedRun({
+      job: 'agg',
+      jobNamespace: JOB_NS,
+      eventTime: '2024-01-01T00:00:00Z',
+      inputs: ['orders'],
+      outputs: [totals({ total: [{ name: 'orders', field: 'tax' }] })],
+    });
+    const newer = completedRun({
+      job: 'agg',
+      jobNamespace: JOB_NS,
+      eventTime: '2024-02-01T00:00:00Z',
+      inputs: ['orders'],
+      outputs: [totals({ total: [{ name: 'orders', field: 'amount' }] })],
+    });
     // COMPLETE events need later times than their STARTs.
     older[1].eventTime = '2024-01-01T01:00:00Z';
     newer[1].eventTime = '2024-02-01T01:00:00Z';
-    for (const ev of [...newer, ...older, ...newer]) expect((await t().post('/api/v1/lineage', ev)).status).to.equal(201);
-    await expectGraph(t(), p(`dataset:${NS}:totals`), { nodes: [f('totals', 'total'), f('orders', 'amount')], edges: [e(f('orders', 'amount'), f('totals', 'total'))] });
+    for (const ev of [...newer, ...older, ...newer])
+      expect((await t().post('/api/v1/lineage', ev)).status).to.equal(201);
+    await expectGraph(t(), p(`dataset:${NS}:totals`), {
+      nodes: [f('totals', 'total'), f('orders', 'amount')],
+      edges: [e(f('orders', 'amount'), f('totals', 'total'))],
+    });
   });
 });

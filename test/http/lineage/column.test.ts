@@ -4,7 +4,8 @@ import { rows } from '../../support/graph.js';
 import { NS, columnLineageFacet, e, expectGraph, getGraph, job, lineagePath, runJob } from './support.js';
 
 const f = (dataset: string, field: string, ns = NS) => `datasetField:${ns}:${dataset}:${field}`;
-const p = (nodeId: string, params: Record<string, string | number | boolean> = {}) => lineagePath(nodeId, params, '/api/v1/column-lineage');
+const p = (nodeId: string, params: Record<string, string | number | boolean> = {}) =>
+  lineagePath(nodeId, params, '/api/v1/column-lineage');
 
 describe('GET /api/v1/column-lineage', () => {
   const t = useTestApp();
@@ -12,36 +13,71 @@ describe('GET /api/v1/column-lineage', () => {
   // orders.amount, orders.tax --(agg)--> totals.total --(report)--> summary.grand_total
   // customers.id --(agg)--> totals.customer_id
   beforeEach(async () => {
-    await runJob(t(), 'agg', ['orders', 'customers'], [
-      {
-        name: 'totals',
-        fields: [['total', 'DECIMAL'], ['customer_id', 'INTEGER']],
-        facets: {
-          columnLineage: columnLineageFacet({
-            total: [
-              { name: 'orders', field: 'amount', transformations: [{ type: 'DIRECT', subtype: 'AGGREGATION', description: 'sum of amount' }] },
-              { name: 'orders', field: 'tax' },
-            ],
-            customer_id: [{ name: 'customers', field: 'id' }],
-          }),
+    await runJob(
+      t(),
+      'agg',
+      ['orders', 'customers'],
+      [
+        {
+          name: 'totals',
+          fields: [
+            ['total', 'DECIMAL'],
+            ['customer_id', 'INTEGER'],
+          ],
+          facets: {
+            columnLineage: columnLineageFacet({
+              total: [
+                {
+                  name: 'orders',
+                  field: 'amount',
+                  transformations: [{ type: 'DIRECT', subtype: 'AGGREGATION', description: 'sum of amount' }],
+                },
+                { name: 'orders', field: 'tax' },
+              ],
+              customer_id: [{ name: 'customers', field: 'id' }],
+            }),
+          },
         },
-      },
-    ]);
-    await runJob(t(), 'report', ['totals'], [
-      { name: 'summary', fields: [['grand_total', 'DECIMAL']], facets: { columnLineage: columnLineageFacet({ grand_total: [{ name: 'totals', field: 'total' }] }) } },
-    ]);
+      ],
+    );
+    await runJob(
+      t(),
+      'report',
+      ['totals'],
+      [
+        {
+          name: 'summary',
+          fields: [['grand_total', 'DECIMAL']],
+          facets: { columnLineage: columnLineageFacet({ grand_total: [{ name: 'totals', field: 'total' }] }) },
+        },
+      ],
+    );
   });
 
   const upstreamOfSummary = {
     nodes: [f('summary', 'grand_total'), f('totals', 'total'), f('orders', 'amount'), f('orders', 'tax')],
-    edges: [e(f('totals', 'total'), f('summary', 'grand_total')), e(f('orders', 'amount'), f('totals', 'total')), e(f('orders', 'tax'), f('totals', 'total'))],
+    edges: [
+      e(f('totals', 'total'), f('summary', 'grand_total')),
+      e(f('orders', 'amount'), f('totals', 'total')),
+      e(f('orders', 'tax'), f('totals', 'total')),
+    ],
   };
 
   it('from a dataset: all its columns and everything upstream of them', async () => {
     await expectGraph(t(), p(`dataset:${NS}:summary`), upstreamOfSummary);
     await expectGraph(t(), p(`dataset:${NS}:totals`), {
-      nodes: [f('totals', 'total'), f('totals', 'customer_id'), f('orders', 'amount'), f('orders', 'tax'), f('customers', 'id')],
-      edges: [e(f('orders', 'amount'), f('totals', 'total')), e(f('orders', 'tax'), f('totals', 'total')), e(f('customers', 'id'), f('totals', 'customer_id'))],
+      nodes: [
+        f('totals', 'total'),
+        f('totals', 'customer_id'),
+        f('orders', 'amount'),
+        f('orders', 'tax'),
+        f('customers', 'id'),
+      ],
+      edges: [
+        e(f('orders', 'amount'), f('totals', 'total')),
+        e(f('orders', 'tax'), f('totals', 'total')),
+        e(f('customers', 'id'), f('totals', 'customer_id')),
+      ],
     });
   });
 
@@ -50,7 +86,10 @@ describe('GET /api/v1/column-lineage', () => {
       nodes: [f('summary', 'grand_total'), f('totals', 'total')],
       edges: [e(f('totals', 'total'), f('summary', 'grand_total'))],
     });
-    await expectGraph(t(), p(`dataset:${NS}:summary`, { depth: 0 }), { nodes: [f('summary', 'grand_total')], edges: [] });
+    await expectGraph(t(), p(`dataset:${NS}:summary`, { depth: 0 }), {
+      nodes: [f('summary', 'grand_total')],
+      edges: [],
+    });
   });
 
   it('from a column, with and without downstream', async () => {
@@ -61,7 +100,11 @@ describe('GET /api/v1/column-lineage', () => {
     });
     await expectGraph(t(), p(f('totals', 'total'), { withDownstream: true, depth: 1 }), {
       nodes: [f('orders', 'amount'), f('orders', 'tax'), f('totals', 'total'), f('summary', 'grand_total')],
-      edges: [e(f('orders', 'amount'), f('totals', 'total')), e(f('orders', 'tax'), f('totals', 'total')), e(f('totals', 'total'), f('summary', 'grand_total'))],
+      edges: [
+        e(f('orders', 'amount'), f('totals', 'total')),
+        e(f('orders', 'tax'), f('totals', 'total')),
+        e(f('totals', 'total'), f('summary', 'grand_total')),
+      ],
     });
   });
 
@@ -76,7 +119,13 @@ describe('GET /api/v1/column-lineage', () => {
     expect(total.data).to.include({ namespace: NS, dataset: 'totals', field: 'total', fieldType: 'DECIMAL' });
     expect(total.data.datasetVersion).to.be.a('string');
     const amount = total.data.inputFields.find((i: any) => i.field === 'amount');
-    expect(amount).to.include({ namespace: NS, dataset: 'orders', field: 'amount', transformationType: 'DIRECT', transformationDescription: 'sum of amount' });
+    expect(amount).to.include({
+      namespace: NS,
+      dataset: 'orders',
+      field: 'amount',
+      transformationType: 'DIRECT',
+      transformationDescription: 'sum of amount',
+    });
     expect(amount.transformations[0]).to.include({ type: 'DIRECT', subtype: 'AGGREGATION' });
   });
 
@@ -86,13 +135,22 @@ describe('GET /api/v1/column-lineage', () => {
     expect(graph.map((n) => n.id).sort()).to.deep.equal([f('totals', 'customer_id'), f('totals', 'total')]);
     expect(graph.every((n) => n.data.datasetVersion === v)).to.equal(true);
     const field = await getGraph(t(), p(`${f('totals', 'total')}#${v}`, { depth: 1 }));
-    expect(field.map((n) => n.id).sort()).to.deep.equal([f('orders', 'amount'), f('orders', 'tax'), f('totals', 'total')]);
+    expect(field.map((n) => n.id).sort()).to.deep.equal([
+      f('orders', 'amount'),
+      f('orders', 'tax'),
+      f('totals', 'total'),
+    ]);
     const unknown = await t().get(p(`dataset:${NS}:totals#00000000-0000-4000-8000-000000000000`));
     expect(unknown.status).to.equal(404);
   });
 
   it('400 for a malformed id or parameter, 404 for an unknown column', async () => {
-    for (const path of [p('datasetField:ns:only'), p(f('orders', 'amount'), { withDownstream: 'maybe' }), p(f('orders', 'amount'), { depth: -2 }), '/api/v1/column-lineage']) {
+    for (const path of [
+      p('datasetField:ns:only'),
+      p(f('orders', 'amount'), { withDownstream: 'maybe' }),
+      p(f('orders', 'amount'), { depth: -2 }),
+      '/api/v1/column-lineage',
+    ]) {
       expect((await t().get(path)).status, path).to.equal(400);
     }
     for (const id of [f('orders', 'nope'), f('nope', 'amount'), `dataset:${NS}:nope`, job('nope')]) {

@@ -5,7 +5,12 @@ import { build, testDb, wipe, type TestApp } from '../../helper.js';
 
 /** Transactions Neo4j is running for this service's `op` (SHOW TRANSACTIONS, by metadata). */
 async function running(op: string): Promise<number> {
-  const res = await testDb().execute<{ n: { toNumber(): number } }>('READ', 'test: show transactions', 'SHOW TRANSACTIONS YIELD metaData WHERE metaData.op = $op RETURN count(*) AS n', { op });
+  const res = await testDb().execute<{ n: { toNumber(): number } }>(
+    'READ',
+    'test: show transactions',
+    'SHOW TRANSACTIONS YIELD metaData WHERE metaData.op = $op RETURN count(*) AS n',
+    { op },
+  );
   return res.records[0].get('n').toNumber();
 }
 
@@ -38,10 +43,12 @@ describe('GET /api/v1/lineage: a client that disconnects ends its query in Neo4j
       tx.run(
         `WITH datetime() AS now
          CREATE (:Dataset {namespace: 'cancel', name: 'd0', createdAt: now})
-           -[:INPUT_TO {firstSeenAt: now, seenFrom: [now], seenTo: [now], heldUntil: [now]}]->(j:Job {namespace: 'cancel', name: 'fan', createdAt: now})
+           -[:INPUT_TO {firstSeenAt: now, seenFrom: [now], seenTo: [now], heldUntil: [now]}]
+             ->(j:Job {namespace: 'cancel', name: 'fan', createdAt: now})
          WITH j, now
          UNWIND range(1, 25000) AS i
-         CREATE (j)-[:PRODUCES {firstSeenAt: now, seenFrom: [now], seenTo: [now], heldUntil: [now]}]->(:Dataset {namespace: 'cancel', name: 'd' + i, createdAt: now})`,
+         CREATE (j)-[:PRODUCES {firstSeenAt: now, seenFrom: [now], seenTo: [now],
+           heldUntil: [now]}]->(:Dataset {namespace: 'cancel', name: 'd' + i, createdAt: now})`,
       ),
     );
   });
@@ -51,17 +58,22 @@ describe('GET /api/v1/lineage: a client that disconnects ends its query in Neo4j
     await t.close();
   });
 
-  it('SHOW TRANSACTIONS lists the graph query while the request runs, and no longer once the client is gone', async () => {
-    const controller = new AbortController();
-    const request = fetch(`${t.baseUrl}/api/v1/lineage?nodeId=dataset:cancel:d0&depth=100`, { signal: controller.signal }).catch((e: unknown) => e);
-    await until('the graph query to run in Neo4j', async () => (await running('lineage/graph')) === 1);
-    controller.abort();
-    expect(await request).to.have.property('name', 'AbortError');
-    await until('Neo4j to end the graph query', async () => (await running('lineage/graph')) === 0);
-    // The handler ended on the cancellation (a 400 nobody reads), not on a finished graph (200).
-    await until('the request log line', () => lines.some((l) => l.msg === 'request' && l.path === '/api/v1/lineage'));
-    expect(lines.find((l) => l.msg === 'request' && l.path === '/api/v1/lineage')).to.include({ status: 400 });
-  });
+  it(
+    'SHOW TRANSACTIONS lists the graph query while the request runs, and no longer once the client is ' + 'gone',
+    async () => {
+      const controller = new AbortController();
+      const request = fetch(`${t.baseUrl}/api/v1/lineage?nodeId=dataset:cancel:d0&depth=100`, {
+        signal: controller.signal,
+      }).catch((e: unknown) => e);
+      await until('the graph query to run in Neo4j', async () => (await running('lineage/graph')) === 1);
+      controller.abort();
+      expect(await request).to.have.property('name', 'AbortError');
+      await until('Neo4j to end the graph query', async () => (await running('lineage/graph')) === 0);
+      // The handler ended on the cancellation (a 400 nobody reads), not on a finished graph (200).
+      await until('the request log line', () => lines.some((l) => l.msg === 'request' && l.path === '/api/v1/lineage'));
+      expect(lines.find((l) => l.msg === 'request' && l.path === '/api/v1/lineage')).to.include({ status: 400 });
+    },
+  );
 
   it('the same request, left to finish, answers the graph (the fixture is a real lineage)', async () => {
     const res = await t.get('/api/v1/lineage?nodeId=dataset:cancel:d0&depth=100');

@@ -26,17 +26,61 @@ describe('cypher/examples/', () => {
   // src -(extract)-> raw -(clean)-> orders -(agg)-> totals; clean's latest run failed;
   // raw's schema gained a column; column lineage raw.amount -> orders.amount -> totals.total.
   beforeEach(async () => {
-    await runJob(t(), 'extract', ['src'], [{ name: 'raw', fields: [['id', 'INTEGER'], ['amount', 'DECIMAL']] }]);
+    await runJob(
+      t(),
+      'extract',
+      ['src'],
+      [
+        {
+          name: 'raw',
+          fields: [
+            ['id', 'INTEGER'],
+            ['amount', 'DECIMAL'],
+          ],
+        },
+      ],
+    );
     const ordersOut = {
       name: 'orders',
-      fields: [['id', 'INTEGER'], ['amount', 'DECIMAL']] as [string, string][],
-      facets: { columnLineage: columnLineageFacet({ id: [{ name: 'raw', field: 'id' }], amount: [{ name: 'raw', field: 'amount' }] }) },
+      fields: [
+        ['id', 'INTEGER'],
+        ['amount', 'DECIMAL'],
+      ] as [string, string][],
+      facets: {
+        columnLineage: columnLineageFacet({
+          id: [{ name: 'raw', field: 'id' }],
+          amount: [{ name: 'raw', field: 'amount' }],
+        }),
+      },
     };
     await runJob(t(), 'clean', ['raw'], [ordersOut]);
-    await runJob(t(), 'agg', ['orders'], [
-      { name: 'totals', fields: [['total', 'DECIMAL']], facets: { columnLineage: columnLineageFacet({ total: [{ name: 'orders', field: 'amount' }] }) } },
-    ]);
-    await runJob(t(), 'extract', ['src'], [{ name: 'raw', fields: [['id', 'INTEGER'], ['amount', 'DECIMAL'], ['currency', 'VARCHAR']] }]);
+    await runJob(
+      t(),
+      'agg',
+      ['orders'],
+      [
+        {
+          name: 'totals',
+          fields: [['total', 'DECIMAL']],
+          facets: { columnLineage: columnLineageFacet({ total: [{ name: 'orders', field: 'amount' }] }) },
+        },
+      ],
+    );
+    await runJob(
+      t(),
+      'extract',
+      ['src'],
+      [
+        {
+          name: 'raw',
+          fields: [
+            ['id', 'INTEGER'],
+            ['amount', 'DECIMAL'],
+            ['currency', 'VARCHAR'],
+          ],
+        },
+      ],
+    );
     await runJob(t(), 'clean', ['raw'], [ordersOut], { eventType: 'FAIL' });
   });
 
@@ -47,9 +91,13 @@ describe('cypher/examples/', () => {
       expect(text.startsWith('//'), name).to.equal(true);
       expect(text, name).to.match(/\/\/ Params:/);
       expect(text, name).to.match(/\/\/ Returns/);
-      const header = text.split('\n').filter((l) => l.startsWith('//')).join('\n');
+      const header = text
+        .split('\n')
+        .filter((l) => l.startsWith('//'))
+        .join('\n');
       const body = text.replace(/^\/\/.*$/gm, '');
-      for (const param of new Set(body.match(/\$[A-Za-z]+/g) ?? [])) expect(header, `${name} documents ${param}`).to.contain(param);
+      for (const param of new Set(body.match(/\$[A-Za-z]+/g) ?? []))
+        expect(header, `${name} documents ${param}`).to.contain(param);
     }
   });
 
@@ -76,11 +124,17 @@ describe('cypher/examples/', () => {
     const r = await run('schema-changes-and-consumers', { since: '2020-01-01T00:00:00Z' });
     expect(r.map((x) => [x.namespace, x.name, x.consumers])).to.deep.equal([[NS, 'raw', ['airflow:clean']]]);
     expect(r[0].versions).to.have.length(1);
-    expect(await run('schema-changes-and-consumers', { since: null })).to.deep.equal([]); // the test events are from 2024
+    // The test events are from 2024.
+    expect(await run('schema-changes-and-consumers', { since: null })).to.deep.equal([]);
   });
 
   it('path-between-datasets', async () => {
-    const [r] = await run('path-between-datasets', { fromNamespace: NS, fromName: 'src', toNamespace: NS, toName: 'totals' });
+    const [r] = await run('path-between-datasets', {
+      fromNamespace: NS,
+      fromName: 'src',
+      toNamespace: NS,
+      toName: 'totals',
+    });
     expect(r.path).to.deep.equal([
       `dataset:${NS}:src`,
       'job:airflow:extract',
@@ -91,7 +145,9 @@ describe('cypher/examples/', () => {
       `dataset:${NS}:totals`,
     ]);
     expect(r.jobHops).to.equal(3);
-    expect(await run('path-between-datasets', { fromNamespace: NS, fromName: 'totals', toNamespace: NS, toName: 'src' })).to.deep.equal([]);
+    expect(
+      await run('path-between-datasets', { fromNamespace: NS, fromName: 'totals', toNamespace: NS, toName: 'src' }),
+    ).to.deep.equal([]);
   });
 
   it('column-impact', async () => {
@@ -108,7 +164,15 @@ describe('cypher/examples/', () => {
   });
 
   it('every example has a test here', () => {
-    const tested = ['downstream-within-hops', 'failed-upstream-jobs', 'schema-changes-and-consumers', 'path-between-datasets', 'column-impact', 'upstream-sources', ...IMPACT_EXAMPLES];
+    const tested = [
+      'downstream-within-hops',
+      'failed-upstream-jobs',
+      'schema-changes-and-consumers',
+      'path-between-datasets',
+      'column-impact',
+      'upstream-sources',
+      ...IMPACT_EXAMPLES,
+    ];
     expect(examples).to.deep.equal([...tested].sort());
   });
 });

@@ -13,7 +13,14 @@ describe('GET /api/v1/lineage: dataset-level graph', () => {
     });
     const all = {
       nodes: [ds('d0'), job('j1'), ds('d1'), job('j2'), ds('d2'), job('j3'), ds('d3')],
-      edges: [e(ds('d0'), job('j1')), e(job('j1'), ds('d1')), e(ds('d1'), job('j2')), e(job('j2'), ds('d2')), e(ds('d2'), job('j3')), e(job('j3'), ds('d3'))],
+      edges: [
+        e(ds('d0'), job('j1')),
+        e(job('j1'), ds('d1')),
+        e(ds('d1'), job('j2')),
+        e(job('j2'), ds('d2')),
+        e(ds('d2'), job('j3')),
+        e(job('j3'), ds('d3')),
+      ],
     };
 
     it('both (default, depth 20) from any node returns the whole chain', async () => {
@@ -116,25 +123,97 @@ describe('GET /api/v1/lineage: dataset-level graph', () => {
   describe('node data', () => {
     const pick = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, o[k]]));
 
-    it('by default, the fields a graph view needs, each as the read API answers it; the latest run as its state and times', async () => {
-      await runJob(t(), 'j1', ['d0'], [{ name: 'd1', fields: [['id', 'INTEGER'], ['amount', 'DECIMAL']] }]);
-      const graph = await getGraph(t(), p(job('j1'), { depth: 0 }));
-      const jobRes = (await t().get(`/api/v1/namespaces/airflow/jobs/j1`)).body;
-      const jobData = graph.find((n) => n.id === job('j1'))!.data;
-      const jobKeys = ['id', 'type', 'name', 'simpleName', 'parentJobName', 'createdAt', 'updatedAt', 'namespace', 'inputs', 'outputs', 'location', 'description', 'currentVersion', 'labels', 'tags'];
-      expect(Object.keys(jobData).sort()).to.deep.equal([...jobKeys, 'latestRun'].sort());
-      expect(pick(jobData, jobKeys)).to.deep.equal(pick(jobRes, jobKeys));
-      const runKeys = ['id', 'createdAt', 'updatedAt', 'nominalStartTime', 'nominalEndTime', 'state', 'startedAt', 'endedAt', 'durationMs', 'jobVersion'];
-      expect(jobData.latestRun).to.deep.equal(pick(jobRes.latestRun, runKeys));
-      const dsRes = (await t().get(`/api/v1/namespaces/${encodeURIComponent(NS)}/datasets/d1`)).body;
-      const dsData = graph.find((n) => n.id === ds('d1'))!.data;
-      const dsKeys = ['id', 'type', 'name', 'physicalName', 'createdAt', 'updatedAt', 'namespace', 'sourceName', 'fields', 'tags', 'lastModifiedAt', 'description', 'lastLifecycleState', 'currentVersion'];
-      expect(Object.keys(dsData).sort()).to.deep.equal([...dsKeys].sort());
-      expect(dsData).to.deep.equal(pick(dsRes, dsKeys));
-    });
+    it(
+      'by default, the fields a graph view needs, each as the read API answers it; the latest run as its state and ' +
+        'times',
+      async () => {
+        await runJob(
+          t(),
+          'j1',
+          ['d0'],
+          [
+            {
+              name: 'd1',
+              fields: [
+                ['id', 'INTEGER'],
+                ['amount', 'DECIMAL'],
+              ],
+            },
+          ],
+        );
+        const graph = await getGraph(t(), p(job('j1'), { depth: 0 }));
+        const jobRes = (await t().get(`/api/v1/namespaces/airflow/jobs/j1`)).body;
+        const jobData = graph.find((n) => n.id === job('j1'))!.data;
+        const jobKeys = [
+          'id',
+          'type',
+          'name',
+          'simpleName',
+          'parentJobName',
+          'createdAt',
+          'updatedAt',
+          'namespace',
+          'inputs',
+          'outputs',
+          'location',
+          'description',
+          'currentVersion',
+          'labels',
+          'tags',
+        ];
+        expect(Object.keys(jobData).sort()).to.deep.equal([...jobKeys, 'latestRun'].sort());
+        expect(pick(jobData, jobKeys)).to.deep.equal(pick(jobRes, jobKeys));
+        const runKeys = [
+          'id',
+          'createdAt',
+          'updatedAt',
+          'nominalStartTime',
+          'nominalEndTime',
+          'state',
+          'startedAt',
+          'endedAt',
+          'durationMs',
+          'jobVersion',
+        ];
+        expect(jobData.latestRun).to.deep.equal(pick(jobRes.latestRun, runKeys));
+        const dsRes = (await t().get(`/api/v1/namespaces/${encodeURIComponent(NS)}/datasets/d1`)).body;
+        const dsData = graph.find((n) => n.id === ds('d1'))!.data;
+        const dsKeys = [
+          'id',
+          'type',
+          'name',
+          'physicalName',
+          'createdAt',
+          'updatedAt',
+          'namespace',
+          'sourceName',
+          'fields',
+          'tags',
+          'lastModifiedAt',
+          'description',
+          'lastLifecycleState',
+          'currentVersion',
+        ];
+        expect(Object.keys(dsData).sort()).to.deep.equal([...dsKeys].sort());
+        expect(dsData).to.deep.equal(pick(dsRes, dsKeys));
+      },
+    );
 
     it('include=facets,latestRuns adds facets, context, column lineage and the full latest run', async () => {
-      await runJob(t(), 'j1', ['d0'], [{ name: 'd1', fields: [['id', 'INTEGER'], ['amount', 'DECIMAL']] }]);
+      await runJob(
+        t(),
+        'j1',
+        ['d0'],
+        [
+          {
+            name: 'd1',
+            fields: [
+              ['id', 'INTEGER'],
+              ['amount', 'DECIMAL'],
+            ],
+          },
+        ],
+      );
       const graph = await getGraph(t(), p(job('j1'), { depth: 0, include: 'facets,latestRuns' }));
       const jobRes = (await t().get(`/api/v1/namespaces/airflow/jobs/j1`)).body;
       const jobData = graph.find((n) => n.id === job('j1'))!.data;
@@ -209,7 +288,11 @@ describe('GET /api/v1/lineage: dataset-level graph', () => {
       await expectGraph(t(), p(ds('hub'), { direction: 'downstream' }), {
         nodes: [ds('hub'), job('c1'), job('c2'), job('c3'), ds('o1'), ds('o2'), ds('o3'), job('merge'), ds('final')],
         edges: [
-          ...[1, 2, 3].flatMap((i) => [e(ds('hub'), job(`c${i}`)), e(job(`c${i}`), ds(`o${i}`)), e(ds(`o${i}`), job('merge'))]),
+          ...[1, 2, 3].flatMap((i) => [
+            e(ds('hub'), job(`c${i}`)),
+            e(job(`c${i}`), ds(`o${i}`)),
+            e(ds(`o${i}`), job('merge')),
+          ]),
           e(job('merge'), ds('final')),
         ],
       });
@@ -226,7 +309,12 @@ describe('GET /api/v1/lineage: dataset-level graph', () => {
       // depth 0: j=c1 (and merge, the other job next to o1) with their datasets.
       await expectGraph(t(), p(ds('o1'), { depth: 0 }), {
         nodes: [ds('hub'), job('c1'), ds('o1'), job('merge'), ds('o2'), ds('o3'), ds('final')],
-        edges: [e(ds('hub'), job('c1')), e(job('c1'), ds('o1')), ...[1, 2, 3].map((i) => e(ds(`o${i}`), job('merge'))), e(job('merge'), ds('final'))],
+        edges: [
+          e(ds('hub'), job('c1')),
+          e(job('c1'), ds('o1')),
+          ...[1, 2, 3].map((i) => e(ds(`o${i}`), job('merge'))),
+          e(job('merge'), ds('final')),
+        ],
       });
       const g = await getGraph(t(), p(ds('o1'), { depth: 1 }));
       expect(g.map((n) => n.id)).to.include.members([job('c2'), job('c3'), job('load'), ds('raw')]);
@@ -236,7 +324,10 @@ describe('GET /api/v1/lineage: dataset-level graph', () => {
   describe('cycles', () => {
     it('a job that reads and writes the same dataset', async () => {
       await runJob(t(), 'upsert', ['t'], ['t']);
-      const expected = { nodes: [ds('t'), job('upsert')], edges: [e(ds('t'), job('upsert')), e(job('upsert'), ds('t'))] };
+      const expected = {
+        nodes: [ds('t'), job('upsert')],
+        edges: [e(ds('t'), job('upsert')), e(job('upsert'), ds('t'))],
+      };
       for (const direction of ['both', 'upstream', 'downstream']) {
         await expectGraph(t(), p(ds('t'), { direction }), expected);
         await expectGraph(t(), p(job('upsert'), { direction }), expected);
@@ -248,7 +339,10 @@ describe('GET /api/v1/lineage: dataset-level graph', () => {
       await runJob(t(), 'j2', ['b'], ['a']);
       await runJob(t(), 'j3', ['b'], ['side']);
       const cycle = [e(ds('a'), job('j1')), e(job('j1'), ds('b')), e(ds('b'), job('j2')), e(job('j2'), ds('a'))];
-      await expectGraph(t(), p(ds('a'), { direction: 'upstream', depth: 100 }), { nodes: [ds('a'), job('j1'), ds('b'), job('j2')], edges: cycle });
+      await expectGraph(t(), p(ds('a'), { direction: 'upstream', depth: 100 }), {
+        nodes: [ds('a'), job('j1'), ds('b'), job('j2')],
+        edges: cycle,
+      });
       await expectGraph(t(), p(ds('a'), { direction: 'downstream', depth: 100 }), {
         nodes: [ds('a'), job('j1'), ds('b'), job('j2'), job('j3'), ds('side')],
         edges: [...cycle, e(ds('b'), job('j3')), e(job('j3'), ds('side'))],
@@ -262,10 +356,22 @@ describe('GET /api/v1/lineage: dataset-level graph', () => {
 
   describe('node ids', () => {
     it('resolves namespaces and names with colons', async () => {
-      await runJob(t(), 'dag.task', [{ namespace: 'postgres://db:5432', name: 'mydb.public.orders' }], [{ namespace: 'hive://host:9083', name: 'default.t1' }]);
+      await runJob(
+        t(),
+        'dag.task',
+        [{ namespace: 'postgres://db:5432', name: 'mydb.public.orders' }],
+        [{ namespace: 'hive://host:9083', name: 'default.t1' }],
+      );
       const expected = {
-        nodes: ['dataset:postgres://db:5432:mydb.public.orders', 'job:airflow:dag.task', 'dataset:hive://host:9083:default.t1'],
-        edges: ['dataset:postgres://db:5432:mydb.public.orders -> job:airflow:dag.task', 'job:airflow:dag.task -> dataset:hive://host:9083:default.t1'],
+        nodes: [
+          'dataset:postgres://db:5432:mydb.public.orders',
+          'job:airflow:dag.task',
+          'dataset:hive://host:9083:default.t1',
+        ],
+        edges: [
+          'dataset:postgres://db:5432:mydb.public.orders -> job:airflow:dag.task',
+          'job:airflow:dag.task -> dataset:hive://host:9083:default.t1',
+        ],
       };
       await expectGraph(t(), p('dataset:postgres://db:5432:mydb.public.orders'), expected);
       await expectGraph(t(), p('dataset:hive://host:9083:default.t1'), expected);
@@ -290,7 +396,10 @@ describe('GET /api/v1/lineage: dataset-level graph', () => {
       await runJob(t(), 'spark.app:node', ['in'], ['out'], { jobNamespace: 'spark://cluster:7077' });
       await expectGraph(t(), p('job:spark://cluster:7077:spark.app:node', { depth: 0 }), {
         nodes: [ds('in'), 'job:spark://cluster:7077:spark.app:node', ds('out')],
-        edges: [e(ds('in'), 'job:spark://cluster:7077:spark.app:node'), e('job:spark://cluster:7077:spark.app:node', ds('out'))],
+        edges: [
+          e(ds('in'), 'job:spark://cluster:7077:spark.app:node'),
+          e('job:spark://cluster:7077:spark.app:node', ds('out')),
+        ],
       });
     });
   });

@@ -47,7 +47,10 @@ describe('GET /api/v1/lineage: errors, symlinks, soft deletes, timeouts', () => 
     });
 
     it('accepts direction case-insensitively and the bounds of depth', async () => {
-      for (const q of [{ direction: 'DOWNSTREAM' }, { depth: 0 }, { depth: 100 }] as Record<string, string | number>[]) {
+      for (const q of [{ direction: 'DOWNSTREAM' }, { depth: 0 }, { depth: 100 }] as Record<
+        string,
+        string | number
+      >[]) {
         expect((await t().get(p(ds('a'), q))).status).to.equal(200);
       }
     });
@@ -65,7 +68,10 @@ describe('GET /api/v1/lineage: errors, symlinks, soft deletes, timeouts', () => 
   });
 
   describe('symlinked datasets', () => {
-    const symlinks = facet({ identifiers: [{ namespace: 'hdfs://namenode:8020', name: '/warehouse/orders', type: 'TABLE' }] }, 'SymlinksDatasetFacet');
+    const symlinks = facet(
+      { identifiers: [{ namespace: 'hdfs://namenode:8020', name: '/warehouse/orders', type: 'TABLE' }] },
+      'SymlinksDatasetFacet',
+    );
     const primary = 'dataset:hive://metastore:9083:default.orders';
     const alias = 'dataset:hdfs://namenode:8020:/warehouse/orders';
     const expected = {
@@ -74,7 +80,12 @@ describe('GET /api/v1/lineage: errors, symlinks, soft deletes, timeouts', () => 
     };
 
     it('appear once, under the primary name, with all their edges (alias declared first)', async () => {
-      await runJob(t(), 'writer', [], [{ namespace: 'hive://metastore:9083', name: 'default.orders', facets: { symlinks } }]);
+      await runJob(
+        t(),
+        'writer',
+        [],
+        [{ namespace: 'hive://metastore:9083', name: 'default.orders', facets: { symlinks } }],
+      );
       await runJob(t(), 'reader', [{ namespace: 'hdfs://namenode:8020', name: '/warehouse/orders' }], ['report']);
       for (const id of [primary, alias, job('writer'), ds('report')]) await expectGraph(t(), p(id), expected);
       await expectGraph(t(), p(alias, { direction: 'downstream' }), {
@@ -85,7 +96,12 @@ describe('GET /api/v1/lineage: errors, symlinks, soft deletes, timeouts', () => 
 
     it('appear once when the alias name was used before the symlink was known', async () => {
       await runJob(t(), 'reader', [{ namespace: 'hdfs://namenode:8020', name: '/warehouse/orders' }], ['report']);
-      await runJob(t(), 'writer', [], [{ namespace: 'hive://metastore:9083', name: 'default.orders', facets: { symlinks } }]);
+      await runJob(
+        t(),
+        'writer',
+        [],
+        [{ namespace: 'hive://metastore:9083', name: 'default.orders', facets: { symlinks } }],
+      );
       for (const id of [primary, alias, job('reader')]) await expectGraph(t(), p(id), expected);
     });
   });
@@ -124,12 +140,16 @@ describe('GET /api/v1/lineage: errors, symlinks, soft deletes, timeouts', () => 
       await runJob(t(), 'j3', ['d2'], ['d3']);
       const full = await t().get(p(ds('d0'), { direction: 'downstream' }));
       expect(full.body.truncated).to.equal(false);
-      const capped = await new LineageRepository(t().db, { maxNodes: 3 }).lineage(parseNodeId(ds('d0')) as never, 20, 'downstream');
+      const capped = await new LineageRepository(t().db, { maxNodes: 3 }).lineage(
+        parseNodeId(ds('d0')) as never,
+        20,
+        'downstream',
+      );
       expect(capped!.truncated).to.equal(true);
       expect(capped!.graph.map((n) => n.id).sort()).to.deep.equal([ds('d0'), ds('d1'), job('j1')].sort());
-      expect(capped!.graph.flatMap((n) => n.outEdges.map((x) => `${x.origin} -> ${x.destination}`)).sort()).to.deep.equal(
-        [e(ds('d0'), job('j1')), e(job('j1'), ds('d1'))].sort(),
-      );
+      expect(
+        capped!.graph.flatMap((n) => n.outEdges.map((x) => `${x.origin} -> ${x.destination}`)).sort(),
+      ).to.deep.equal([e(ds('d0'), job('j1')), e(job('j1'), ds('d1'))].sort());
     });
   });
 
@@ -153,9 +173,12 @@ describe('GET /api/v1/lineage: errors, symlinks, soft deletes, timeouts', () => 
       slow.db.execute = (async (routing, op, text, params, opts) => {
         seen.push(opts?.timeoutMs ?? slow.db.defaultTimeoutMs);
         if (op === 'lineage/graph') {
-          throw Object.assign(new Error('The transaction has been terminated. Retry your operation in a new transaction'), {
-            code: 'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration',
-          });
+          throw Object.assign(
+            new Error('The transaction has been terminated. Retry your operation in a new transaction'),
+            {
+              code: 'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration',
+            },
+          );
         }
         return execute(routing, op, text, params, opts);
       }) as typeof slow.db.execute;

@@ -6,7 +6,8 @@ import { NS, runJob } from './support.js';
 
 describe('GET /api/v1/runlineage/upstream', () => {
   const t = useTestApp();
-  const versionOf = (body: any, runId: string, name: string) => body.runs.find((r: any) => r.run.id === runId).inputs.find((i: any) => i.name === name);
+  const versionOf = (body: any, runId: string, name: string) =>
+    body.runs.find((r: any) => r.run.id === runId).inputs.find((i: any) => i.name === name);
 
   it('returns the runs that produced the exact versions a run read, recursively', async () => {
     const r1 = await runJob(t(), 'extract', [], ['raw']);
@@ -36,9 +37,19 @@ describe('GET /api/v1/runlineage/upstream', () => {
   it('follows versions, not datasets: a run that read an older version points at its writer', async () => {
     const w1 = await runJob(t(), 'writer', [], ['t']);
     const reader = randomUUID();
-    expect((await t().post('/api/v1/lineage', runEvent({ job: 'reader', runId: reader, eventType: 'START', inputs: ['t'] }))).status).to.equal(201);
+    expect(
+      (await t().post('/api/v1/lineage', runEvent({ job: 'reader', runId: reader, eventType: 'START', inputs: ['t'] })))
+        .status,
+    ).to.equal(201);
     await runJob(t(), 'writer', [], ['t']); // a newer version of t, written after the reader started
-    expect((await t().post('/api/v1/lineage', runEvent({ job: 'reader', runId: reader, eventType: 'COMPLETE', outputs: ['r'] }))).status).to.equal(201);
+    expect(
+      (
+        await t().post(
+          '/api/v1/lineage',
+          runEvent({ job: 'reader', runId: reader, eventType: 'COMPLETE', outputs: ['r'] }),
+        )
+      ).status,
+    ).to.equal(201);
     const res = await t().get(`/api/v1/runlineage/upstream?runId=${reader}`);
     expect(res.body.runs.map((r: any) => r.run.id)).to.deep.equal([reader, w1]);
   });

@@ -29,7 +29,14 @@ export async function runJob(
   const runId = opts.runId ?? randomUUID();
   const res = await t.post(
     '/api/v1/lineage',
-    runEvent({ job: name, jobNamespace: opts.jobNamespace ?? JOB_NS, runId, eventType: opts.eventType ?? 'COMPLETE', inputs, outputs }),
+    runEvent({
+      job: name,
+      jobNamespace: opts.jobNamespace ?? JOB_NS,
+      runId,
+      eventType: opts.eventType ?? 'COMPLETE',
+      inputs,
+      outputs,
+    }),
   );
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return runId;
@@ -42,8 +49,15 @@ export async function getGraph(t: TestApp, path: string): Promise<GraphNode[]> {
   return res.body.graph;
 }
 
-export function lineagePath(nodeId: string, params: Record<string, string | number | boolean> = {}, base = '/api/v1/lineage'): string {
-  const q = new URLSearchParams({ nodeId, ...Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])) });
+export function lineagePath(
+  nodeId: string,
+  params: Record<string, string | number | boolean> = {},
+  base = '/api/v1/lineage',
+): string {
+  const q = new URLSearchParams({
+    nodeId,
+    ...Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])),
+  });
   return `${base}?${q}`;
 }
 
@@ -70,10 +84,15 @@ export function checkInvariants(graph: GraphNode[]): void {
 }
 
 export const nodeIds = (graph: GraphNode[]) => graph.map((n) => n.id).sort();
-export const edges = (graph: GraphNode[]) => graph.flatMap((n) => n.outEdges.map((e) => `${e.origin} -> ${e.destination}`)).sort();
+export const edges = (graph: GraphNode[]) =>
+  graph.flatMap((n) => n.outEdges.map((e) => `${e.origin} -> ${e.destination}`)).sort();
 
 /** Asserts the exact node and edge sets of a lineage query. */
-export async function expectGraph(t: TestApp, path: string, expected: { nodes: string[]; edges: string[] }): Promise<GraphNode[]> {
+export async function expectGraph(
+  t: TestApp,
+  path: string,
+  expected: { nodes: string[]; edges: string[] },
+): Promise<GraphNode[]> {
   const graph = await getGraph(t, path);
   expect(nodeIds(graph), `nodes of ${decodeURIComponent(path)}`).to.deep.equal([...expected.nodes].sort());
   expect(edges(graph), `edges of ${decodeURIComponent(path)}`).to.deep.equal([...expected.edges].sort());
@@ -82,11 +101,16 @@ export async function expectGraph(t: TestApp, path: string, expected: { nodes: s
 
 export const e = (a: string, b: string) => `${a} -> ${b}`;
 
-export function columnLineageFacet(fields: Record<string, { namespace?: string; name: string; field: string; transformations?: unknown[] }[]>) {
+export function columnLineageFacet(
+  fields: Record<string, { namespace?: string; name: string; field: string; transformations?: unknown[] }[]>,
+) {
   return facet(
     {
       fields: Object.fromEntries(
-        Object.entries(fields).map(([out, inputs]) => [out, { inputFields: inputs.map((i) => ({ namespace: i.namespace ?? NS, ...i })) }]),
+        Object.entries(fields).map(([out, inputs]) => [
+          out,
+          { inputFields: inputs.map((i) => ({ namespace: i.namespace ?? NS, ...i })) },
+        ]),
       ),
     },
     'ColumnLineageDatasetFacet',

@@ -30,7 +30,17 @@ async function run(
   const runId = opts.runId ?? randomUUID();
   await post(t, runEvent({ job: name, runId, eventType: 'START', eventTime: at, inputs, jobFacets: opts.jobFacets }));
   const end = new Date(Date.parse(at) + 60_000).toISOString();
-  await post(t, runEvent({ job: name, runId, eventType: opts.end ?? 'COMPLETE', eventTime: end, outputs, jobFacets: opts.jobFacets }));
+  await post(
+    t,
+    runEvent({
+      job: name,
+      runId,
+      eventType: opts.end ?? 'COMPLETE',
+      eventTime: end,
+      outputs,
+      jobFacets: opts.jobFacets,
+    }),
+  );
   return runId;
 }
 
@@ -45,7 +55,12 @@ describe('GET /api/v1/lineage: time', () => {
     const failed = await run(t(), 'producer', ago(1), ['staging'], [], { end: 'FAIL' });
     const whole = {
       nodes: [ds('raw'), job('extract'), ds('staging'), job('producer'), ds('orders')],
-      edges: [e(ds('raw'), job('extract')), e(job('extract'), ds('staging')), e(ds('staging'), job('producer')), e(job('producer'), ds('orders'))],
+      edges: [
+        e(ds('raw'), job('extract')),
+        e(job('extract'), ds('staging')),
+        e(ds('staging'), job('producer')),
+        e(job('producer'), ds('orders')),
+      ],
     };
     const graph = await expectGraph(t(), p(ds('orders'), { direction: 'upstream' }), whole);
     // Even with no window at all, the outputs of the producer's predecessor are its latest known outputs.
@@ -82,33 +97,54 @@ describe('GET /api/v1/lineage: time', () => {
     expect(data.outputs.map((o: { name: string }) => o.name)).to.deep.equal(['events_part1', 'events_part2']);
   });
 
-  it('an input the job stopped reading 40 days ago leaves the default view, not window=all nor asOf in the old period', async () => {
-    await run(t(), 'reporter', ago(45), ['old_source', 'facts'], ['report']);
-    await run(t(), 'reporter', ago(40), ['old_source', 'facts'], ['report']);
-    for (const days of [20, 10, 1]) await run(t(), 'reporter', ago(days), ['facts'], ['report']);
-    const withOld = {
-      nodes: [ds('old_source'), ds('facts'), job('reporter'), ds('report')],
-      edges: [e(ds('old_source'), job('reporter')), e(ds('facts'), job('reporter')), e(job('reporter'), ds('report'))],
-    };
-    const withoutOld = {
-      nodes: [ds('facts'), job('reporter'), ds('report')],
-      edges: [e(ds('facts'), job('reporter')), e(job('reporter'), ds('report'))],
-    };
-    await expectGraph(t(), p(ds('report'), { direction: 'upstream' }), withoutOld);
-    await expectGraph(t(), p(ds('report'), { direction: 'upstream', window: 'all' }), withOld);
-    await expectGraph(t(), p(ds('report'), { direction: 'upstream', window: 'P60D' }), withOld);
-    // As of 30 days ago, looking back 30 days: the run 40 days ago read it.
-    await expectGraph(t(), p(ds('report'), { direction: 'upstream', asOf: ago(30) }), withOld);
-    // As of 15 days ago, looking back only 1 day: the latest run then (20 days ago) no longer read it.
-    await expectGraph(t(), p(ds('report'), { direction: 'upstream', asOf: ago(15), window: 'P1D' }), withoutOld);
-    // As of 42 days ago (between the two old runs), with no window: the latest run then read it.
-    await expectGraph(t(), p(ds('report'), { direction: 'upstream', asOf: ago(42), window: 'PT0S' }), withOld);
-  });
+  it(
+    'an input the job stopped reading 40 days ago leaves the default view, not window=all nor asOf in the old ' +
+      'period',
+    async () => {
+      await run(t(), 'reporter', ago(45), ['old_source', 'facts'], ['report']);
+      await run(t(), 'reporter', ago(40), ['old_source', 'facts'], ['report']);
+      for (const days of [20, 10, 1]) await run(t(), 'reporter', ago(days), ['facts'], ['report']);
+      const withOld = {
+        nodes: [ds('old_source'), ds('facts'), job('reporter'), ds('report')],
+        edges: [
+          e(ds('old_source'), job('reporter')),
+          e(ds('facts'), job('reporter')),
+          e(job('reporter'), ds('report')),
+        ],
+      };
+      const withoutOld = {
+        nodes: [ds('facts'), job('reporter'), ds('report')],
+        edges: [e(ds('facts'), job('reporter')), e(job('reporter'), ds('report'))],
+      };
+      await expectGraph(t(), p(ds('report'), { direction: 'upstream' }), withoutOld);
+      await expectGraph(t(), p(ds('report'), { direction: 'upstream', window: 'all' }), withOld);
+      await expectGraph(t(), p(ds('report'), { direction: 'upstream', window: 'P60D' }), withOld);
+      // As of 30 days ago, looking back 30 days: the run 40 days ago read it.
+      await expectGraph(t(), p(ds('report'), { direction: 'upstream', asOf: ago(30) }), withOld);
+      // As of 15 days ago, looking back only 1 day: the latest run then (20 days ago) no longer read it.
+      await expectGraph(t(), p(ds('report'), { direction: 'upstream', asOf: ago(15), window: 'P1D' }), withoutOld);
+      // As of 42 days ago (between the two old runs), with no window: the latest run then read it.
+      await expectGraph(t(), p(ds('report'), { direction: 'upstream', asOf: ago(42), window: 'PT0S' }), withOld);
+    },
+  );
 
   it("a streaming job's final FAIL with no datasets does not erase its graph", async () => {
-    const streaming = { jobType: facet({ processingType: 'STREAMING', integration: 'FLINK', jobType: 'JOB' }, 'JobTypeJobFacet') };
+    const streaming = {
+      jobType: facet({ processingType: 'STREAMING', integration: 'FLINK', jobType: 'JOB' }, 'JobTypeJobFacet'),
+    };
     const runId = randomUUID();
-    await post(t(), runEvent({ job: 'stream', runId, eventType: 'START', eventTime: ago(5), inputs: ['topic'], outputs: ['sink'], jobFacets: streaming }));
+    await post(
+      t(),
+      runEvent({
+        job: 'stream',
+        runId,
+        eventType: 'START',
+        eventTime: ago(5),
+        inputs: ['topic'],
+        outputs: ['sink'],
+        jobFacets: streaming,
+      }),
+    );
     await post(t(), runEvent({ job: 'stream', runId, eventType: 'RUNNING', eventTime: ago(3), jobFacets: streaming }));
     await post(t(), runEvent({ job: 'stream', runId, eventType: 'FAIL', eventTime: ago(1), jobFacets: streaming }));
     const graph = await expectGraph(t(), p(job('stream'), { window: 'PT0S' }), {
@@ -147,33 +183,44 @@ describe('GET /api/v1/lineage: time', () => {
     expect((await t().get(p(job('consumer'), { asOf: before }))).status).to.equal(200);
   });
 
-  it('the answer for a past T does not change when later events arrive; runs and versions are answered as of T', async () => {
-    const writer = await run(t(), 'writer', ago(4), ['upstream'], ['table']);
-    await run(t(), 'reader', ago(3), ['table'], ['report']);
-    const T = ago(2);
-    const before = (await t().get(p(ds('table'), { asOf: T }))).body;
-    // Later: the writer runs again (a new version of `table`), reads something new, a new reader appears,
-    // and a run of `reader` starts after T.
-    const later = randomUUID();
-    await post(t(), runEvent({ job: 'reader', runId: later, eventType: 'START', eventTime: ago(2, 30), inputs: ['table'] }));
-    await run(t(), 'writer', ago(1), ['upstream', 'extra'], ['table']);
-    await run(t(), 'reader2', ago(1), ['table'], ['report2']);
-    await post(t(), runEvent({ job: 'reader', runId: later, eventType: 'COMPLETE', eventTime: ago(0, -30), outputs: ['report'] }));
-    const after = (await t().get(p(ds('table'), { asOf: T }))).body;
-    expect(after).to.deep.equal(before);
-    // What the answer says about T: the writer's first run is its latest, and `table` is at its first version.
-    const writerNode = before.graph.find((n: { id: string }) => n.id === job('writer'));
-    expect(writerNode.data.latestRun.id).to.equal(writer);
-    const table = before.graph.find((n: { id: string }) => n.id === ds('table'));
-    const firstVersion = (await t().get(`/api/v1/jobs/runs/${writer}`)).body.outputVersions[0].version;
-    expect(table.data.currentVersion).to.equal(firstVersion);
-    // A run that had started but not ended at a time is RUNNING then, with no version yet.
-    const midRun = (await t().get(p(ds('table'), { asOf: ago(1, 1) }))).body.graph.find((n: { id: string }) => n.id === job('reader'));
-    expect(midRun.data.latestRun).to.include({ id: later, state: 'RUNNING', endedAt: null, jobVersion: null });
-    // Now: everything.
-    const now = await getGraph(t(), p(ds('table')));
-    expect(nodeIds(now)).to.include.members([ds('extra'), job('reader2'), ds('report2')]);
-  });
+  it(
+    'the answer for a past T does not change when later events arrive; runs and versions are ' + 'answered as of T',
+    async () => {
+      const writer = await run(t(), 'writer', ago(4), ['upstream'], ['table']);
+      await run(t(), 'reader', ago(3), ['table'], ['report']);
+      const T = ago(2);
+      const before = (await t().get(p(ds('table'), { asOf: T }))).body;
+      // Later: the writer runs again (a new version of `table`), reads something new, a new reader appears,
+      // and a run of `reader` starts after T.
+      const later = randomUUID();
+      await post(
+        t(),
+        runEvent({ job: 'reader', runId: later, eventType: 'START', eventTime: ago(2, 30), inputs: ['table'] }),
+      );
+      await run(t(), 'writer', ago(1), ['upstream', 'extra'], ['table']);
+      await run(t(), 'reader2', ago(1), ['table'], ['report2']);
+      await post(
+        t(),
+        runEvent({ job: 'reader', runId: later, eventType: 'COMPLETE', eventTime: ago(0, -30), outputs: ['report'] }),
+      );
+      const after = (await t().get(p(ds('table'), { asOf: T }))).body;
+      expect(after).to.deep.equal(before);
+      // What the answer says about T: the writer's first run is its latest, and `table` is at its first version.
+      const writerNode = before.graph.find((n: { id: string }) => n.id === job('writer'));
+      expect(writerNode.data.latestRun.id).to.equal(writer);
+      const table = before.graph.find((n: { id: string }) => n.id === ds('table'));
+      const firstVersion = (await t().get(`/api/v1/jobs/runs/${writer}`)).body.outputVersions[0].version;
+      expect(table.data.currentVersion).to.equal(firstVersion);
+      // A run that had started but not ended at a time is RUNNING then, with no version yet.
+      const midRun = (await t().get(p(ds('table'), { asOf: ago(1, 1) }))).body.graph.find(
+        (n: { id: string }) => n.id === job('reader'),
+      );
+      expect(midRun.data.latestRun).to.include({ id: later, state: 'RUNNING', endedAt: null, jobVersion: null });
+      // Now: everything.
+      const now = await getGraph(t(), p(ds('table')));
+      expect(nodeIds(now)).to.include.members([ds('extra'), job('reader2'), ds('report2')]);
+    },
+  );
 
   describe('parameters', () => {
     beforeEach(async () => {
@@ -193,7 +240,11 @@ describe('GET /api/v1/lineage: time', () => {
       });
     }
     it('accepts asOf with an offset, without one (UTC) and a bare date; window=ALL in any case', async () => {
-      for (const asOf of [new Date().toISOString().replace('Z', '+00:00'), new Date().toISOString().replace('Z', ''), new Date().toISOString().slice(0, 10)]) {
+      for (const asOf of [
+        new Date().toISOString().replace('Z', '+00:00'),
+        new Date().toISOString().replace('Z', ''),
+        new Date().toISOString().slice(0, 10),
+      ]) {
         const res = await t().get(p(ds('a'), { asOf: asOf, window: 'ALL' }));
         expect(res.status, `${asOf}: ${res.text}`).to.be.oneOf([200, 404]);
       }

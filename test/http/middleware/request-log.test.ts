@@ -25,7 +25,9 @@ async function logLinesFor(status: number): Promise<{ level: number; status: num
   const server = app.listen(0);
   try {
     const { port } = server.address() as AddressInfo;
-    await new Promise<void>((resolve, reject) => http.get(`http://127.0.0.1:${port}/x`, (res) => res.resume().on('end', resolve)).on('error', reject));
+    await new Promise<void>((resolve, reject) =>
+      http.get(`http://127.0.0.1:${port}/x`, (res) => res.resume().on('end', resolve)).on('error', reject),
+    );
     await new Promise((r) => setImmediate(r));
     return lines;
   } finally {

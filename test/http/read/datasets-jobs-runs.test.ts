@@ -27,9 +27,13 @@ describe('read API: datasets, jobs, runs', () => {
       await post(completedRun({ runId: rw, job: 'dedupe', inputs: ['orders'], outputs: ['orders'] }));
       const run = await get<Run>(`/api/v1/jobs/runs/${rw}`);
       expect(run.state).to.equal('COMPLETED');
-      expect(run.inputVersions).to.deep.equal([{ namespace: DEFAULT_DATASET_NS, name: 'orders', version: before.currentVersion }]);
+      expect(run.inputVersions).to.deep.equal([
+        { namespace: DEFAULT_DATASET_NS, name: 'orders', version: before.currentVersion },
+      ]);
       const after = await get<Dataset>(`/api/v1/namespaces/${NS}/datasets/orders`);
-      expect(run.outputVersions).to.deep.equal([{ namespace: DEFAULT_DATASET_NS, name: 'orders', version: after.currentVersion }]);
+      expect(run.outputVersions).to.deep.equal([
+        { namespace: DEFAULT_DATASET_NS, name: 'orders', version: after.currentVersion },
+      ]);
       expect(after.currentVersion).not.to.equal(before.currentVersion);
       expect(run.inputDatasetVersions[0].datasetVersionId.version).to.equal(before.currentVersion);
       // Every version id the API shows can be fetched.
@@ -37,7 +41,9 @@ describe('read API: datasets, jobs, runs', () => {
         const version = await get<DatasetVersion>(`/api/v1/namespaces/${NS}/datasets/orders/versions/${v.version}`);
         expect(version.version).to.equal(v.version);
       }
-      const written = await get<DatasetVersion>(`/api/v1/namespaces/${NS}/datasets/orders/versions/${after.currentVersion}`);
+      const written = await get<DatasetVersion>(
+        `/api/v1/namespaces/${NS}/datasets/orders/versions/${after.currentVersion}`,
+      );
       expect(written.createdByRun!.id).to.equal(rw);
     });
 
@@ -51,14 +57,20 @@ describe('read API: datasets, jobs, runs', () => {
       expect(a.inputVersions[0].version).not.to.equal(b.inputVersions[0].version);
       const versions = await get(`/api/v1/namespaces/${NS}/datasets/events/versions`);
       expect(versions.totalCount).to.equal(2);
-      expect(versions.versions.map((v: DatasetVersion) => v.version)).to.have.members([a.inputVersions[0].version, b.inputVersions[0].version]);
+      expect(versions.versions.map((v: DatasetVersion) => v.version)).to.have.members([
+        a.inputVersions[0].version,
+        b.inputVersions[0].version,
+      ]);
     });
 
     it('a failed run yields a job version with empty outputs, different from the successful one', async () => {
       const ok = randomUUID();
       const failed = randomUUID();
       await post(completedRun({ runId: ok, job: 'etl', inputs: ['src'], outputs: ['dst'] }));
-      await post([runEvent({ runId: failed, job: 'etl', eventType: 'START', inputs: ['src'] }), runEvent({ runId: failed, job: 'etl', eventType: 'FAIL' })]);
+      await post([
+        runEvent({ runId: failed, job: 'etl', eventType: 'START', inputs: ['src'] }),
+        runEvent({ runId: failed, job: 'etl', eventType: 'FAIL' }),
+      ]);
       const okRun = await get<Run>(`/api/v1/jobs/runs/${ok}`);
       const failedRun = await get<Run>(`/api/v1/jobs/runs/${failed}`);
       expect(failedRun.state).to.equal('FAILED');
@@ -75,12 +87,39 @@ describe('read API: datasets, jobs, runs', () => {
   describe('shapes', () => {
     it('job: every spec field, latestRun the same shape as GET /jobs/runs/{id}, currentVersion fetchable', async () => {
       const runId = randomUUID();
-      const jobFacets = { sql: facet({ query: 'select 1' }), sourceCodeLocation: facet({ type: 'git', url: 'https://git/x.py' }), documentation: facet({ description: 'Loads' }) };
+      const jobFacets = {
+        sql: facet({ query: 'select 1' }),
+        sourceCodeLocation: facet({ type: 'git', url: 'https://git/x.py' }),
+        documentation: facet({ description: 'Loads' }),
+      };
       await post(completedRun({ runId, job: 'dag.task', jobFacets, inputs: ['a'], outputs: ['b'] }));
       const job = await get<Job>('/api/v1/namespaces/airflow/jobs/dag.task');
-      expect(job).to.include.keys('id', 'type', 'name', 'simpleName', 'parentJobName', 'createdAt', 'updatedAt', 'namespace', 'inputs', 'outputs', 'location', 'context', 'description', 'latestRun', 'facets', 'currentVersion', 'tags');
+      expect(job).to.include.keys(
+        'id',
+        'type',
+        'name',
+        'simpleName',
+        'parentJobName',
+        'createdAt',
+        'updatedAt',
+        'namespace',
+        'inputs',
+        'outputs',
+        'location',
+        'context',
+        'description',
+        'latestRun',
+        'facets',
+        'currentVersion',
+        'tags',
+      );
       expect(job.id).to.deep.equal({ namespace: 'airflow', name: 'dag.task' });
-      expect(job).to.include({ type: 'BATCH', location: 'https://git/x.py', description: 'Loads', parentJobName: null });
+      expect(job).to.include({
+        type: 'BATCH',
+        location: 'https://git/x.py',
+        description: 'Loads',
+        parentJobName: null,
+      });
       expect(job.context).to.deep.equal({ sql: 'select 1' });
       expect(job.inputs).to.deep.equal([{ namespace: DEFAULT_DATASET_NS, name: 'a' }]);
       expect(job.createdAt).to.match(ISO_Z);
@@ -97,9 +136,37 @@ describe('read API: datasets, jobs, runs', () => {
 
     it('dataset: spec fields, schema fields, facets as sent, currentVersion fetchable', async () => {
       const dataSource = facet({ name: 'pg', uri: 'postgres://db:5432' });
-      await post(completedRun({ outputs: [{ name: 'orders', fields: [['id', 'INTEGER'], ['note', 'VARCHAR']], facets: { dataSource } }] }));
+      await post(
+        completedRun({
+          outputs: [
+            {
+              name: 'orders',
+              fields: [
+                ['id', 'INTEGER'],
+                ['note', 'VARCHAR'],
+              ],
+              facets: { dataSource },
+            },
+          ],
+        }),
+      );
       const d = await get<Dataset>(`/api/v1/namespaces/${NS}/datasets/orders`);
-      expect(d).to.include.keys('id', 'type', 'name', 'physicalName', 'createdAt', 'updatedAt', 'namespace', 'sourceName', 'fields', 'facets', 'currentVersion', 'tags', 'lastModifiedAt', 'description');
+      expect(d).to.include.keys(
+        'id',
+        'type',
+        'name',
+        'physicalName',
+        'createdAt',
+        'updatedAt',
+        'namespace',
+        'sourceName',
+        'fields',
+        'facets',
+        'currentVersion',
+        'tags',
+        'lastModifiedAt',
+        'description',
+      );
       expect(d).to.include({ type: 'DB_TABLE', name: 'orders', physicalName: 'orders', sourceName: 'pg' });
       expect(d.fields).to.deep.equal([
         { name: 'id', type: 'INTEGER', description: null, tags: [] },
@@ -114,7 +181,8 @@ describe('read API: datasets, jobs, runs', () => {
     it('job runs are listed latest start first with totalCount', async () => {
       const ids = [randomUUID(), randomUUID(), randomUUID()];
       const times = ['2024-01-02T00:00:00Z', '2024-01-03T00:00:00Z', '2024-01-01T00:00:00Z'];
-      for (let i = 0; i < 3; i++) await post([runEvent({ runId: ids[i], job: 'j', eventType: 'START', eventTime: times[i] })]);
+      for (let i = 0; i < 3; i++)
+        await post([runEvent({ runId: ids[i], job: 'j', eventType: 'START', eventTime: times[i] })]);
       const res = await get('/api/v1/namespaces/airflow/jobs/j/runs?limit=2');
       expect(res.totalCount).to.equal(3);
       expect(res.runs.map((r: Run) => r.id)).to.deep.equal([ids[1], ids[0]]);
@@ -200,7 +268,13 @@ describe('read API: datasets, jobs, runs', () => {
 
     it('run facets by type', async () => {
       const runId = randomUUID();
-      await post([runEvent({ runId, runFacets: { nominalTime: facet({ nominalStartTime: '2024-01-01T00:00:00Z' }) }, jobFacets: { sql: facet({ query: 'q' }) } })]);
+      await post([
+        runEvent({
+          runId,
+          runFacets: { nominalTime: facet({ nominalStartTime: '2024-01-01T00:00:00Z' }) },
+          jobFacets: { sql: facet({ query: 'q' }) },
+        }),
+      ]);
       const run = await get(`/api/v1/jobs/runs/${runId}/facets?type=run`);
       expect(run.facets).to.have.key('nominalTime');
       const job = await get(`/api/v1/jobs/runs/${runId}/facets?type=job`);

@@ -39,9 +39,15 @@ async function snapshot(t: TestApp): Promise<Map<string, string>> {
       await get(`/api/v1/lineage?nodeId=${node}`);
       await get(`/api/v1/lineage?nodeId=${node}&window=all&include=facets,latestRuns`);
       await get(`/api/v1/lineage?nodeId=${node}&asOf=2024-03-02T12:00:00Z&window=PT12H`, [200, 404]);
-      await get(`/api/v1/lineage?nodeId=${node}&asOf=2024-03-02T12:00:00Z&window=PT12H&include=facets,latestRuns`, [200, 404]);
+      await get(
+        `/api/v1/lineage?nodeId=${node}&asOf=2024-03-02T12:00:00Z&window=PT12H&include=facets,latestRuns`,
+        [200, 404],
+      );
       await get(`/api/v1/column-lineage?nodeId=${node}&withDownstream=true`);
-      for (const f of d.fields) await get(`/api/v1/column-lineage?nodeId=${enc(`datasetField:${ns.name}:${d.name}:${f.name}`)}&withDownstream=true`);
+      for (const f of d.fields)
+        await get(
+          `/api/v1/column-lineage?nodeId=${enc(`datasetField:${ns.name}:${d.name}:${f.name}`)}&withDownstream=true`,
+        );
     }
     const { jobs } = await get(`/api/v1/namespaces/${n}/jobs`);
     for (const j of jobs) {
@@ -78,11 +84,12 @@ function withoutArrivalTimes(snap: Map<string, string>): Map<string, string> {
     out.set(
       path,
       status +
-      JSON.stringify(JSON.parse(text), (key, value) => {
-        if (key === 'receivedAt') return '<arrival>';
-        if (value && typeof value === 'object' && value.name === 'default' && 'ownerName' in value) return { ...value, createdAt: '<seed>', updatedAt: '<seed>' };
-        return value;
-      }),
+        JSON.stringify(JSON.parse(text), (key, value) => {
+          if (key === 'receivedAt') return '<arrival>';
+          if (value && typeof value === 'object' && value.name === 'default' && 'ownerName' in value)
+            return { ...value, createdAt: '<seed>', updatedAt: '<seed>' };
+          return value;
+        }),
     );
   }
   return out;
@@ -100,7 +107,10 @@ function differences(a: Map<string, string>, b: Map<string, string>): string[] {
     }
     let i = 0;
     while (i < x.length && x[i] === y[i]) i++;
-    diffs.push(`${path}\n    first:  …${x.slice(Math.max(0, i - 80), i + 80)}\n    second: …${y.slice(Math.max(0, i - 80), i + 80)}`);
+    diffs.push(
+      `${path}\n    first:  …${x.slice(Math.max(0, i - 80), i + 80)}\n    second: ` +
+        `…${y.slice(Math.max(0, i - 80), i + 80)}`,
+    );
   }
   return diffs;
 }
@@ -120,8 +130,18 @@ describe('read API: replayed and reordered streams answer byte-identically', fun
     const snap = await snapshot(t());
     expect(snap.size).to.be.greaterThan(150);
     const paths = [...snap.keys()];
-    for (const part of ['/versions/', '/runs', '/facets?type=job', '/column-lineage?nodeId=datasetField', '/runlineage/upstream', '/sources/']) {
-      expect(paths.some((p) => p.includes(part)), part).to.equal(true);
+    for (const part of [
+      '/versions/',
+      '/runs',
+      '/facets?type=job',
+      '/column-lineage?nodeId=datasetField',
+      '/runlineage/upstream',
+      '/sources/',
+    ]) {
+      expect(
+        paths.some((p) => p.includes(part)),
+        part,
+      ).to.equal(true);
     }
   });
 
@@ -132,7 +152,8 @@ describe('read API: replayed and reordered streams answer byte-identically', fun
     const again = shuffled(events, 7);
     await postAll([...again, ...shuffled(events, 8)]);
     const second = await snapshot(t());
-    if (process.env.REPLAY_DIFFS) writeFileSync(`${process.env.REPLAY_DIFFS}-repost.json`, JSON.stringify([[...first], [...second]]));
+    if (process.env.REPLAY_DIFFS)
+      writeFileSync(`${process.env.REPLAY_DIFFS}-repost.json`, JSON.stringify([[...first], [...second]]));
     expect(differences(first, second)).to.deep.equal([]);
   });
 
@@ -154,17 +175,24 @@ describe('read API: replayed and reordered streams answer byte-identically', fun
   // REPLAY_SEEDS=1-40 tries more orders (a deeper check than the suite's five).
   const [lo, hi] = (process.env.REPLAY_SEEDS ?? '1-5').split('-').map(Number);
   for (let seed = lo; seed <= hi; seed++) {
-    it(`the stream in shuffled order ${seed} (with duplicates) into an empty database answers as in order`, async () => {
-      const events = replayStream();
-      await postAll(events);
-      const inOrder = withoutArrivalTimes(await snapshot(t()));
-      await wipe(t().db);
-      await t().app.services.namespaces.ensureDefault();
-      const mixed = shuffled(events, seed);
-      await postAll([...mixed, ...mixed.slice(0, seed * 4)]);
-      const diffs = differences(inOrder, withoutArrivalTimes(await snapshot(t())));
-      if (process.env.REPLAY_DIFFS) writeFileSync(`${process.env.REPLAY_DIFFS}-${seed}.json`, JSON.stringify([[...inOrder], [...withoutArrivalTimes(await snapshot(t()))]]));
-      expect(diffs).to.deep.equal([]);
-    });
+    it(
+      `the stream in shuffled order ${seed} (with duplicates) into an empty database answers as in ` + `order`,
+      async () => {
+        const events = replayStream();
+        await postAll(events);
+        const inOrder = withoutArrivalTimes(await snapshot(t()));
+        await wipe(t().db);
+        await t().app.services.namespaces.ensureDefault();
+        const mixed = shuffled(events, seed);
+        await postAll([...mixed, ...mixed.slice(0, seed * 4)]);
+        const diffs = differences(inOrder, withoutArrivalTimes(await snapshot(t())));
+        if (process.env.REPLAY_DIFFS)
+          writeFileSync(
+            `${process.env.REPLAY_DIFFS}-${seed}.json`,
+            JSON.stringify([[...inOrder], [...withoutArrivalTimes(await snapshot(t()))]]),
+          );
+        expect(diffs).to.deep.equal([]);
+      },
+    );
   }
 });

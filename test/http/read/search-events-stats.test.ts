@@ -20,14 +20,24 @@ describe('read API: search, raw events, stats', () => {
   /** START and COMPLETE of one run, both at `at`. */
   const finished = (spec: Parameters<typeof runEvent>[0], at: string) => {
     const runId = randomUUID();
-    return [runEvent({ ...spec, runId, eventType: 'START', eventTime: at, outputs: [] }), runEvent({ ...spec, runId, eventType: 'COMPLETE', eventTime: at, inputs: [] })];
+    return [
+      runEvent({ ...spec, runId, eventType: 'START', eventTime: at, outputs: [] }),
+      runEvent({ ...spec, runId, eventType: 'COMPLETE', eventTime: at, inputs: [] }),
+    ];
   };
   const names = (body: { results: SearchResult[] }) => body.results.map((r) => `${r.type}:${r.name}`);
 
   describe('search', () => {
     beforeEach(async () => {
-      await post(finished({ job: 'orders_loader', outputs: ['public.Orders', 'public.order_items'] }, '2024-03-01T10:00:00Z'));
-      await post(finished({ job: 'customers.sync', inputs: ['public.Orders'], outputs: ['public.customers'] }, '2024-03-05T10:00:00Z'));
+      await post(
+        finished({ job: 'orders_loader', outputs: ['public.Orders', 'public.order_items'] }, '2024-03-01T10:00:00Z'),
+      );
+      await post(
+        finished(
+          { job: 'customers.sync', inputs: ['public.Orders'], outputs: ['public.customers'] },
+          '2024-03-05T10:00:00Z',
+        ),
+      );
     });
 
     it('finds datasets and jobs by case-insensitive substring, sorted by name, with the real total', async () => {
@@ -35,35 +45,59 @@ describe('read API: search, raw events, stats', () => {
       expect(names(all)).to.deep.equal(['JOB:orders_loader', 'DATASET:public.Orders', 'DATASET:public.order_items']);
       expect(all.totalCount).to.equal(3);
       const r = all.results.find((x: SearchResult) => x.name === 'public.Orders');
-      expect(r).to.deep.include({ type: 'DATASET', namespace: DEFAULT_DATASET_NS, nodeId: `dataset:${DEFAULT_DATASET_NS}:public.Orders` });
+      expect(r).to.deep.include({
+        type: 'DATASET',
+        namespace: DEFAULT_DATASET_NS,
+        nodeId: `dataset:${DEFAULT_DATASET_NS}:public.Orders`,
+      });
       expect(r.updatedAt).to.match(/Z$/);
       expect(all.results[0].nodeId).to.equal('job:airflow:orders_loader');
       const limited = await get('/api/v1/search?q=order&limit=1');
       expect(limited.results).to.have.length(1);
       expect(limited.totalCount).to.equal(3);
-      expect(names(await get('/api/v1/search?q=order&limit=2&offset=1'))).to.deep.equal(['DATASET:public.Orders', 'DATASET:public.order_items']);
+      expect(names(await get('/api/v1/search?q=order&limit=2&offset=1'))).to.deep.equal([
+        'DATASET:public.Orders',
+        'DATASET:public.order_items',
+      ]);
     });
 
     it('filters by type and namespace, sorts by updated_at, and windows by before/after dates', async () => {
-      expect(names(await get('/api/v1/search?q=order&filter=dataset'))).to.deep.equal(['DATASET:public.Orders', 'DATASET:public.order_items']);
+      expect(names(await get('/api/v1/search?q=order&filter=dataset'))).to.deep.equal([
+        'DATASET:public.Orders',
+        'DATASET:public.order_items',
+      ]);
       expect(names(await get('/api/v1/search?q=order&filter=JOB'))).to.deep.equal(['JOB:orders_loader']);
-      expect(names(await get('/api/v1/search?q=s&namespace=airflow'))).to.deep.equal(['JOB:customers.sync', 'JOB:orders_loader']);
+      expect(names(await get('/api/v1/search?q=s&namespace=airflow'))).to.deep.equal([
+        'JOB:customers.sync',
+        'JOB:orders_loader',
+      ]);
       // public.Orders is also read by the later run, so it was updated last among the "order" matches.
       const byTime = await get('/api/v1/search?q=o&sort=updated_at');
       const times = byTime.results.map((x: SearchResult) => x.updatedAt);
       expect(times).to.deep.equal([...times].sort().reverse());
       expect(byTime.results[0].updatedAt >= '2024-03-05').to.equal(true);
-      expect(names(await get('/api/v1/search?q=order&sort=updated_at'))).to.deep.equal(['DATASET:public.Orders', 'JOB:orders_loader', 'DATASET:public.order_items']);
-      expect(names(await get('/api/v1/search?q=o&before=2024-03-02'))).to.deep.equal(['JOB:orders_loader', 'DATASET:public.order_items']);
+      expect(names(await get('/api/v1/search?q=order&sort=updated_at'))).to.deep.equal([
+        'DATASET:public.Orders',
+        'JOB:orders_loader',
+        'DATASET:public.order_items',
+      ]);
+      expect(names(await get('/api/v1/search?q=o&before=2024-03-02'))).to.deep.equal([
+        'JOB:orders_loader',
+        'DATASET:public.order_items',
+      ]);
       expect(names(await get('/api/v1/search?q=o&after=2024-03-05&filter=job'))).to.deep.equal(['JOB:customers.sync']);
       expect((await get('/api/v1/search?q=o&after=2024-03-06')).totalCount).to.equal(0);
     });
 
     it('leaves out soft-deleted datasets and jobs, and finds a primary dataset by its alias name', async () => {
-      expect((await t().request('DELETE', `/api/v1/namespaces/${NS}/datasets/public.order_items`)).status).to.equal(200);
+      expect((await t().request('DELETE', `/api/v1/namespaces/${NS}/datasets/public.order_items`)).status).to.equal(
+        200,
+      );
       expect((await t().request('DELETE', '/api/v1/namespaces/airflow/jobs/orders_loader')).status).to.equal(200);
       expect(names(await get('/api/v1/search?q=order'))).to.deep.equal(['DATASET:public.Orders']);
-      const symlinks = facet({ identifiers: [{ namespace: 'hive://metastore:9083', name: 'warehouse.zebra_orders', type: 'TABLE' }] });
+      const symlinks = facet({
+        identifiers: [{ namespace: 'hive://metastore:9083', name: 'warehouse.zebra_orders', type: 'TABLE' }],
+      });
       await post(completedRun({ job: 'z', outputs: [{ name: 'public.customers', facets: { symlinks } }] }));
       const zebra = await get('/api/v1/search?q=zebra');
       expect(names(zebra)).to.deep.equal(['DATASET:public.customers']);
@@ -71,14 +105,29 @@ describe('read API: search, raw events, stats', () => {
     });
 
     it('lists, totals and search stay right when many datasets and jobs are hidden', async () => {
-      const many = Array.from({ length: 103 }, (_, i) => runEvent({ job: `j${i}`, jobNamespace: 'many', eventType: 'COMPLETE', outputs: [{ namespace: 'many-ds', name: `t${i}` }] }));
+      const many = Array.from({ length: 103 }, (_, i) =>
+        runEvent({
+          job: `j${i}`,
+          jobNamespace: 'many',
+          eventType: 'COMPLETE',
+          outputs: [{ namespace: 'many-ds', name: `t${i}` }],
+        }),
+      );
       const batch = await t().post('/api/v1/lineage/batch', many);
       expect(batch.body.summary.successful, batch.text).to.equal(103);
       expect((await t().request('DELETE', '/api/v1/namespaces/many')).status).to.equal(200);
       expect((await t().request('DELETE', '/api/v1/namespaces/many-ds')).status).to.equal(200);
-      for (const i of [1, 2]) await post(finished({ job: `j${i}`, jobNamespace: 'many', outputs: [{ namespace: 'many-ds', name: `t${i}` }] }, '2024-03-10T00:00:00Z'));
+      for (const i of [1, 2])
+        await post(
+          finished(
+            { job: `j${i}`, jobNamespace: 'many', outputs: [{ namespace: 'many-ds', name: `t${i}` }] },
+            '2024-03-10T00:00:00Z',
+          ),
+        );
       expect(await get('/api/v1/namespaces/many-ds/datasets')).to.deep.include({ totalCount: 2 });
-      expect((await get('/api/v1/namespaces/many-ds/datasets?offset=1')).datasets.map((d: { name: string }) => d.name)).to.deep.equal(['t2']);
+      expect(
+        (await get('/api/v1/namespaces/many-ds/datasets?offset=1')).datasets.map((d: { name: string }) => d.name),
+      ).to.deep.equal(['t2']);
       const jobs = await get('/api/v1/namespaces/many/jobs');
       expect([jobs.totalCount, jobs.jobs.map((j: { name: string }) => j.name)]).to.deep.equal([2, ['j1', 'j2']]);
       const all = await get('/api/v1/jobs?limit=1&offset=2'); // after airflow's two jobs
@@ -114,12 +163,18 @@ describe('read API: search, raw events, stats', () => {
       await post(sent);
       const desc = await get('/api/v1/events/lineage');
       expect(desc.totalCount).to.equal(3);
-      expect(desc.events.map((e: { eventType: string }) => e.eventType)).to.deep.equal(['COMPLETE', 'START', 'RUNNING']);
+      expect(desc.events.map((e: { eventType: string }) => e.eventType)).to.deep.equal([
+        'COMPLETE',
+        'START',
+        'RUNNING',
+      ]);
       expect(desc.events[1]).to.deep.equal(sent[0]);
       const asc = await get('/api/v1/events/lineage?sortDirection=asc&limit=2');
       expect(asc.events.map((e: { eventType: string }) => e.eventType)).to.deep.equal(['RUNNING', 'START']);
       expect(asc.totalCount).to.equal(3);
-      const window = await get(`/api/v1/events/lineage?after=${enc('2024-05-01T08:30:00Z')}&before=${enc('2024-05-01T11:00:00Z')}`);
+      const window = await get(
+        `/api/v1/events/lineage?after=${enc('2024-05-01T08:30:00Z')}&before=${enc('2024-05-01T11:00:00Z')}`,
+      );
       expect(window.events.map((e: { eventType: string }) => e.eventType)).to.deep.equal(['START', 'RUNNING']);
       expect(window.totalCount).to.equal(2);
       const day = await get('/api/v1/events/lineage?after=2024-05-01&before=2024-05-01T10:00:00');
@@ -152,18 +207,39 @@ describe('read API: search, raw events, stats', () => {
       expect(Date.parse(day[23].endInterval)).to.be.greaterThan(Date.now());
       expect(day[23].startInterval).to.match(/T\d{2}:00:00\.000Z$/);
       const sum = (bs: LineageMetric[], k: keyof LineageMetric) => bs.reduce((a, b) => a + (b[k] as number), 0);
-      expect([sum(day, 'start'), sum(day, 'complete'), sum(day, 'fail'), sum(day, 'abort')]).to.deep.equal([1, 1, 0, 0]);
-      expect(day[0]).to.have.keys('startInterval', 'endInterval', 'start', 'running', 'complete', 'fail', 'abort', 'other');
+      expect([sum(day, 'start'), sum(day, 'complete'), sum(day, 'fail'), sum(day, 'abort')]).to.deep.equal([
+        1, 1, 0, 0,
+      ]);
+      expect(day[0]).to.have.keys(
+        'startInterval',
+        'endInterval',
+        'start',
+        'running',
+        'complete',
+        'fail',
+        'abort',
+        'other',
+      );
 
       const week = await get<LineageMetric[]>('/api/v1/stats/lineage-events?period=WEEK&timezone=Asia/Kolkata');
       expect(week).to.have.length(7);
       // Days begin at midnight in the given zone (UTC+05:30).
       for (const b of week) expect(b.startInterval).to.match(/T18:30:00\.000Z$/);
-      expect([sum(week, 'start'), sum(week, 'complete'), sum(week, 'fail'), sum(week, 'abort')]).to.deep.equal([1, 1, 1, 0]);
+      expect([sum(week, 'start'), sum(week, 'complete'), sum(week, 'fail'), sum(week, 'abort')]).to.deep.equal([
+        1, 1, 1, 0,
+      ]);
     });
 
     it('cumulative jobs, datasets and sources per bucket', async () => {
-      await post(finished({ job: 'a', outputs: [{ name: 'old', facets: { dataSource: facet({ name: 'pg', uri: 'postgres://db:5432' }) } }] }, hoursAgo(24 * 10)));
+      await post(
+        finished(
+          {
+            job: 'a',
+            outputs: [{ name: 'old', facets: { dataSource: facet({ name: 'pg', uri: 'postgres://db:5432' }) } }],
+          },
+          hoursAgo(24 * 10),
+        ),
+      );
       await post(finished({ job: 'b', outputs: ['new1', 'new2'] }, hoursAgo(3)));
       const jobs = await get<IntervalMetric[]>('/api/v1/stats/jobs?period=DAY');
       expect(jobs).to.have.length(24);

@@ -37,7 +37,9 @@ describe('Neo4j Browser on the local server', function () {
       expect(page.status).to.equal(200);
       expect(page.headers.get('content-type')).to.match(/text\/html/);
       expect(await page.text()).to.contain('<title>Neo4j Browser</title>');
-      const discovery = await (await fetch(`http://127.0.0.1:${server.browserPort}/`, { headers: { accept: 'application/json' } })).json();
+      const discovery = await (
+        await fetch(`http://127.0.0.1:${server.browserPort}/`, { headers: { accept: 'application/json' } })
+      ).json();
       expect(discovery).to.deep.include({ bolt_direct: server.uri, neo4j_edition: 'community' });
     } finally {
       await server.stop();

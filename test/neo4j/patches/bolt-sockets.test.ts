@@ -16,7 +16,10 @@ function noDelayOf(socket: net.Socket): boolean {
   return (socket as unknown as Record<symbol, boolean>)[key];
 }
 
-/** The sockets reachable from the driver object (its pool's connections' channels), found without knowing their field names. */
+/**
+ * The sockets reachable from the driver object (its pool's connections' channels), found without knowing their field
+ * names.
+ */
 function socketsOf(driver: Driver): net.Socket[] {
   const found = new Set<net.Socket>();
   const seen = new Set<unknown>();
@@ -30,7 +33,8 @@ function socketsOf(driver: Driver): net.Socket[] {
         found.add(value);
         continue;
       }
-      const children = value instanceof Map ? [...value.values()] : value instanceof Set ? [...value] : Object.values(value);
+      const children =
+        value instanceof Map ? [...value.values()] : value instanceof Set ? [...value] : Object.values(value);
       next.push(...children);
     }
     frontier = next;
@@ -56,10 +60,25 @@ function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
   try {
     const r = spawnSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '1', '-subj', '/CN=localhost'],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        'key.pem',
+        '-out',
+        'cert.pem',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+      ],
       { cwd: dir, encoding: 'utf8' },
     );
-    if (r.error || r.status !== 0) throw new Error(`openssl could not make a test certificate: ${r.error?.message ?? r.stderr}`);
+    if (r.error || r.status !== 0)
+      throw new Error(`openssl could not make a test certificate: ${r.error?.message ?? r.stderr}`);
     return { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -76,11 +95,16 @@ async function startProxy(to: Upstream): Promise<{ port: number; accepted: numbe
   const accepted: number[] = [];
   const forward = (client: net.Socket) => {
     accepted.push(client.remotePort!);
-    const server = to.encrypted ? tls.connect({ host: to.host, port: to.port, servername: to.host }) : net.connect(to.port, to.host);
+    const server = to.encrypted
+      ? tls.connect({ host: to.host, port: to.port, servername: to.host })
+      : net.connect(to.port, to.host);
     for (const s of [client, server]) {
       sockets.add(s);
       s.on('error', () => undefined);
-      s.on('close', () => (client.destroy(), server.destroy()));
+      s.on('close', () => {
+        client.destroy();
+        server.destroy();
+      });
     }
     client.pipe(server).pipe(client);
   };
@@ -102,7 +126,11 @@ const password = () => process.env.TEST_NEO4J_PASSWORD ?? '';
 async function boltSocketsAfterAQuery(uri: string): Promise<net.Socket[]> {
   const driver = createDriver(uri, user(), password());
   try {
-    const res = await driver.executeQuery('RETURN 1 AS one', {}, { database: process.env.TEST_NEO4J_DATABASE ?? 'neo4j' });
+    const res = await driver.executeQuery(
+      'RETURN 1 AS one',
+      {},
+      { database: process.env.TEST_NEO4J_DATABASE ?? 'neo4j' },
+    );
     expect(res.records[0].get('one').toNumber()).to.equal(1);
     const sockets = socketsOf(driver);
     expect(sockets, 'the driver keeps its connection in its pool').to.not.be.empty;
@@ -147,7 +175,7 @@ describe('driver patch: Bolt socket tuning (TCP_NODELAY, one write per tick)', f
     }
   });
 
-  it("leaves every other socket of the process alone (net.connect is not replaced)", async () => {
+  it('leaves every other socket of the process alone (net.connect is not replaced)', async () => {
     installBoltSocketTuning();
     const other = net.connect(proxy.port, '127.0.0.1');
     other.on('error', () => undefined);

@@ -17,10 +17,28 @@ describe('driver patch guards', () => {
   });
 
   it('say what moved when a driver no longer has the patched function', () => {
-    expect(boltSocketsGuard({ default: class { write(_a: unknown, _b: unknown) {} } })).to.match(/write\(buffer\)/);
-    expect(boltSocketsGuard({ default: class { write(buffer: unknown) { return buffer; } } })).to.match(/_conn/);
+    expect(
+      boltSocketsGuard({
+        default: class {
+          write(_a: unknown, _b: unknown) {}
+        },
+      }),
+    ).to.match(/write\(buffer\)/);
+    expect(
+      boltSocketsGuard({
+        default: class {
+          write(buffer: unknown) {
+            return buffer;
+          }
+        },
+      }),
+    ).to.match(/_conn/);
     expect(plainParamsGuard({})).to.match(/no default export/);
-    expect(patchGuards(() => { throw new Error('Cannot find module'); }).every((g) => /cannot load/.test(g.problem ?? ''))).to.equal(true);
+    expect(
+      patchGuards(() => {
+        throw new Error('Cannot find module');
+      }).every((g) => /cannot load/.test(g.problem ?? '')),
+    ).to.equal(true);
   });
 
   // Needs the npm registry (as `npm ci` does): if it cannot be reached this fails saying so.
@@ -28,6 +46,9 @@ describe('driver patch guards', () => {
     this.timeout(240_000);
     const { version, results } = checkDriverRelease('5');
     const failing = results.filter((r) => r.problem !== null);
-    expect(failing, `neo4j-driver ${version}: ${failing.map((r) => `${r.patch}: ${r.problem}`).join('; ')}`).to.deep.equal([]);
+    expect(
+      failing,
+      `neo4j-driver ${version}: ${failing.map((r) => `${r.patch}: ${r.problem}`).join('; ')}`,
+    ).to.deep.equal([]);
   });
 });

@@ -1,6 +1,10 @@
 import { expect } from 'chai';
 import neo4j from 'neo4j-driver';
-import { installPlainParamsFastPath, requireFromDriver, TRANSFORMER_MODULE } from '../../../src/neo4j/patches/plain-params.js';
+import {
+  installPlainParamsFastPath,
+  requireFromDriver,
+  TRANSFORMER_MODULE,
+} from '../../../src/neo4j/patches/plain-params.js';
 import { testDb } from '../../helper.js';
 
 describe('driver parameter packing fast path', () => {
@@ -12,7 +16,17 @@ describe('driver parameter packing fast path', () => {
     installPlainParamsFastPath();
     const Transformer = requireFromDriver(TRANSFORMER_MODULE).default;
     const asked: unknown[] = [];
-    const transformer = new Transformer([{ signature: 0x7f, isTypeInstance: (v: unknown) => (asked.push(v), false), toStructure: (v: unknown) => v, fromStructure: (v: unknown) => v }]);
+    const transformer = new Transformer([
+      {
+        signature: 0x7f,
+        isTypeInstance: (v: unknown) => {
+          asked.push(v);
+          return false;
+        },
+        toStructure: (v: unknown) => v,
+        fromStructure: (v: unknown) => v,
+      },
+    ]);
     for (const value of ['s', 1, 2n, null, true, undefined, [1], { a: 1 }, Object.create(null)]) {
       expect(transformer.toStructure(value)).to.equal(value);
     }

@@ -96,7 +96,13 @@ export function query(params: Record<string, QueryValue>): string {
 const seg = encodeURIComponent;
 
 /** `accept`: JSON (parsed) by default; any other type answers the body's text (CSV downloads). */
-async function request<T>(method: string, path: string, signal?: AbortSignal, retried = false, accept = 'application/json'): Promise<T> {
+async function request<T>(
+  method: string,
+  path: string,
+  signal?: AbortSignal,
+  retried = false,
+  accept = 'application/json',
+): Promise<T> {
   let res: Response;
   try {
     res = await fetch(BASE + path, { method, headers: { accept, ...authHeaders() }, signal });
@@ -113,7 +119,9 @@ async function request<T>(method: string, path: string, signal?: AbortSignal, re
   }
   if ((res.status === 401 || res.status === 403) && !retried && !signal?.aborted) {
     const b = (body ?? {}) as { message?: string };
-    const key = await askForKey(b.message ?? (res.status === 401 ? 'This service needs an API key.' : 'Your API key may not do this.'));
+    const key = await askForKey(
+      b.message ?? (res.status === 401 ? 'This service needs an API key.' : 'Your API key may not do this.'),
+    );
     if (key) return request<T>(method, path, signal, true, accept);
   }
   if (!res.ok) {
@@ -156,32 +164,46 @@ export interface ImpactQuery {
 
 export const api = {
   namespaces: (p: PageQuery = {}, signal?: AbortSignal) => get<NamespaceList>(`/namespaces${query({ ...p })}`, signal),
-  datasets: (ns: string, p: PageQuery = {}, signal?: AbortSignal) => get<DatasetList>(`/namespaces/${seg(ns)}/datasets${query({ ...p })}`, signal),
-  dataset: (ns: string, name: string, signal?: AbortSignal) => get<Dataset>(`/namespaces/${seg(ns)}/datasets/${seg(name)}`, signal),
+  datasets: (ns: string, p: PageQuery = {}, signal?: AbortSignal) =>
+    get<DatasetList>(`/namespaces/${seg(ns)}/datasets${query({ ...p })}`, signal),
+  dataset: (ns: string, name: string, signal?: AbortSignal) =>
+    get<Dataset>(`/namespaces/${seg(ns)}/datasets/${seg(name)}`, signal),
   datasetVersions: (ns: string, name: string, p: PageQuery = {}, signal?: AbortSignal) =>
     get<DatasetVersionList>(`/namespaces/${seg(ns)}/datasets/${seg(name)}/versions${query({ ...p })}`, signal),
-  tagDataset: (ns: string, name: string, tag: string) => request<Dataset>('POST', `/namespaces/${seg(ns)}/datasets/${seg(name)}/tags/${seg(tag)}`),
-  untagDataset: (ns: string, name: string, tag: string) => request<Dataset>('DELETE', `/namespaces/${seg(ns)}/datasets/${seg(name)}/tags/${seg(tag)}`),
+  tagDataset: (ns: string, name: string, tag: string) =>
+    request<Dataset>('POST', `/namespaces/${seg(ns)}/datasets/${seg(name)}/tags/${seg(tag)}`),
+  untagDataset: (ns: string, name: string, tag: string) =>
+    request<Dataset>('DELETE', `/namespaces/${seg(ns)}/datasets/${seg(name)}/tags/${seg(tag)}`),
   tagField: (ns: string, name: string, field: string, tag: string) =>
     request<Dataset>('POST', `/namespaces/${seg(ns)}/datasets/${seg(name)}/fields/${seg(field)}/tags/${seg(tag)}`),
   untagField: (ns: string, name: string, field: string, tag: string) =>
     request<Dataset>('DELETE', `/namespaces/${seg(ns)}/datasets/${seg(name)}/fields/${seg(field)}/tags/${seg(tag)}`),
-  jobs: (ns: string, p: PageQuery = {}, signal?: AbortSignal) => get<JobList>(`/namespaces/${seg(ns)}/jobs${query({ ...p })}`, signal),
+  jobs: (ns: string, p: PageQuery = {}, signal?: AbortSignal) =>
+    get<JobList>(`/namespaces/${seg(ns)}/jobs${query({ ...p })}`, signal),
   job: (ns: string, name: string, signal?: AbortSignal) => get<Job>(`/namespaces/${seg(ns)}/jobs/${seg(name)}`, signal),
   jobVersions: (ns: string, name: string, p: PageQuery = {}, signal?: AbortSignal) =>
     get<JobVersionList>(`/namespaces/${seg(ns)}/jobs/${seg(name)}/versions${query({ ...p })}`, signal),
-  jobRuns: (ns: string, name: string, p: PageQuery = {}, signal?: AbortSignal) => get<RunList>(`/namespaces/${seg(ns)}/jobs/${seg(name)}/runs${query({ ...p })}`, signal),
-  tagJob: (ns: string, name: string, tag: string) => request<Job>('POST', `/namespaces/${seg(ns)}/jobs/${seg(name)}/tags/${seg(tag)}`),
-  untagJob: (ns: string, name: string, tag: string) => request<Job>('DELETE', `/namespaces/${seg(ns)}/jobs/${seg(name)}/tags/${seg(tag)}`),
+  jobRuns: (ns: string, name: string, p: PageQuery = {}, signal?: AbortSignal) =>
+    get<RunList>(`/namespaces/${seg(ns)}/jobs/${seg(name)}/runs${query({ ...p })}`, signal),
+  tagJob: (ns: string, name: string, tag: string) =>
+    request<Job>('POST', `/namespaces/${seg(ns)}/jobs/${seg(name)}/tags/${seg(tag)}`),
+  untagJob: (ns: string, name: string, tag: string) =>
+    request<Job>('DELETE', `/namespaces/${seg(ns)}/jobs/${seg(name)}/tags/${seg(tag)}`),
   run: (id: string, signal?: AbortSignal) => get<Run>(`/jobs/runs/${seg(id)}`, signal),
-  runFacets: (id: string, type: 'run' | 'job', signal?: AbortSignal) => get<RunFacets>(`/jobs/runs/${seg(id)}/facets${query({ type })}`, signal),
-  runLineageUpstream: (runId: string, depth: number, signal?: AbortSignal) => get<RunLineage>(`/runlineage/upstream${query({ runId, depth })}`, signal),
-  search: (q: string, opts: { limit?: number; filter?: 'dataset' | 'job'; namespace?: string } = {}, signal?: AbortSignal) =>
-    get<SearchResults>(`/search${query({ q, ...opts })}`, signal),
+  runFacets: (id: string, type: 'run' | 'job', signal?: AbortSignal) =>
+    get<RunFacets>(`/jobs/runs/${seg(id)}/facets${query({ type })}`, signal),
+  runLineageUpstream: (runId: string, depth: number, signal?: AbortSignal) =>
+    get<RunLineage>(`/runlineage/upstream${query({ runId, depth })}`, signal),
+  search: (
+    q: string,
+    opts: { limit?: number; filter?: 'dataset' | 'job'; namespace?: string } = {},
+    signal?: AbortSignal,
+  ) => get<SearchResults>(`/search${query({ q, ...opts })}`, signal),
   lineage: (q: LineageQuery, signal?: AbortSignal) => get<LineageGraph>(`/lineage${query({ ...q })}`, signal),
   impact: (q: ImpactQuery, signal?: AbortSignal) => get<BlastRadius>(`/impact${query({ ...q })}`, signal),
   /** The same answer as CSV (RFC 4180, the service's columns), as text. */
-  impactCsv: (q: ImpactQuery, signal?: AbortSignal) => request<string>('GET', `/impact${query({ ...q, format: 'csv' })}`, signal, false, 'text/csv'),
+  impactCsv: (q: ImpactQuery, signal?: AbortSignal) =>
+    request<string>('GET', `/impact${query({ ...q, format: 'csv' })}`, signal, false, 'text/csv'),
   columnLineage: (q: { nodeId: string; depth?: number; withDownstream?: boolean }, signal?: AbortSignal) =>
     get<ColumnLineageGraph>(`/column-lineage${query({ ...q })}`, signal),
 };

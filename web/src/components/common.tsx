@@ -13,7 +13,11 @@ export function StateBadge({ state }: { state: string | null | undefined }) {
 }
 
 export function KindBadge({ kind }: { kind: string }) {
-  return <span class={`kind kind-${kind.toLowerCase()}`}>{kind.toLowerCase() === 'datasetfield' ? 'column' : kind.toLowerCase()}</span>;
+  return (
+    <span class={`kind kind-${kind.toLowerCase()}`}>
+      {kind.toLowerCase() === 'datasetfield' ? 'column' : kind.toLowerCase()}
+    </span>
+  );
 }
 
 export function ErrorBox({ error }: { error: unknown }) {
@@ -44,7 +48,11 @@ export interface Async<T> {
 
 /** Runs `load` whenever `deps` change; aborts the previous request. */
 export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[]): Async<T> {
-  const [state, setState] = useState<{ data: T | null; error: unknown; loading: boolean }>({ data: null, error: null, loading: true });
+  const [state, setState] = useState<{ data: T | null; error: unknown; loading: boolean }>({
+    data: null,
+    error: null,
+    loading: true,
+  });
   const [tick, setTick] = useState(0);
   useEffect(() => {
     const ctrl = new AbortController();
@@ -59,11 +67,24 @@ export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: unk
   return { ...state, reload: () => setTick((t) => t + 1) };
 }
 
-export function Tabs({ tabs, current, href }: { tabs: [string, string][]; current: string; href: (tab: string) => string }) {
+export function Tabs({
+  tabs,
+  current,
+  href,
+}: {
+  tabs: [string, string][];
+  current: string;
+  href: (tab: string) => string;
+}) {
   return (
     <nav class="tabs" aria-label="Sections">
       {tabs.map(([id, label]) => (
-        <a href={href(id)} aria-current={id === current ? 'page' : undefined} class={id === current ? 'active' : ''} data-tab={id}>
+        <a
+          href={href(id)}
+          aria-current={id === current ? 'page' : undefined}
+          class={id === current ? 'active' : ''}
+          data-tab={id}
+        >
           {label}
         </a>
       ))}
@@ -72,7 +93,13 @@ export function Tabs({ tabs, current, href }: { tabs: [string, string][]; curren
 }
 
 /** Facets as readable JSON, one collapsible block each (the first few open). */
-export function Facets({ facets, empty = 'No facets.' }: { facets: Record<string, unknown> | null | undefined; empty?: string }) {
+export function Facets({
+  facets,
+  empty = 'No facets.',
+}: {
+  facets: Record<string, unknown> | null | undefined;
+  empty?: string;
+}) {
   const entries = Object.entries(facets ?? {});
   if (entries.length === 0) return <p class="muted">{empty}</p>;
   return (
@@ -87,7 +114,17 @@ export function Facets({ facets, empty = 'No facets.' }: { facets: Record<string
   );
 }
 
-export function Pager({ offset, limit, total, href }: { offset: number; limit: number; total: number; href: (page: number) => string }) {
+export function Pager({
+  offset,
+  limit,
+  total,
+  href,
+}: {
+  offset: number;
+  limit: number;
+  total: number;
+  href: (page: number) => string;
+}) {
   const page = Math.floor(offset / limit) + 1;
   const pages = Math.max(1, Math.ceil(total / limit));
   return (

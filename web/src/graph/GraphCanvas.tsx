@@ -87,14 +87,25 @@ function stylesheet(large: boolean): StylesheetJson {
         'min-zoomed-font-size': large ? 7 : 4,
       },
     },
-    { selector: 'node[kind = "job"]', style: { shape: 'rectangle', 'background-color': css('--node-job'), 'border-width': 3, 'border-color': css('--state-none') } },
+    {
+      selector: 'node[kind = "job"]',
+      style: {
+        shape: 'rectangle',
+        'background-color': css('--node-job'),
+        'border-width': 3,
+        'border-color': css('--state-none'),
+      },
+    },
     { selector: 'node[kind = "field"]', style: { 'background-color': css('--node-field') } },
     { selector: 'node[state = "COMPLETED"]', style: { 'border-color': css('--state-completed') } },
     { selector: 'node[state = "FAILED"]', style: { 'border-color': css('--state-failed') } },
     { selector: 'node[state = "RUNNING"]', style: { 'border-color': css('--state-running') } },
     { selector: 'node[state = "ABORTED"]', style: { 'border-color': css('--state-aborted') } },
     { selector: 'node.focus', style: { 'border-width': 4, 'border-style': 'double', 'border-color': css('--accent') } },
-    { selector: 'node:selected, node.selected', style: { 'overlay-color': css('--accent'), 'overlay-opacity': 0.25, 'overlay-padding': 5 } },
+    {
+      selector: 'node:selected, node.selected',
+      style: { 'overlay-color': css('--accent'), 'overlay-opacity': 0.25, 'overlay-padding': 5 },
+    },
     {
       selector: 'edge',
       style: {
@@ -108,10 +119,25 @@ function stylesheet(large: boolean): StylesheetJson {
     },
     { selector: 'edge[staleness = "recent"]', style: { opacity: 0.75 } },
     { selector: 'edge[staleness = "stale"]', style: { 'line-style': 'dashed', opacity: 0.5 } },
-    { selector: 'edge[lastRunState = "FAILED"]', style: { 'line-color': css('--state-failed'), 'target-arrow-color': css('--state-failed') } },
+    {
+      selector: 'edge[lastRunState = "FAILED"]',
+      style: { 'line-color': css('--state-failed'), 'target-arrow-color': css('--state-failed') },
+    },
     { selector: '.faded', style: { opacity: 0.15 } },
-    { selector: 'edge.path', style: { width: 4, 'line-color': css('--accent'), 'target-arrow-color': css('--accent'), opacity: 1, 'z-index': 10 } },
-    { selector: 'node.path', style: { 'overlay-color': css('--accent'), 'overlay-opacity': 0.18, 'overlay-padding': 4 } },
+    {
+      selector: 'edge.path',
+      style: {
+        width: 4,
+        'line-color': css('--accent'),
+        'target-arrow-color': css('--accent'),
+        opacity: 1,
+        'z-index': 10,
+      },
+    },
+    {
+      selector: 'node.path',
+      style: { 'overlay-color': css('--accent'), 'overlay-opacity': 0.18, 'overlay-padding': 4 },
+    },
   ];
 }
 
@@ -134,7 +160,10 @@ export function GraphCanvas({ model, focus, selected, path, onTap, onDoubleTap, 
       const large = model.nodes.length > 400;
       const index = new Map(model.nodes.map((n, i) => [n.id, i]));
       const widths = labelWidths(model.nodes.map((n) => clip(n.label)));
-      const layout = layeredLayout({ widths, edges: model.edges.map((e) => [index.get(e.source)!, index.get(e.target)!]) }, { layerGap: 48, nodeGap: 12 });
+      const layout = layeredLayout(
+        { widths, edges: model.edges.map((e) => [index.get(e.source)!, index.get(e.target)!]) },
+        { layerGap: 48, nodeGap: 12 },
+      );
       const t2 = performance.now();
       const elements: ElementDefinition[] = model.nodes.map((n, i) => ({
         group: 'nodes',
@@ -142,7 +171,17 @@ export function GraphCanvas({ model, focus, selected, path, onTap, onDoubleTap, 
         position: { x: layout.x[i], y: layout.y[i] },
         classes: n.id === focus ? 'focus' : undefined,
       }));
-      for (const e of model.edges) elements.push({ group: 'edges', data: { id: e.id, source: e.source, target: e.target, staleness: e.staleness, lastRunState: e.lastRunState ?? 'NONE' } });
+      for (const e of model.edges)
+        elements.push({
+          group: 'edges',
+          data: {
+            id: e.id,
+            source: e.source,
+            target: e.target,
+            staleness: e.staleness,
+            lastRunState: e.lastRunState ?? 'NONE',
+          },
+        });
       const cy = cytoscape({
         container: host.current,
         elements,
@@ -204,7 +243,13 @@ export function GraphCanvas({ model, focus, selected, path, onTap, onDoubleTap, 
           if (cancelled) return;
           const t4 = performance.now();
           // Where the time went (shown on the element for the UI bench).
-          setTimings({ totalMs: Math.round(t4 - t0), loadMs: Math.round(t1 - t0), layoutMs: Math.round(t2 - t1), initMs: Math.round(t3 - t2), firstFrameMs: Math.round(t4 - t3) });
+          setTimings({
+            totalMs: Math.round(t4 - t0),
+            loadMs: Math.round(t1 - t0),
+            layoutMs: Math.round(t2 - t1),
+            initMs: Math.round(t3 - t2),
+            firstFrameMs: Math.round(t4 - t3),
+          });
           setState('ready');
           performance.mark('lineage-graph-ready');
         });
@@ -252,10 +297,17 @@ export function GraphCanvas({ model, focus, selected, path, onTap, onDoubleTap, 
     const cy = cyRef.current;
     if (!cy) return;
     const step = 60;
-    const moves: Record<string, [number, number]> = { ArrowLeft: [step, 0], ArrowRight: [-step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] };
+    const moves: Record<string, [number, number]> = {
+      ArrowLeft: [step, 0],
+      ArrowRight: [-step, 0],
+      ArrowUp: [0, step],
+      ArrowDown: [0, -step],
+    };
     if (moves[e.key]) cy.panBy({ x: moves[e.key][0], y: moves[e.key][1] });
-    else if (e.key === '+' || e.key === '=') cy.zoom({ level: cy.zoom() * 1.25, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
-    else if (e.key === '-') cy.zoom({ level: cy.zoom() / 1.25, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
+    else if (e.key === '+' || e.key === '=')
+      cy.zoom({ level: cy.zoom() * 1.25, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
+    else if (e.key === '-')
+      cy.zoom({ level: cy.zoom() / 1.25, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
     else if (e.key === '0') cy.fit(undefined, 30);
     else return;
     e.preventDefault();
@@ -268,7 +320,10 @@ export function GraphCanvas({ model, focus, selected, path, onTap, onDoubleTap, 
         ref={host}
         tabIndex={0}
         role="img"
-        aria-label={`${label}: ${model.nodes.length} nodes, ${model.edges.length} edges. Arrow keys pan, plus and minus zoom, 0 fits.`}
+        aria-label={
+          `${label}: ${model.nodes.length} nodes, ${model.edges.length} edges. Arrow keys pan, plus and ` +
+          `minus zoom, 0 fits.`
+        }
         onKeyDown={onKey}
         data-testid="graph"
         data-state={state}
@@ -278,13 +333,36 @@ export function GraphCanvas({ model, focus, selected, path, onTap, onDoubleTap, 
         data-timings={timings ? JSON.stringify(timings) : undefined}
       />
       <div class="graph-zoom" role="group" aria-label="Zoom">
-        <button type="button" onClick={() => cyRef.current?.zoom({ level: cyRef.current.zoom() * 1.25, renderedPosition: { x: cyRef.current.width() / 2, y: cyRef.current.height() / 2 } })} aria-label="Zoom in">
+        <button
+          type="button"
+          onClick={() =>
+            cyRef.current?.zoom({
+              level: cyRef.current.zoom() * 1.25,
+              renderedPosition: { x: cyRef.current.width() / 2, y: cyRef.current.height() / 2 },
+            })
+          }
+          aria-label="Zoom in"
+        >
           +
         </button>
-        <button type="button" onClick={() => cyRef.current?.zoom({ level: cyRef.current.zoom() / 1.25, renderedPosition: { x: cyRef.current.width() / 2, y: cyRef.current.height() / 2 } })} aria-label="Zoom out">
+        <button
+          type="button"
+          onClick={() =>
+            cyRef.current?.zoom({
+              level: cyRef.current.zoom() / 1.25,
+              renderedPosition: { x: cyRef.current.width() / 2, y: cyRef.current.height() / 2 },
+            })
+          }
+          aria-label="Zoom out"
+        >
           −
         </button>
-        <button type="button" onClick={() => cyRef.current?.fit(undefined, 30)} aria-label="Fit the whole graph" data-testid="fit">
+        <button
+          type="button"
+          onClick={() => cyRef.current?.fit(undefined, 30)}
+          aria-label="Fit the whole graph"
+          data-testid="fit"
+        >
           Fit
         </button>
       </div>

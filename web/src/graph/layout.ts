@@ -165,10 +165,11 @@ export function layeredLayout(input: LayoutInput, opts: LayoutOptions = {}): Lay
     for (let h = 0; h < q.length; h++) {
       const v = q[h];
       rows[layer[v]].push(v);
-      for (const w of undirected[v]) if (!seen[w]) {
-        seen[w] = 1;
-        q.push(w);
-      }
+      for (const w of undirected[v])
+        if (!seen[w]) {
+          seen[w] = 1;
+          q.push(w);
+        }
     }
   }
   const pos = new Float64Array(n);

@@ -56,7 +56,15 @@ function viewNode(n: LineageNode): ViewNode {
   }
   if (n.type === 'DATASET_FIELD') {
     const d = n.data as unknown as ColumnFieldData;
-    return { id: n.id, kind: 'field', label: d.field, sub: d.dataset, namespace: d.namespace, name: d.dataset, state: null };
+    return {
+      id: n.id,
+      kind: 'field',
+      label: d.field,
+      sub: d.dataset,
+      namespace: d.namespace,
+      name: d.dataset,
+      state: null,
+    };
   }
   const d = n.data as unknown as LineageDatasetData;
   const namespace = d.namespace ?? d.id?.namespace ?? '';

@@ -49,7 +49,17 @@ function sortBy<T>(items: T[], key: (t: T) => string, desc: boolean): T[] {
   return desc ? sorted.reverse() : sorted;
 }
 
-function SortHeader({ label, id, sort, href }: { label: string; id: SortKey; sort: string; href: (sort: string) => string }) {
+function SortHeader({
+  label,
+  id,
+  sort,
+  href,
+}: {
+  label: string;
+  id: SortKey;
+  sort: string;
+  href: (sort: string) => string;
+}) {
   const [key, dir] = sort.split(':');
   const on = key === id;
   const next = on && dir !== 'desc' ? `${id}:desc` : `${id}:asc`;
@@ -96,7 +106,15 @@ function JobsTable({ jobs, sort, href }: { jobs: Job[]; sort: string; href: (sor
   );
 }
 
-function DatasetsTable({ datasets, sort, href }: { datasets: Dataset[]; sort: string; href: (sort: string) => string }) {
+function DatasetsTable({
+  datasets,
+  sort,
+  href,
+}: {
+  datasets: Dataset[];
+  sort: string;
+  href: (sort: string) => string;
+}) {
   const [key, dir] = sort.split(':');
   const keyOf = (d: Dataset) => (key === 'updated' ? d.updatedAt : d.name);
   const rows = sortBy(datasets, keyOf, dir === 'desc');
@@ -166,7 +184,12 @@ export function NamespacePage({ ns, loc }: { ns: string; loc: Location }) {
           {list.data.jobs && <JobsTable jobs={list.data.jobs} sort={sort} href={sortHref} />}
           {list.data.datasets && <DatasetsTable datasets={list.data.datasets} sort={sort} href={sortHref} />}
           <p class="muted small">Sorting orders the rows of this page.</p>
-          <Pager offset={offset} limit={PAGE} total={list.data.total} href={(p) => paths.namespace(ns, { tab, page: p, sort })} />
+          <Pager
+            offset={offset}
+            limit={PAGE}
+            total={list.data.total}
+            href={(p) => paths.namespace(ns, { tab, page: p, sort })}
+          />
         </>
       )}
     </main>

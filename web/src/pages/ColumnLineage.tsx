@@ -13,9 +13,15 @@ export function ColumnLineagePage({ loc }: { loc: Location }) {
   const rawDepth = Number(loc.params.get('depth') ?? 20);
   const depth = Number.isInteger(rawDepth) && rawDepth >= 1 && rawDepth <= 20 ? rawDepth : 20;
   const downstream = loc.params.get('downstream') === 'true';
-  const answer = useAsync((signal) => (node ? api.columnLineage({ nodeId: node, depth, withDownstream: downstream }, signal) : Promise.resolve(null)), [node, depth, downstream]);
+  const answer = useAsync(
+    (signal) =>
+      node ? api.columnLineage({ nodeId: node, depth, withDownstream: downstream }, signal) : Promise.resolve(null),
+    [node, depth, downstream],
+  );
   const model = useMemo(() => (answer.data ? toModel(answer.data) : null), [answer.data]);
-  const rows = (answer.data?.graph ?? []).map((n) => n.data as unknown as ColumnFieldData).filter((d) => d.inputFields.length > 0);
+  const rows = (answer.data?.graph ?? [])
+    .map((n) => n.data as unknown as ColumnFieldData)
+    .filter((d) => d.inputFields.length > 0);
   return (
     <main class="page lineage-page" data-testid="column-lineage-page">
       <h1>
@@ -24,10 +30,26 @@ export function ColumnLineagePage({ loc }: { loc: Location }) {
       <form class="controls" onSubmit={(e) => e.preventDefault()}>
         <label>
           Depth <output>{depth}</output>
-          <input type="range" min={1} max={20} value={depth} onChange={(e) => navigate(paths.columnLineage(node, { depth: Number((e.target as HTMLInputElement).value), downstream }))} aria-label="Depth in column hops" />
+          <input
+            type="range"
+            min={1}
+            max={20}
+            value={depth}
+            onChange={(e) =>
+              navigate(paths.columnLineage(node, { depth: Number((e.target as HTMLInputElement).value), downstream }))
+            }
+            aria-label="Depth in column hops"
+          />
         </label>
         <label>
-          <input type="checkbox" checked={downstream} onChange={(e) => navigate(paths.columnLineage(node, { depth, downstream: (e.target as HTMLInputElement).checked }))} data-testid="with-downstream" />
+          <input
+            type="checkbox"
+            checked={downstream}
+            onChange={(e) =>
+              navigate(paths.columnLineage(node, { depth, downstream: (e.target as HTMLInputElement).checked }))
+            }
+            data-testid="with-downstream"
+          />
           Also downstream
         </label>
       </form>
@@ -40,7 +62,14 @@ export function ColumnLineagePage({ loc }: { loc: Location }) {
           </p>
           {model.nodes.length > 0 && (
             <div class="lineage-body single">
-              <GraphCanvas model={model} focus={null} selected={null} path={null} label="Column lineage" onTap={() => undefined} />
+              <GraphCanvas
+                model={model}
+                focus={null}
+                selected={null}
+                path={null}
+                label="Column lineage"
+                onTap={() => undefined}
+              />
             </div>
           )}
           <table class="list" data-testid="column-mappings">
@@ -62,7 +91,13 @@ export function ColumnLineagePage({ loc }: { loc: Location }) {
                     <td>
                       <a href={paths.dataset(i.namespace, i.dataset)}>{i.dataset}</a>.<code>{i.field}</code>
                     </td>
-                    <td>{i.jobName && i.jobNamespace ? <a href={paths.job(i.jobNamespace, i.jobName)}>{i.jobName}</a> : '—'}</td>
+                    <td>
+                      {i.jobName && i.jobNamespace ? (
+                        <a href={paths.job(i.jobNamespace, i.jobName)}>{i.jobName}</a>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
                     <td>{[i.transformationType, i.transformationDescription].filter(Boolean).join(': ') || '—'}</td>
                   </tr>
                 )),

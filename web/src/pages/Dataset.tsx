@@ -23,7 +23,8 @@ export function schemaChanges(older: DatasetField[], newer: DatasetField[]): Sch
   for (const f of newer) {
     const o = before.get(f.name);
     if (!o) out.push({ kind: 'added', field: f.name, detail: f.type ?? '' });
-    else if ((o.type ?? '') !== (f.type ?? '')) out.push({ kind: 'type', field: f.name, detail: `${o.type ?? '?'} → ${f.type ?? '?'}` });
+    else if ((o.type ?? '') !== (f.type ?? ''))
+      out.push({ kind: 'type', field: f.name, detail: `${o.type ?? '?'} → ${f.type ?? '?'}` });
   }
   for (const f of older) if (!after.has(f.name)) out.push({ kind: 'removed', field: f.name, detail: f.type ?? '' });
   return out;
@@ -72,7 +73,9 @@ function Schema({ ds, onChange }: { ds: Dataset; onChange: (d: Dataset) => void 
                 f.tags.join(', ')
               )}
             </td>
-            <td>{depth === 0 && <a href={paths.columnLineage(nodeIds.field(ds.namespace, ds.name, f.name))}>lineage</a>}</td>
+            <td>
+              {depth === 0 && <a href={paths.columnLineage(nodeIds.field(ds.namespace, ds.name, f.name))}>lineage</a>}
+            </td>
           </tr>
         ))}
       </tbody>
@@ -80,7 +83,21 @@ function Schema({ ds, onChange }: { ds: Dataset; onChange: (d: Dataset) => void 
   );
 }
 
-export function TagEditor<T>({ tags, add, remove, onChange, label, compact }: { tags: string[]; add: (t: string) => Promise<T>; remove: (t: string) => Promise<T>; onChange: (t: T) => void; label: string; compact?: boolean }) {
+export function TagEditor<T>({
+  tags,
+  add,
+  remove,
+  onChange,
+  label,
+  compact,
+}: {
+  tags: string[];
+  add: (t: string) => Promise<T>;
+  remove: (t: string) => Promise<T>;
+  onChange: (t: T) => void;
+  label: string;
+  compact?: boolean;
+}) {
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
   const run = (p: Promise<T>) =>
@@ -90,7 +107,12 @@ export function TagEditor<T>({ tags, add, remove, onChange, label, compact }: { 
         setValue('');
         onChange(r);
       },
-      (e) => setError(e instanceof ApiError && (e.status === 401 || e.status === 403) ? 'Tags are read-only here (writes are not allowed)' : (e as Error).message),
+      (e) =>
+        setError(
+          e instanceof ApiError && (e.status === 401 || e.status === 403)
+            ? 'Tags are read-only here (writes are not allowed)'
+            : (e as Error).message,
+        ),
     );
   return (
     <div class={`tags ${compact ? 'compact' : ''}`} aria-label={label}>
@@ -109,7 +131,13 @@ export function TagEditor<T>({ tags, add, remove, onChange, label, compact }: { 
           if (value.trim()) run(add(value.trim()));
         }}
       >
-        <input value={value} onInput={(e) => setValue((e.target as HTMLInputElement).value)} placeholder="add tag" aria-label={`Add a tag (${label})`} size={compact ? 8 : 12} />
+        <input
+          value={value}
+          onInput={(e) => setValue((e.target as HTMLInputElement).value)}
+          placeholder="add tag"
+          aria-label={`Add a tag (${label})`}
+          size={compact ? 8 : 12}
+        />
       </form>
       {error && <span class="error small">{error}</span>}
     </div>
@@ -117,7 +145,10 @@ export function TagEditor<T>({ tags, add, remove, onChange, label, compact }: { 
 }
 
 function Versions({ ds, highlight }: { ds: Dataset; highlight: string | null }) {
-  const list = useAsync((signal) => api.datasetVersions(ds.namespace, ds.name, { limit: 100 }, signal), [ds.namespace, ds.name]);
+  const list = useAsync(
+    (signal) => api.datasetVersions(ds.namespace, ds.name, { limit: 100 }, signal),
+    [ds.namespace, ds.name],
+  );
   if (list.error) return <ErrorBox error={list.error} />;
   if (!list.data) return <Loading what="versions" />;
   const versions: DatasetVersion[] = list.data.versions;
@@ -156,7 +187,8 @@ function Versions({ ds, highlight }: { ds: Dataset; highlight: string | null }) 
                       {run.jobVersion && (
                         <>
                           {' '}
-                          of <a href={paths.job(run.jobVersion.namespace, run.jobVersion.name)}>{run.jobVersion.name}</a>
+                          of{' '}
+                          <a href={paths.job(run.jobVersion.namespace, run.jobVersion.name)}>{run.jobVersion.name}</a>
                         </>
                       )}
                     </>
@@ -174,7 +206,8 @@ function Versions({ ds, highlight }: { ds: Dataset; highlight: string | null }) 
                     <ul class="changes">
                       {changes.map((c) => (
                         <li class={`change-${c.kind}`}>
-                          {c.kind === 'added' ? '+' : c.kind === 'removed' ? '−' : '~'} <code>{c.field}</code> {c.detail}
+                          {c.kind === 'added' ? '+' : c.kind === 'removed' ? '−' : '~'} <code>{c.field}</code>{' '}
+                          {c.detail}
                         </li>
                       ))}
                     </ul>
@@ -195,10 +228,19 @@ function ProducersConsumers({ ds }: { ds: Dataset }) {
   const lineage = useAsync((signal) => api.lineage({ nodeId: id, depth: 0, window: 'all' }, signal), [id]);
   if (lineage.error) return <ErrorBox error={lineage.error} />;
   if (!lineage.data) return <Loading />;
-  const self = lineage.data.graph.find((n) => n.type === 'DATASET' && (n.data as { name?: string }).name === ds.name && (n.data as { namespace?: string }).namespace === ds.namespace);
-  const jobs = new Map(lineage.data.graph.filter((n) => n.type === 'JOB').map((n) => [n.id, n.data as unknown as LineageJobData]));
+  const self = lineage.data.graph.find(
+    (n) =>
+      n.type === 'DATASET' &&
+      (n.data as { name?: string }).name === ds.name &&
+      (n.data as { namespace?: string }).namespace === ds.namespace,
+  );
+  const jobs = new Map(
+    lineage.data.graph.filter((n) => n.type === 'JOB').map((n) => [n.id, n.data as unknown as LineageJobData]),
+  );
   const producers = (self?.inEdges ?? []).map((e) => jobs.get(e.origin)).filter((j): j is LineageJobData => Boolean(j));
-  const consumers = (self?.outEdges ?? []).map((e) => jobs.get(e.destination)).filter((j): j is LineageJobData => Boolean(j));
+  const consumers = (self?.outEdges ?? [])
+    .map((e) => jobs.get(e.destination))
+    .filter((j): j is LineageJobData => Boolean(j));
   const list = (jobs: LineageJobData[], testid: string) =>
     jobs.length === 0 ? (
       <p class="muted">none</p>
@@ -230,21 +272,24 @@ export function DatasetPage({ ns, name, loc }: { ns: string; name: string; loc: 
   const ds = useAsync((signal) => api.dataset(ns, name, signal), [ns, name]);
   const [updated, setUpdated] = useState<Dataset | null>(null);
   const d = updated && updated.name === name && updated.namespace === ns ? updated : ds.data;
-  if (ds.error) return (
-    <main class="page">
-      <ErrorBox error={ds.error} />
-    </main>
-  );
-  if (!d) return (
-    <main class="page">
-      <Loading what="dataset" />
-    </main>
-  );
+  if (ds.error)
+    return (
+      <main class="page">
+        <ErrorBox error={ds.error} />
+      </main>
+    );
+  if (!d)
+    return (
+      <main class="page">
+        <Loading what="dataset" />
+      </main>
+    );
   const id = nodeIds.dataset(d.namespace, d.name);
   return (
     <main class="page" data-testid="dataset-page">
       <p class="crumbs">
-        <a href={paths.home()}>Namespaces</a> / <a href={paths.namespace(d.namespace, { tab: 'datasets' })}>{d.namespace}</a> /
+        <a href={paths.home()}>Namespaces</a> /{' '}
+        <a href={paths.namespace(d.namespace, { tab: 'datasets' })}>{d.namespace}</a> /
       </p>
       <h1>
         <KindBadge kind="dataset" /> <span data-testid="title">{d.name}</span>
@@ -263,7 +308,13 @@ export function DatasetPage({ ns, name, loc }: { ns: string; name: string; loc: 
         <dd>{d.lastLifecycleState ?? '—'}</dd>
         <dt>Tags</dt>
         <dd>
-          <TagEditor tags={d.tags} label="Dataset tags" add={(t) => api.tagDataset(d.namespace, d.name, t)} remove={(t) => api.untagDataset(d.namespace, d.name, t)} onChange={setUpdated} />
+          <TagEditor
+            tags={d.tags}
+            label="Dataset tags"
+            add={(t) => api.tagDataset(d.namespace, d.name, t)}
+            remove={(t) => api.untagDataset(d.namespace, d.name, t)}
+            onChange={setUpdated}
+          />
         </dd>
       </dl>
       <div class="actions">

@@ -27,11 +27,18 @@ export function ImpactPage({ loc }: { loc: Location }) {
   // `limit` (1 to VIEW_LIMIT rows, default VIEW_LIMIT) is for deep links that want only the nearest.
   const rawLimit = Number(loc.params.get('limit') ?? VIEW_LIMIT);
   const limit = Number.isInteger(rawLimit) && rawLimit >= 1 && rawLimit <= VIEW_LIMIT ? rawLimit : VIEW_LIMIT;
-  const impact = useAsync((signal) => (node ? fetchImpact(request, limit, signal) : Promise.resolve(null)), [node, depth, win, limit]);
+  const impact = useAsync(
+    (signal) => (node ? fetchImpact(request, limit, signal) : Promise.resolve(null)),
+    [node, depth, win, limit],
+  );
   const [csvError, setCsvError] = useState<unknown>(null);
   const [downloading, setDownloading] = useState(false);
   const data = impact.data;
-  const startLabel = data ? (data.answer.start.type === 'DATASET_FIELD' ? `${data.answer.start.dataset}.${data.answer.start.field}` : data.answer.start.name) : node;
+  const startLabel = data
+    ? data.answer.start.type === 'DATASET_FIELD'
+      ? `${data.answer.start.dataset}.${data.answer.start.field}`
+      : data.answer.start.name
+    : node;
 
   const download = async () => {
     if (!data) return;
@@ -66,11 +73,20 @@ export function ImpactPage({ loc }: { loc: Location }) {
             min={1}
             max={20}
             value={depth}
-            onChange={(e) => navigate(paths.impact(node, { depth: Number((e.target as HTMLInputElement).value), window: win === DEFAULT_WINDOW ? undefined : win }))}
+            onChange={(e) =>
+              navigate(
+                paths.impact(node, {
+                  depth: Number((e.target as HTMLInputElement).value),
+                  window: win === DEFAULT_WINDOW ? undefined : win,
+                }),
+              )
+            }
             aria-label="Depth in job hops"
           />
         </label>
-        {data?.answer.start.type !== 'DATASET_FIELD' && <a href={paths.lineage({ node, direction: 'downstream', depth, window: win })}>Show as a graph</a>}
+        {data?.answer.start.type !== 'DATASET_FIELD' && (
+          <a href={paths.lineage({ node, direction: 'downstream', depth, window: win })}>Show as a graph</a>
+        )}
         <button type="button" onClick={download} disabled={!data || downloading} data-testid="csv">
           {downloading ? 'Preparing CSV…' : 'Download CSV'}
         </button>
@@ -82,8 +98,15 @@ export function ImpactPage({ loc }: { loc: Location }) {
         <>
           <p class="summary" data-testid="impact-summary" aria-live="polite">
             {s.total} downstream:{' '}
-            {s.columns ? `${s.columns} columns through ${s.jobs} jobs (${s.failingJobs} failing)` : `${s.jobs} jobs (${s.failingJobs} failing), ${s.datasets} datasets`}
-            {s.byHops.length > 0 && <span data-testid="impact-by-hops"> · by job hops: {s.byHops.map(([h, n]) => `${h}: ${n}`).join(', ')}</span>}
+            {s.columns
+              ? `${s.columns} columns through ${s.jobs} jobs (${s.failingJobs} failing)`
+              : `${s.jobs} jobs (${s.failingJobs} failing), ${s.datasets} datasets`}
+            {s.byHops.length > 0 && (
+              <span data-testid="impact-by-hops">
+                {' '}
+                · by job hops: {s.byHops.map(([h, n]) => `${h}: ${n}`).join(', ')}
+              </span>
+            )}
             {s.truncated && (
               <strong class="warn" data-testid="impact-truncated">
                 {' '}
@@ -125,7 +148,8 @@ export function ImpactPage({ loc }: { loc: Location }) {
             </tbody>
           </table>
           <p class="muted small">
-            From the service's blast radius ({win === 'all' ? 'all history' : `edges seen within ${win}`}, {depth} job hops; the table shows at most the nearest {limit}).
+            From the service's blast radius ({win === 'all' ? 'all history' : `edges seen within ${win}`}, {depth} job
+            hops; the table shows at most the nearest {limit}).
           </p>
         </>
       )}

@@ -18,7 +18,12 @@ export function RunChart({ runs }: { runs: Run[] }) {
   const bar = Math.max(3, Math.min(24, (w - 40) / shown.length - 2));
   return (
     <figure class="run-chart">
-      <svg viewBox={`0 0 ${w} ${top + h + 20}`} role="img" aria-label={`Durations of the last ${shown.length} runs`} data-testid="run-chart">
+      <svg
+        viewBox={`0 0 ${w} ${top + h + 20}`}
+        role="img"
+        aria-label={`Durations of the last ${shown.length} runs`}
+        data-testid="run-chart"
+      >
         <line x1="30" y1={top + h} x2={w} y2={top + h} class="axis" />
         <line x1="30" y1={top} x2="30" y2={top + h} class="axis" />
         <text x="34" y="12" class="tick">
@@ -27,7 +32,14 @@ export function RunChart({ runs }: { runs: Run[] }) {
         {shown.map((r, i) => {
           const bh = r.durationMs ? Math.max(2, (r.durationMs / max) * h) : 2;
           return (
-            <rect x={34 + i * (bar + 2)} y={top + h - bh} width={bar} height={bh} class={`bar state-${r.state.toLowerCase()}`} data-run={r.id}>
+            <rect
+              x={34 + i * (bar + 2)}
+              y={top + h - bh}
+              width={bar}
+              height={bh}
+              class={`bar state-${r.state.toLowerCase()}`}
+              data-run={r.id}
+            >
               <title>
                 {r.state} · {formatTime(r.startedAt)} · {formatDuration(r.durationMs)}
               </title>
@@ -46,7 +58,10 @@ export function RunChart({ runs }: { runs: Run[] }) {
 }
 
 function Runs({ job }: { job: Job }) {
-  const runs = useAsync((signal) => api.jobRuns(job.namespace, job.name, { limit: 100 }, signal), [job.namespace, job.name]);
+  const runs = useAsync(
+    (signal) => api.jobRuns(job.namespace, job.name, { limit: 100 }, signal),
+    [job.namespace, job.name],
+  );
   if (runs.error) return <ErrorBox error={runs.error} />;
   if (!runs.data) return <Loading what="runs" />;
   return (
@@ -88,10 +103,14 @@ function Runs({ job }: { job: Job }) {
 }
 
 function Versions({ job }: { job: Job }) {
-  const versions = useAsync((signal) => api.jobVersions(job.namespace, job.name, { limit: 50 }, signal), [job.namespace, job.name]);
+  const versions = useAsync(
+    (signal) => api.jobVersions(job.namespace, job.name, { limit: 50 }, signal),
+    [job.namespace, job.name],
+  );
   if (versions.error) return <ErrorBox error={versions.error} />;
   if (!versions.data) return <Loading what="versions" />;
-  if (versions.data.versions.length === 0) return <p class="muted">No version yet (a version is made when a run ends).</p>;
+  if (versions.data.versions.length === 0)
+    return <p class="muted">No version yet (a version is made when a run ends).</p>;
   return (
     <div data-testid="job-versions">
       {versions.data.versions.map((v) => {
@@ -99,7 +118,8 @@ function Versions({ job }: { job: Job }) {
         return (
           <article class="card version" data-version={v.version}>
             <h3>
-              <code title={v.version}>{shortId(v.version)}</code> {v.version === job.currentVersion && <span class="badge current">current</span>}{' '}
+              <code title={v.version}>{shortId(v.version)}</code>{' '}
+              {v.version === job.currentVersion && <span class="badge current">current</span>}{' '}
               <span class="muted small">{formatTime(v.createdAt)}</span>
             </h3>
             <div class="two-col">
@@ -128,7 +148,10 @@ function Versions({ job }: { job: Job }) {
             </div>
             {v.location && (
               <p>
-                Source: <a href={v.location} rel="noreferrer noopener" target="_blank">{v.location}</a>
+                Source:{' '}
+                <a href={v.location} rel="noreferrer noopener" target="_blank">
+                  {v.location}
+                </a>
               </p>
             )}
             {sql && <pre class="sql">{sql}</pre>}
@@ -140,8 +163,11 @@ function Versions({ job }: { job: Job }) {
 }
 
 function Family({ job }: { job: Job }) {
-  const parentFacet = (job.latestRun?.facets as { parent?: { job?: { namespace?: string; name?: string } } } | undefined)?.parent?.job;
-  const parentNs = parentFacet?.name === job.parentJobName && parentFacet?.namespace ? parentFacet.namespace : job.namespace;
+  const parentFacet = (
+    job.latestRun?.facets as { parent?: { job?: { namespace?: string; name?: string } } } | undefined
+  )?.parent?.job;
+  const parentNs =
+    parentFacet?.name === job.parentJobName && parentFacet?.namespace ? parentFacet.namespace : job.namespace;
   // No endpoint lists a job's children: they are the jobs of the namespace naming it as parent.
   const children = useAsync((signal) => api.jobs(job.namespace, { limit: 1000 }, signal), [job.namespace]);
   const kids = children.data?.jobs.filter((j) => j.parentJobName === job.name) ?? [];
@@ -149,22 +175,31 @@ function Family({ job }: { job: Job }) {
     <div class="two-col" data-testid="family">
       <div>
         <h3>Parent</h3>
-        {job.parentJobName ? <a href={paths.job(parentNs, job.parentJobName)}>{job.parentJobName}</a> : <p class="muted">none</p>}
+        {job.parentJobName ? (
+          <a href={paths.job(parentNs, job.parentJobName)}>{job.parentJobName}</a>
+        ) : (
+          <p class="muted">none</p>
+        )}
       </div>
       <div>
         <h3>Children</h3>
         {children.error ? <ErrorBox error={children.error} /> : null}
         {!children.data && !children.error && <Loading />}
-        {children.data && (kids.length === 0 ? <p class="muted">none</p> : (
-          <ul class="plain">
-            {kids.map((k) => (
-              <li>
-                <a href={paths.job(k.namespace, k.name)}>{k.name}</a> <StateBadge state={k.latestRun?.state} />
-              </li>
-            ))}
-          </ul>
-        ))}
-        {children.data && children.data.totalCount > children.data.jobs.length && <p class="muted small">Looked at the first {children.data.jobs.length} jobs of the namespace.</p>}
+        {children.data &&
+          (kids.length === 0 ? (
+            <p class="muted">none</p>
+          ) : (
+            <ul class="plain">
+              {kids.map((k) => (
+                <li>
+                  <a href={paths.job(k.namespace, k.name)}>{k.name}</a> <StateBadge state={k.latestRun?.state} />
+                </li>
+              ))}
+            </ul>
+          ))}
+        {children.data && children.data.totalCount > children.data.jobs.length && (
+          <p class="muted small">Looked at the first {children.data.jobs.length} jobs of the namespace.</p>
+        )}
       </div>
     </div>
   );
@@ -175,16 +210,18 @@ export function JobPage({ ns, name, loc }: { ns: string; name: string; loc: Loca
   const job = useAsync((signal) => api.job(ns, name, signal), [ns, name]);
   const [updated, setUpdated] = useState<Job | null>(null);
   const j = updated && updated.name === name && updated.namespace === ns ? updated : job.data;
-  if (job.error) return (
-    <main class="page">
-      <ErrorBox error={job.error} />
-    </main>
-  );
-  if (!j) return (
-    <main class="page">
-      <Loading what="job" />
-    </main>
-  );
+  if (job.error)
+    return (
+      <main class="page">
+        <ErrorBox error={job.error} />
+      </main>
+    );
+  if (!j)
+    return (
+      <main class="page">
+        <Loading what="job" />
+      </main>
+    );
   const id = nodeIds.job(j.namespace, j.name);
   const run = j.latestRun;
   return (
@@ -217,10 +254,24 @@ export function JobPage({ ns, name, loc }: { ns: string; name: string; loc: Loca
           <code title={j.currentVersion ?? ''}>{shortId(j.currentVersion)}</code>
         </dd>
         <dt>Source</dt>
-        <dd>{j.location ? <a href={j.location} target="_blank" rel="noreferrer noopener">{j.location}</a> : '—'}</dd>
+        <dd>
+          {j.location ? (
+            <a href={j.location} target="_blank" rel="noreferrer noopener">
+              {j.location}
+            </a>
+          ) : (
+            '—'
+          )}
+        </dd>
         <dt>Tags</dt>
         <dd>
-          <TagEditor tags={j.tags} label="Job tags" add={(t) => api.tagJob(j.namespace, j.name, t)} remove={(t) => api.untagJob(j.namespace, j.name, t)} onChange={setUpdated} />
+          <TagEditor
+            tags={j.tags}
+            label="Job tags"
+            add={(t) => api.tagJob(j.namespace, j.name, t)}
+            remove={(t) => api.untagJob(j.namespace, j.name, t)}
+            onChange={setUpdated}
+          />
         </dd>
       </dl>
       <div class="actions">

@@ -112,21 +112,44 @@ function NodeDetails({ model, id, state }: { model: GraphModel; id: string; stat
   );
 }
 
-function NodeList({ model, onPick, selected }: { model: GraphModel; onPick: (id: string) => void; selected: string | null }) {
+function NodeList({
+  model,
+  onPick,
+  selected,
+}: {
+  model: GraphModel;
+  onPick: (id: string) => void;
+  selected: string | null;
+}) {
   const [filter, setFilter] = useState('');
   const f = filter.trim().toLowerCase();
-  const matching = f ? model.nodes.filter((n) => n.label.toLowerCase().includes(f) || n.namespace.toLowerCase().includes(f)) : model.nodes;
+  const matching = f
+    ? model.nodes.filter((n) => n.label.toLowerCase().includes(f) || n.namespace.toLowerCase().includes(f))
+    : model.nodes;
   const shown = matching.slice(0, 200);
   return (
     <div class="node-list">
       <label>
         Find a node in the graph
-        <input type="search" value={filter} onInput={(e) => setFilter((e.target as HTMLInputElement).value)} placeholder="name or namespace" data-testid="node-filter" />
+        <input
+          type="search"
+          value={filter}
+          onInput={(e) => setFilter((e.target as HTMLInputElement).value)}
+          placeholder="name or namespace"
+          data-testid="node-filter"
+        />
       </label>
       <ul data-testid="node-list">
         {shown.map((n) => (
           <li>
-            <button type="button" class={n.id === selected ? 'active' : ''} onClick={() => onPick(n.id)} data-node-id={n.id} data-kind={n.kind} data-state={n.state ?? undefined}>
+            <button
+              type="button"
+              class={n.id === selected ? 'active' : ''}
+              onClick={() => onPick(n.id)}
+              data-node-id={n.id}
+              data-kind={n.kind}
+              data-state={n.state ?? undefined}
+            >
               <span class={`dot kind-${n.kind} state-${(n.state ?? 'none').toLowerCase()}`} aria-hidden="true" />
               {n.label}
             </button>
@@ -172,13 +195,32 @@ function Legend() {
 export function LineagePage({ loc }: { loc: Location }) {
   void loadCytoscape(); // in parallel with the lineage request
   const state = readLineageState(loc.params);
-  const set = (patch: Partial<LineageState>, replace = false) => navigate(paths.lineage({ ...state, ...patch }), { replace });
+  const set = (patch: Partial<LineageState>, replace = false) =>
+    navigate(paths.lineage({ ...state, ...patch }), { replace });
   const answer = useAsync(
-    (signal) => (state.node ? api.lineage({ nodeId: state.node, depth: state.depth, direction: state.direction, asOf: state.asOf ?? undefined, window: state.window ?? undefined }, signal) : Promise.resolve(null)),
+    (signal) =>
+      state.node
+        ? api.lineage(
+            {
+              nodeId: state.node,
+              depth: state.depth,
+              direction: state.direction,
+              asOf: state.asOf ?? undefined,
+              window: state.window ?? undefined,
+            },
+            signal,
+          )
+        : Promise.resolve(null),
     [state.node, state.depth, state.direction, state.asOf, state.window],
   );
-  const model = useMemo(() => (answer.data ? toModel(answer.data, state.asOf ? Date.parse(state.asOf) : Date.now()) : null), [answer.data]);
-  const path = useMemo(() => (model && state.selected && state.to ? shortestPath(model, state.selected, state.to) : null), [model, state.selected, state.to]);
+  const model = useMemo(
+    () => (answer.data ? toModel(answer.data, state.asOf ? Date.parse(state.asOf) : Date.now()) : null),
+    [answer.data],
+  );
+  const path = useMemo(
+    () => (model && state.selected && state.to ? shortestPath(model, state.selected, state.to) : null),
+    [model, state.selected, state.to],
+  );
   const focus = model ? (model.byId.has(state.node) ? state.node : null) : null;
 
   if (!state.node) {
@@ -201,13 +243,28 @@ export function LineagePage({ loc }: { loc: Location }) {
       <form class="controls" onSubmit={(e) => e.preventDefault()} aria-label="Graph controls">
         <label>
           Depth <output data-testid="depth-value">{state.depth}</output>
-          <input type="range" min={1} max={20} value={state.depth} onChange={(e) => set({ depth: Number((e.target as HTMLInputElement).value), to: null })} data-testid="depth" aria-label="Depth in job hops" />
+          <input
+            type="range"
+            min={1}
+            max={20}
+            value={state.depth}
+            onChange={(e) => set({ depth: Number((e.target as HTMLInputElement).value), to: null })}
+            data-testid="depth"
+            aria-label="Depth in job hops"
+          />
         </label>
         <fieldset class="segmented">
           <legend>Direction</legend>
           {DIRECTIONS.map(([d, text]) => (
             <label class={state.direction === d ? 'on' : ''}>
-              <input type="radio" name="direction" value={d} checked={state.direction === d} onChange={() => set({ direction: d, to: null })} data-testid={`direction-${d}`} />
+              <input
+                type="radio"
+                name="direction"
+                value={d}
+                checked={state.direction === d}
+                onChange={() => set({ direction: d, to: null })}
+                data-testid={`direction-${d}`}
+              />
               {text}
             </label>
           ))}
@@ -231,7 +288,11 @@ export function LineagePage({ loc }: { loc: Location }) {
         )}
         <label>
           Window
-          <select value={state.window ?? ''} onChange={(e) => set({ window: (e.target as HTMLSelectElement).value || null })} data-testid="window">
+          <select
+            value={state.window ?? ''}
+            onChange={(e) => set({ window: (e.target as HTMLSelectElement).value || null })}
+            data-testid="window"
+          >
             {WINDOWS.map(([v, text]) => (
               <option value={v}>{text}</option>
             ))}
@@ -243,10 +304,13 @@ export function LineagePage({ loc }: { loc: Location }) {
       {model && (
         <>
           <p class="summary" data-testid="graph-summary" aria-live="polite">
-            {model.nodes.length} nodes ({model.nodes.filter((n) => n.kind === 'job').length} jobs, {model.nodes.filter((n) => n.kind === 'dataset').length} datasets), {model.edges.length} edges
+            {model.nodes.length} nodes ({model.nodes.filter((n) => n.kind === 'job').length} jobs,{' '}
+            {model.nodes.filter((n) => n.kind === 'dataset').length} datasets), {model.edges.length} edges
             {state.asOf ? ` as of ${formatTime(state.asOf)}` : ''}
             {answer.loading ? ' · updating…' : ''}
-            {answer.data?.truncated && <strong class="warn"> · truncated at the service's node cap: lower the depth</strong>}
+            {answer.data?.truncated && (
+              <strong class="warn"> · truncated at the service's node cap: lower the depth</strong>
+            )}
           </p>
           <div class="lineage-body">
             <GraphCanvas
@@ -284,7 +348,11 @@ export function LineagePage({ loc }: { loc: Location }) {
                   </button>
                 </div>
               )}
-              <NodeList model={model} selected={state.selected ?? null} onPick={(id) => set({ selected: id, to: null }, true)} />
+              <NodeList
+                model={model}
+                selected={state.selected ?? null}
+                onPick={(id) => set({ selected: id, to: null }, true)}
+              />
             </aside>
           </div>
           <Legend />

@@ -12,7 +12,10 @@ function VersionList({ versions, testid }: { versions: VersionRef[]; testid: str
       {versions.map((v) => (
         <li data-dataset={v.name} data-version={v.version}>
           <a href={paths.dataset(v.namespace, v.name)}>{v.name}</a>{' '}
-          <a href={`${paths.dataset(v.namespace, v.name, 'versions')}&version=${encodeURIComponent(v.version)}`} title={v.version}>
+          <a
+            href={`${paths.dataset(v.namespace, v.name, 'versions')}&version=${encodeURIComponent(v.version)}`}
+            title={v.version}
+          >
             <code>{shortId(v.version)}</code>
           </a>
         </li>
@@ -24,32 +27,40 @@ function VersionList({ versions, testid }: { versions: VersionRef[]; testid: str
 export function RunPage({ id }: { id: string }) {
   const data = useAsync(
     async (signal) => {
-      const [run, lineage, jobFacets] = await Promise.all([api.run(id, signal), api.runLineageUpstream(id, 20, signal), api.runFacets(id, 'job', signal)]);
+      const [run, lineage, jobFacets] = await Promise.all([
+        api.run(id, signal),
+        api.runLineageUpstream(id, 20, signal),
+        api.runFacets(id, 'job', signal),
+      ]);
       return { run, lineage, jobFacets };
     },
     [id],
   );
-  if (data.error) return (
-    <main class="page">
-      <ErrorBox error={data.error} />
-    </main>
-  );
-  if (!data.data) return (
-    <main class="page">
-      <Loading what="run" />
-    </main>
-  );
+  if (data.error)
+    return (
+      <main class="page">
+        <ErrorBox error={data.error} />
+      </main>
+    );
+  if (!data.data)
+    return (
+      <main class="page">
+        <Loading what="run" />
+      </main>
+    );
   const { run, lineage, jobFacets } = data.data;
   const self = lineage.runs[0];
   const job = self?.job;
-  const parent = (run.facets as { parent?: { run?: { runId?: string }; job?: { namespace?: string; name?: string } } }).parent;
+  const parent = (run.facets as { parent?: { run?: { runId?: string }; job?: { namespace?: string; name?: string } } })
+    .parent;
   const upstream = lineage.runs.slice(1);
   return (
     <main class="page" data-testid="run-page">
       <p class="crumbs">
         {job?.namespace && job.name ? (
           <>
-            <a href={paths.namespace(job.namespace)}>{job.namespace}</a> / <a href={paths.job(job.namespace, job.name, 'runs')}>{job.name}</a> /
+            <a href={paths.namespace(job.namespace)}>{job.namespace}</a> /{' '}
+            <a href={paths.job(job.namespace, job.name, 'runs')}>{job.name}</a> /
           </>
         ) : null}
       </p>
@@ -122,7 +133,13 @@ export function RunPage({ id }: { id: string }) {
                       <code>{shortId(u.run.id)}</code>
                     </a>
                   </td>
-                  <td>{u.job.namespace && u.job.name ? <a href={paths.job(u.job.namespace, u.job.name)}>{u.job.name}</a> : '—'}</td>
+                  <td>
+                    {u.job.namespace && u.job.name ? (
+                      <a href={paths.job(u.job.namespace, u.job.name)}>{u.job.name}</a>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
                   <td>
                     <StateBadge state={u.run.status} />
                   </td>
