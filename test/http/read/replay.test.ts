@@ -175,24 +175,21 @@ describe('read API: replayed and reordered streams answer byte-identically', fun
   // REPLAY_SEEDS=1-40 tries more orders (a deeper check than the suite's five).
   const [lo, hi] = (process.env.REPLAY_SEEDS ?? '1-5').split('-').map(Number);
   for (let seed = lo; seed <= hi; seed++) {
-    it(
-      `the stream in shuffled order ${seed} (with duplicates) into an empty database answers as in ` + `order`,
-      async () => {
-        const events = replayStream();
-        await postAll(events);
-        const inOrder = withoutArrivalTimes(await snapshot(t()));
-        await wipe(t().db);
-        await t().app.services.namespaces.ensureDefault();
-        const mixed = shuffled(events, seed);
-        await postAll([...mixed, ...mixed.slice(0, seed * 4)]);
-        const diffs = differences(inOrder, withoutArrivalTimes(await snapshot(t())));
-        if (process.env.REPLAY_DIFFS)
-          writeFileSync(
-            `${process.env.REPLAY_DIFFS}-${seed}.json`,
-            JSON.stringify([[...inOrder], [...withoutArrivalTimes(await snapshot(t()))]]),
-          );
-        expect(diffs).to.deep.equal([]);
-      },
-    );
+    it(`the stream in shuffled order ${seed} (with duplicates) into an empty database answers as in order`, async () => {
+      const events = replayStream();
+      await postAll(events);
+      const inOrder = withoutArrivalTimes(await snapshot(t()));
+      await wipe(t().db);
+      await t().app.services.namespaces.ensureDefault();
+      const mixed = shuffled(events, seed);
+      await postAll([...mixed, ...mixed.slice(0, seed * 4)]);
+      const diffs = differences(inOrder, withoutArrivalTimes(await snapshot(t())));
+      if (process.env.REPLAY_DIFFS)
+        writeFileSync(
+          `${process.env.REPLAY_DIFFS}-${seed}.json`,
+          JSON.stringify([[...inOrder], [...withoutArrivalTimes(await snapshot(t()))]]),
+        );
+      expect(diffs).to.deep.equal([]);
+    });
   }
 });
