@@ -175,7 +175,7 @@ describe('read API: replayed and reordered streams answer byte-identically', fun
   // REPLAY_SEEDS=1-40 tries more orders (a deeper check than the suite's five).
   const [lo, hi] = (process.env.REPLAY_SEEDS ?? '1-5').split('-').map(Number);
   for (let seed = lo; seed <= hi; seed++) {
-    it(`the stream in shuffled order ${seed} (with duplicates) into an empty database answers as in order`, async () => {
+    it(`shuffled order ${seed} (with duplicates) into an empty database answers as in order`, async () => {
       const events = replayStream();
       await postAll(events);
       const inOrder = withoutArrivalTimes(await snapshot(t()));
