@@ -76,45 +76,20 @@ export function observeCommitter(
       'Events refused with 503 unavailable at once because Neo4j was known to be down',
     ],
   ];
-  // Observing another committer on the same registry replaces the earlier collectors.
-  const fresh = (name: string) => {
-    if (metrics.registry.getSingleMetric(name)) metrics.registry.removeSingleMetric(name);
-    return name;
-  };
-  for (const [key, name, help] of counters) {
-    let reported = 0;
-    new Counter({
-      name: fresh(name),
-      help,
-      registers: [metrics.registry],
-      collect() {
-        this.inc(committer.stats[key] - reported);
-        reported = committer.stats[key];
-      },
-    });
-  }
+  for (const [key, name, help] of counters) countFrom(metrics, name, help, () => committer.stats[key]);
   const gauges: [string, string, () => number][] = [
     ['lineage_ingest_queued_events', 'Events waiting for an ingest transaction', () => committer.queued],
     ['lineage_ingest_transactions_in_flight', 'Ingest transactions in flight', () => committer.inFlight],
   ];
-  for (const [name, help, read] of gauges) {
-    new Gauge({
-      name: fresh(name),
-      help,
-      registers: [metrics.registry],
-      collect() {
-        this.set(read());
-      },
-    });
-  }
+  for (const [name, help, read] of gauges) gaugeFrom(metrics, name, help, read);
   const size = new Histogram({
-    name: fresh('lineage_ingest_transaction_events'),
+    name: fresh(metrics, 'lineage_ingest_transaction_events'),
     help: 'Events per committed ingest transaction (group commit batch size)',
     buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000],
     registers: [metrics.registry],
   });
   const duration = new Histogram({
-    name: fresh('lineage_ingest_transaction_duration_seconds'),
+    name: fresh(metrics, 'lineage_ingest_transaction_duration_seconds'),
     help: 'Duration of committed ingest transactions, from start to commit, retries included',
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60],
     registers: [metrics.registry],
@@ -130,10 +105,6 @@ export function observeAdmission(
   metrics: Metrics,
   gate: { stats: { admitted: number; refused: number; heldForMemory: number }; inFlight: number; queued: number },
 ): void {
-  const fresh = (name: string) => {
-    if (metrics.registry.getSingleMetric(name)) metrics.registry.removeSingleMetric(name);
-    return name;
-  };
   const counters: ['admitted' | 'refused' | 'heldForMemory', string, string][] = [
     ['admitted', 'lineage_query_admitted_requests_total', 'Query API requests admitted to run'],
     [
@@ -147,32 +118,12 @@ export function observeAdmission(
       'Times a query slot was left unused because resident memory was above QUERY_MEMORY_SOFT_LIMIT',
     ],
   ];
-  for (const [key, name, help] of counters) {
-    let reported = 0;
-    new Counter({
-      name: fresh(name),
-      help,
-      registers: [metrics.registry],
-      collect() {
-        this.inc(gate.stats[key] - reported);
-        reported = gate.stats[key];
-      },
-    });
-  }
+  for (const [key, name, help] of counters) countFrom(metrics, name, help, () => gate.stats[key]);
   const gauges: [string, string, () => number][] = [
     ['lineage_query_requests_in_flight', 'Query API requests running', () => gate.inFlight],
     ['lineage_query_requests_queued', 'Query API requests waiting for a slot', () => gate.queued],
   ];
-  for (const [name, help, read] of gauges) {
-    new Gauge({
-      name: fresh(name),
-      help,
-      registers: [metrics.registry],
-      collect() {
-        this.set(read());
-      },
-    });
-  }
+  for (const [name, help, read] of gauges) gaugeFrom(metrics, name, help, read);
 }
 
 /**
@@ -184,38 +135,52 @@ export function observeNeo4j(
   neo4j: { isDown: boolean; outages: number },
   restarts?: () => number,
 ): void {
-  const fresh = (name: string) => {
-    if (metrics.registry.getSingleMetric(name)) metrics.registry.removeSingleMetric(name);
-    return name;
-  };
-  new Gauge({
-    name: fresh('lineage_neo4j_up'),
-    help: '1 while Neo4j answers, 0 while the service knows it is down (requests then get 503 at once)',
-    registers: [metrics.registry],
-    collect() {
-      this.set(neo4j.isDown ? 0 : 1);
-    },
-  });
-  let outages = 0;
-  new Counter({
-    name: fresh('lineage_neo4j_outages_total'),
-    help: 'Times Neo4j became unreachable',
-    registers: [metrics.registry],
-    collect() {
-      this.inc(neo4j.outages - outages);
-      outages = neo4j.outages;
-    },
-  });
+  gaugeFrom(
+    metrics,
+    'lineage_neo4j_up',
+    '1 while Neo4j answers, 0 while the service knows it is down (requests then get 503 at once)',
+    () => (neo4j.isDown ? 0 : 1),
+  );
+  countFrom(metrics, 'lineage_neo4j_outages_total', 'Times Neo4j became unreachable', () => neo4j.outages);
   if (restarts) {
-    let reported = 0;
-    new Counter({
-      name: fresh('lineage_neo4j_restarts_total'),
-      help: 'Restarts of the local Neo4j server by the service after it exited unexpectedly',
-      registers: [metrics.registry],
-      collect() {
-        this.inc(restarts() - reported);
-        reported = restarts();
-      },
-    });
+    countFrom(
+      metrics,
+      'lineage_neo4j_restarts_total',
+      'Restarts of the local Neo4j server by the service after it exited unexpectedly',
+      restarts,
+    );
   }
+}
+
+/** A collector's name, after removing the earlier one of that name: observing again replaces it. */
+function fresh(metrics: Metrics, name: string): string {
+  if (metrics.registry.getSingleMetric(name)) metrics.registry.removeSingleMetric(name);
+  return name;
+}
+
+/** A counter following a total that only grows, read at scrape time. */
+function countFrom(metrics: Metrics, name: string, help: string, read: () => number): void {
+  let reported = 0;
+  new Counter({
+    name: fresh(metrics, name),
+    help,
+    registers: [metrics.registry],
+    collect() {
+      const total = read();
+      this.inc(total - reported);
+      reported = total;
+    },
+  });
+}
+
+/** A gauge read at scrape time. */
+function gaugeFrom(metrics: Metrics, name: string, help: string, read: () => number): void {
+  new Gauge({
+    name: fresh(metrics, name),
+    help,
+    registers: [metrics.registry],
+    collect() {
+      this.set(read());
+    },
+  });
 }

@@ -159,18 +159,23 @@ export function checkPrerequisites(needMaven: boolean): void {
   }
 }
 
-/** Returns the folder of server jars for `version`, downloading them on first use. */
-export function ensureServerJars(dir: string, version: string, logger?: Logger): string {
-  const libDir = path.join(dir, 'dist', version, 'lib');
-  const marker = path.join(libDir, '.complete');
-  if (fs.existsSync(marker)) return libDir;
-
+/**
+ * Copies the runtime dependencies of `pom` (with `-D<property>=<version>`) into `target`, through a
+ * staging folder renamed into place only when Maven succeeded (and `expected`, a file name, is there):
+ * an interrupted fetch never leaves a half-filled folder in place.
+ */
+function fetchWithMaven(
+  pom: string,
+  property: string,
+  version: string,
+  target: string,
+  expected: string | null,
+  what: string,
+): void {
   checkPrerequisites(true);
-  logger?.info({ version, libDir }, 'fetching Neo4j server jars with Maven (first run only)');
-  const staging = `${libDir}.partial-${process.pid}`;
+  const staging = `${target}.partial-${process.pid}`;
   fs.rmSync(staging, { recursive: true, force: true });
   fs.mkdirSync(staging, { recursive: true });
-  const pom = path.join(localDir, 'pom.xml');
   const r = spawnSync(
     'mvn',
     [
@@ -181,18 +186,29 @@ export function ensureServerJars(dir: string, version: string, logger?: Logger):
       'dependency:copy-dependencies',
       `-DoutputDirectory=${staging}`,
       '-DincludeScope=runtime',
-      `-Dneo4j.version=${version}`,
+      `-D${property}=${version}`,
     ],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  if (r.status !== 0) {
+  if (r.status !== 0 || (expected !== null && !fs.existsSync(path.join(staging, expected)))) {
     fs.rmSync(staging, { recursive: true, force: true });
-    throw new Neo4jRuntimeError(`Maven could not fetch Neo4j ${version}: ${(r.stdout + r.stderr).trim().slice(-2000)}`);
+    throw new Neo4jRuntimeError(
+      `Maven could not fetch ${what} ${version}: ${(r.stdout + r.stderr).trim().slice(-2000)}`,
+    );
   }
-  fs.writeFileSync(path.join(staging, '.complete'), new Date().toISOString());
-  fs.rmSync(libDir, { recursive: true, force: true });
-  fs.mkdirSync(path.dirname(libDir), { recursive: true });
-  fs.renameSync(staging, libDir);
+  fs.rmSync(target, { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.renameSync(staging, target);
+}
+
+/** Returns the folder of server jars for `version`, downloading them on first use. */
+export function ensureServerJars(dir: string, version: string, logger?: Logger): string {
+  const libDir = path.join(dir, 'dist', version, 'lib');
+  if (fs.existsSync(path.join(libDir, '.complete'))) return libDir;
+  logger?.info({ version, libDir }, 'fetching Neo4j server jars with Maven (first run only)');
+  fetchWithMaven(path.join(localDir, 'pom.xml'), 'neo4j.version', version, libDir, null, 'Neo4j');
+  // Written once the folder is in place: a start that finds no marker fetches again.
+  fs.writeFileSync(path.join(libDir, '.complete'), new Date().toISOString());
   return libDir;
 }
 
@@ -201,35 +217,15 @@ export function ensureBrowserJar(dir: string, logger?: Logger, version = NEO4J_B
   const libDir = path.join(dir, 'dist', 'browser', version);
   const jar = path.join(libDir, `neo4j-browser-${version}.jar`);
   if (fs.existsSync(jar)) return jar;
-  checkPrerequisites(true);
   logger?.info({ version, libDir }, 'fetching Neo4j Browser with Maven (first use only)');
-  const staging = `${libDir}.partial-${process.pid}`;
-  fs.rmSync(staging, { recursive: true, force: true });
-  fs.mkdirSync(staging, { recursive: true });
-  const pom = path.join(localDir, 'browser-pom.xml');
-  const r = spawnSync(
-    'mvn',
-    [
-      '-q',
-      '-B',
-      '-f',
-      pom,
-      'dependency:copy-dependencies',
-      `-DoutputDirectory=${staging}`,
-      '-DincludeScope=runtime',
-      `-Dbrowser.version=${version}`,
-    ],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  fetchWithMaven(
+    path.join(localDir, 'browser-pom.xml'),
+    'browser.version',
+    version,
+    libDir,
+    path.basename(jar),
+    'Neo4j Browser',
   );
-  if (r.status !== 0 || !fs.existsSync(path.join(staging, path.basename(jar)))) {
-    fs.rmSync(staging, { recursive: true, force: true });
-    throw new Neo4jRuntimeError(
-      `Maven could not fetch Neo4j Browser ${version}: ${(r.stdout + r.stderr).trim().slice(-2000)}`,
-    );
-  }
-  fs.rmSync(libDir, { recursive: true, force: true });
-  fs.mkdirSync(path.dirname(libDir), { recursive: true });
-  fs.renameSync(staging, libDir);
   return jar;
 }
 
