@@ -10,12 +10,18 @@
  * the size of each answer as sent and compressed (gzip and br, as a client asking for them gets it);
  * the Cypher plan (PROFILE) of the traversal, which must stay a pruning breadth-first expand.
  * Env: BENCH_DOMAINS (default 900), BENCH_ITERATIONS (default 30 per case; fewer for huge results).
+ *
+ * Before/after a code change: BENCH_LINEAGE_A_REF=<commit> also runs that commit's service (a worktree,
+ * see checkoutRef) on the same graph and Neo4j, and measures every depth-20 case of up to 5 MB on
+ * both services, alternating which goes first per case; the result gets `ab` with B/A ratios of p50
+ * and p95 (B = this checkout).
  */
 import neo4jDriver from 'neo4j-driver';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import http from 'node:http';
 import {
+  checkoutRef,
   cpuSpeedProbe,
   machine,
   request,
@@ -32,6 +38,7 @@ import { DEFAULT_WINDOW, graphQuery, maxRelsFor, viewParams, type Direction } fr
 
 const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 900);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
+const A_REF = process.env.BENCH_LINEAGE_A_REF || null;
 
 interface Case {
   start: string;
@@ -158,6 +165,12 @@ async function profile(db: Db, nodeId: { namespace: string; name: string }, dire
   }
 }
 
+function medianRatio(ratios: number[]): number | null {
+  if (ratios.length === 0) return null;
+  const sorted = [...ratios].sort((x, y) => x - y);
+  return Math.round(sorted[Math.floor(sorted.length / 2)] * 100) / 100;
+}
+
 async function main() {
   const t0 = performance.now();
   const speed = cpuSpeedProbe();
@@ -165,6 +178,7 @@ async function main() {
   const driver = createDriver(neo4j.uri, 'neo4j', '');
   const db = new Db(driver, 'neo4j', 60_000);
   let service: Awaited<ReturnType<typeof startServiceProcess>> | null = null;
+  let serviceA: Awaited<ReturnType<typeof startServiceProcess>> | null = null;
   try {
     await applySchema(db);
     const g = generate(DOMAINS);
@@ -177,6 +191,13 @@ async function main() {
     console.log(`ingested ${written.events} events in ${written.seconds} s:`, written.counts);
 
     service = await startServiceProcess(neo4j.uri, { QUERY_TIMEOUT_MS: '60000' });
+    if (A_REF) serviceA = await startServiceProcess(neo4j.uri, { QUERY_TIMEOUT_MS: '60000' }, checkoutRef(A_REF));
+    const ab: {
+      case: string;
+      nodes: number | undefined;
+      a: { p50: number; p95: number };
+      b: { p50: number; p95: number };
+    }[] = [];
     const small = g.smallDegree.map((d) => `dataset:${d.namespace}:${d.name}`);
     const starts: Record<string, string[]> = {
       'small-degree dataset (mid-chain, 45 rotating)': small,
@@ -203,7 +224,20 @@ async function main() {
             'GET',
           );
           const iterations = probe.body.length > 5_000_000 ? 5 : probe.body.length > 500_000 ? 10 : ITERATIONS;
-          const r = await measure(service.url, { start, ids, direction, depth, view }, iterations);
+          const c = { start, ids, direction, depth, view };
+          const compare = serviceA !== null && depth === 20 && probe.body.length <= 5_000_000;
+          // A first in every other compared case, so drift in the machine's load favours neither side.
+          const aFirst = compare && ab.length % 2 === 0;
+          const a1 = aFirst ? await measure(serviceA!.url, c, iterations) : null;
+          const r = await measure(service.url, c, iterations);
+          const a = a1 ?? (compare ? await measure(serviceA!.url, c, iterations) : null);
+          if (a)
+            ab.push({
+              case: `${start} ${direction} depth ${depth} ${view || 'default'}`,
+              nodes: r.nodes.median,
+              a: { p50: a.latencyMs.p50, p95: a.latencyMs.p95 },
+              b: { p50: r.latencyMs.p50, p95: r.latencyMs.p95 },
+            });
           results.push(r);
           console.log(
             `${start.padEnd(44).slice(0, 44)} ${direction.padEnd(10)} depth ${String(depth).padStart(2)} ` +
@@ -227,7 +261,7 @@ async function main() {
       );
 
     const within = results.filter((r) => r.depth === 20 && (r.nodes.max ?? 0) <= 1000);
-    const file = writeResult('lineage', {
+    const file = writeResult(A_REF ? 'lineage-ab' : 'lineage', {
       machine: { ...machine(), loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
       note:
         'Latencies are end to end over HTTP (keep-alive, one request at a time, uncompressed) from a client on ' +
@@ -269,13 +303,28 @@ async function main() {
           p50: r.latencyMs.p50,
           p95: r.latencyMs.p95,
         })),
+      ab: A_REF
+        ? {
+            aRef: A_REF,
+            note: 'B = this checkout; both services on the same graph and Neo4j, alternating which goes first per case',
+            cases: ab,
+            medianRatioP50: medianRatio(ab.map((x) => x.b.p50 / x.a.p50)),
+            medianRatioP95: medianRatio(ab.map((x) => x.b.p95 / x.a.p95)),
+          }
+        : undefined,
       results,
       plans,
       totalSeconds: Math.round((performance.now() - t0) / 1000),
     });
+    if (A_REF)
+      console.log(
+        `\nB/A (${A_REF} -> this checkout) over ${ab.length} depth-20 cases: median p50 ratio ` +
+          `${medianRatio(ab.map((x) => x.b.p50 / x.a.p50))}, median p95 ratio ${medianRatio(ab.map((x) => x.b.p95 / x.a.p95))}`,
+      );
     console.log(`\nresults: ${file}`);
   } finally {
     await service?.stop();
+    await serviceA?.stop();
     await driver.close();
     await neo4j.stop();
   }
