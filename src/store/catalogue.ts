@@ -160,6 +160,7 @@ export const catalogue = {
   'ingest/runs-upsert': query({ runs: field<RunRow[]>() }, none),
   'ingest/versions-commit': query({ commits: field<CommitRow[]>() }, none),
 
+  'jobs/children': query({ ...ref, ...page }, { totalCount: integer, jobs: list }),
   'jobs/delete': query(ref, job),
   'jobs/get': query(ref, job),
   'jobs/list': query(

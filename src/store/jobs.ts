@@ -30,6 +30,14 @@ export class JobRepository {
     return res.records.length ? toJob(res.records[0].get('job')) : null;
   }
 
+  /** The live jobs naming this one as their parent, by (namespace, name); null when the job does not exist. */
+  async children(namespace: string, name: string, offset: number, limit: number): Promise<Page<Job> | null> {
+    const res = await this.db.query('jobs/children', { namespace, name, offset: int(offset), limit: int(limit) });
+    const row = res.records[0];
+    if (!row) return null;
+    return { totalCount: Number(row.get('totalCount')), items: (row.get('jobs') as unknown[]).map(toJob) };
+  }
+
   async versions(namespace: string, name: string, offset: number, limit: number): Promise<Page<JobVersion> | null> {
     const res = await this.db.query('jobs/versions', { namespace, name, offset: int(offset), limit: int(limit) });
     const row = res.records[0];

@@ -106,6 +106,24 @@ export function jobsRouter({ jobs, runs }: Services, runtime: RouteRuntime): Rou
 
   declare({
     method: 'GET',
+    path: '/namespaces/:namespace/jobs/:job/children',
+    operationId: 'listChildJobs',
+    summary: 'List the child jobs of a job (jobs whose runs name it as parent), by namespace and name',
+    tags,
+    scope: 'read',
+    params: JobParams,
+    query: pageQuery(),
+    success: { status: 200, description: 'One page of child jobs', schema: JobList },
+    errors: { 404: 'No such job' },
+    handler: async ({ params: { namespace, job }, query }) => {
+      const page = await jobs.children(namespace, job, query.offset, query.limit);
+      if (!page) throw missing(namespace, job);
+      return { jobs: page.items, totalCount: page.totalCount };
+    },
+  });
+
+  declare({
+    method: 'GET',
     path: '/namespaces/:namespace/jobs/:job/versions',
     operationId: 'listJobVersions',
     summary: 'List the versions of a job, newest first',
