@@ -25,7 +25,7 @@ interface PageGlobals {
   document: { querySelector(s: string): { getAttribute(n: string): string | null; textContent: string | null } | null };
   lineageGraph?: {
     clientPoint(id: string): { x: number; y: number } | null;
-    cy: { $(s: string): { map<T>(f: (el: { id(): string }) => T): T[] } };
+    pathIds(): string[];
   };
 }
 
@@ -415,10 +415,13 @@ describe('web UI in Chromium', function () {
       'report.revenue_dashboard',
       'bi.revenue_dashboard',
     ]);
-    const highlighted = await page.evaluate(() =>
-      (globalThis as unknown as PageGlobals).lineageGraph!.cy.$('.path').map((el) => el.id()),
-    );
+    const highlighted = await page.evaluate(() => (globalThis as unknown as PageGlobals).lineageGraph!.pathIds());
     expect(highlighted).to.have.length(13); // 7 nodes, 6 edges
+    expect(highlighted).to.include.members([
+      dsNode('raw.orders'),
+      jobNode('ingest.orders'),
+      dsNode('bi.revenue_dashboard'),
+    ]);
     await shot('lineage-path');
     // The node list selects too (keyboard path), and its details offer a re-centre link.
     await page.locator(`[data-testid=node-list] button[data-node-id="${jobNode('ingest.customers')}"]`).click();

@@ -3,12 +3,11 @@ import { useMemo } from 'preact/hooks';
 import { api } from '../api/client';
 import type { ColumnFieldData } from '../api/types';
 import { ErrorBox, Loading, useAsync } from '../components/common';
-import { GraphCanvas, loadCytoscape } from '../graph/GraphCanvas';
+import { GraphCanvas } from '../graph/GraphCanvas';
 import { toModel } from '../graph/model';
 import { navigate, paths, type Location } from '../router';
 
 export function ColumnLineagePage({ loc }: { loc: Location }) {
-  void loadCytoscape();
   const node = loc.params.get('node') ?? '';
   const rawDepth = Number(loc.params.get('depth') ?? 20);
   const depth = Number.isInteger(rawDepth) && rawDepth >= 1 && rawDepth <= 20 ? rawDepth : 20;

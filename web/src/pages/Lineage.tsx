@@ -6,7 +6,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { api, type Direction } from '../api/client';
 import { ErrorBox, Loading, StateBadge, useAsync } from '../components/common';
 import { ago, formatTime } from '../format';
-import { GraphCanvas, loadCytoscape } from '../graph/GraphCanvas';
+import { GraphCanvas } from '../graph/GraphCanvas';
 import { shortestPath, toModel, type GraphModel, type ViewNode } from '../graph/model';
 import { navigate, paths, type LineageState, type Location } from '../router';
 
@@ -193,7 +193,6 @@ function Legend() {
 }
 
 export function LineagePage({ loc }: { loc: Location }) {
-  void loadCytoscape(); // in parallel with the lineage request
   const state = readLineageState(loc.params);
   const set = (patch: Partial<LineageState>, replace = false) =>
     navigate(paths.lineage({ ...state, ...patch }), { replace });
