@@ -211,6 +211,10 @@ export const catalogue = {
     },
     { isJob: bool, out: field<Record<string, unknown>[]>(), node: field<Record<string, unknown>>() },
   ),
+  'lineage/graph-minimal': query(
+    { startId: str, asOf: dateTime, windowStart: dateTime, maxNodes: integer },
+    { isJob: bool, out: field<Record<string, unknown>[]>(), node: field<Record<string, unknown>>() },
+  ),
   'lineage/resolve-dataset': query(
     { candidates: field<EntityRef[]>(), asOf: dateTime },
     { eid: str, namespace: str, name: str },

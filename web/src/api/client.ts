@@ -148,6 +148,8 @@ export interface LineageQuery {
   asOf?: string;
   /** ISO 8601 duration (P30D) or `all`. */
   window?: string;
+  /** `minimal`: each node's key and a job's latest run only, edges once (what the graph draws). */
+  fields?: 'full' | 'minimal';
 }
 
 /** GET /impact (docs/impact.md): job or dataset ids here (columns answer the same shape with DATASET_FIELD nodes). */

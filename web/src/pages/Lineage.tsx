@@ -206,6 +206,8 @@ export function LineagePage({ loc }: { loc: Location }) {
               direction: state.direction,
               asOf: state.asOf ?? undefined,
               window: state.window ?? undefined,
+              // The graph draws names, kinds, job states and edges: the slim answer is enough.
+              fields: 'minimal',
             },
             signal,
           )
