@@ -115,7 +115,7 @@ describe('web UI in Chromium', function () {
     if (shift) await page.keyboard.up('Shift');
   }
 
-  it('browses namespaces and lists a namespace’s jobs with their latest run states', async () => {
+  it('browses namespaces; lists a namespace’s jobs with their run states, sorted by the service', async () => {
     await open('/');
     await page.waitForSelector('[data-testid=namespaces] tbody tr');
     const namespaces = await texts('[data-testid=namespaces] tbody tr td:first-child');
@@ -135,9 +135,17 @@ describe('web UI in Chromium', function () {
       'transform.daily_revenue': 'COMPLETED',
     });
     expect(await page.getByTestId('page-info').textContent()).to.include('6 in all');
-    // Sorting by name descending reverses the rows, and the choice is in the URL.
+    // Sorting by name descending reverses the rows, and the choice is in the URL. The service sorts
+    // (so the order holds over all pages): the page asks for it.
+    const listRequests: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      const url = new URL(r.url());
+      if (url.pathname.endsWith('/jobs') || url.pathname.endsWith('/datasets')) listRequests.push(url.search);
+    };
+    page.on('request', onRequest);
     await page.click('[data-sort=name]');
     await page.waitForURL(/sort=name%3Adesc/);
+    await page.waitForSelector('[data-testid=jobs] tbody tr:first-child[data-job="transform.daily_revenue"]');
     expect(
       await page.$$eval('[data-testid=jobs] tbody tr', (rows) => rows.map((r) => r.getAttribute('data-job'))),
     ).to.deep.equal([
@@ -149,6 +157,23 @@ describe('web UI in Chromium', function () {
       'ingest.customers',
     ]);
     await shot('namespace-jobs');
+    // Newest first by updatedAt: the service's order, the same as the API's.
+    await page.click('[data-sort=updatedAt]');
+    await page.waitForURL(/sort=updatedAt%3Adesc/);
+    const api = (await t.get(`/api/v1/namespaces/${JOB_NS}/jobs?sort=updatedAt&order=desc`)).body.jobs.map(
+      (j: { name: string }) => j.name,
+    );
+    expect(api).not.to.deep.equal([...api].sort());
+    await page.waitForSelector(`[data-testid=jobs] tbody tr:first-child[data-job="${api[0]}"]`);
+    expect(
+      await page.$$eval('[data-testid=jobs] tbody tr', (rows) => rows.map((r) => r.getAttribute('data-job'))),
+    ).to.deep.equal(api);
+    expect(await page.locator('th[aria-sort=descending] a').getAttribute('data-sort')).to.equal('updatedAt');
+    page.off('request', onRequest);
+    expect(listRequests).to.deep.equal([
+      '?limit=25&offset=0&sort=name&order=desc',
+      '?limit=25&offset=0&sort=updatedAt&order=desc',
+    ]);
     await page.getByRole('link', { name: 'Datasets', exact: true }).click();
     await page.goto(`${t.baseUrl}/namespaces/${enc(DS_NS)}?tab=datasets`);
     await page.waitForSelector('[data-testid=datasets] tbody tr');
@@ -249,7 +274,7 @@ describe('web UI in Chromium', function () {
     expect((await t.get(`/api/v1/namespaces/${enc(DS_NS)}/datasets/raw.orders`)).body.tags).to.deep.equal([]);
   });
 
-  it('shows a job: latest run, run history with its chart, versions with SQL, parent', async () => {
+  it('shows a job: latest run, run history with its chart, versions with SQL, parent and child jobs', async () => {
     await open(jobPath('ingest.orders'));
     await page.waitForSelector('[data-testid=runs] tbody tr');
     expect(await page.getByTestId('title').textContent()).to.equal('ingest.orders');
@@ -278,10 +303,24 @@ describe('web UI in Chromium', function () {
     await open(jobPath('transform.daily_revenue', 'family'));
     await page.waitForSelector('[data-testid=family] a');
     expect(await page.locator('[data-testid=family] a').first().getAttribute('href')).to.equal(jobPath('shop_dag'));
+    await page.getByTestId('family').getByText('none').waitFor();
+    expect(await page.getByTestId('family').textContent()).to.include('Childrennone');
+    // The children come from GET .../jobs/{job}/children: the jobs whose runs name shop_dag as parent.
+    const childRequests: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      const url = new URL(r.url());
+      if (url.pathname.endsWith('/children')) childRequests.push(url.pathname + url.search);
+    };
+    page.on('request', onRequest);
     await open(jobPath('shop_dag', 'family'));
-    await page.waitForSelector('[data-testid=family] li');
-    expect(await page.locator('[data-testid=family] li').allTextContents()).to.have.length(1);
-    expect(await page.locator('[data-testid=family] li a').textContent()).to.equal('transform.daily_revenue');
+    await page.waitForSelector('[data-testid=children] li');
+    page.off('request', onRequest);
+    expect(childRequests).to.deep.equal([`/api/v1/namespaces/${JOB_NS}/jobs/shop_dag/children?limit=100`]);
+    expect(
+      await page.$$eval('[data-testid=children] li', (l) => l.map((li) => li.getAttribute('data-job'))),
+    ).to.deep.equal([`${JOB_NS}/transform.daily_revenue`]);
+    expect(await page.locator('[data-testid=children] li a').textContent()).to.equal('transform.daily_revenue');
+    expect(await page.locator('[data-testid=children] li .badge').textContent()).to.equal('COMPLETED');
   });
 
   it('shows a run: state, exact versions read and written, parent run and upstream runs', async () => {
@@ -496,7 +535,7 @@ describe('web UI in Chromium', function () {
     expect(lines.slice(1).map((l) => l.split(',')[0])).to.deep.equal(rows.map((r) => r[0]));
   });
 
-  it('shows column lineage of a dataset as a graph and a table of mappings', async () => {
+  it('shows column lineage as a graph, a table of mappings and each column with its impact link', async () => {
     await open(`/column-lineage?node=${enc(dsNode('mart.daily_revenue'))}`);
     const g = await graphReady();
     expect(g.nodes).to.equal(5); // day, revenue ← id, amount, discount
@@ -509,6 +548,25 @@ describe('web UI in Chromium', function () {
       'staging.orders.id → mart.daily_revenue.day (DIRECT)',
     ]);
     await shot('column-lineage');
+    // Each column links to its impact (GET /api/v1/impact from a datasetField id).
+    expect(await texts('[data-testid=columns] tbody tr td:first-child')).to.deep.equal([
+      'mart.daily_revenue.day',
+      'mart.daily_revenue.revenue',
+      'staging.orders.amount',
+      'staging.orders.discount',
+      'staging.orders.id',
+    ]);
+    const amount = `datasetField:${DS_NS}:staging.orders:amount`;
+    const link = page.locator(
+      '[data-testid=columns] tr[data-column="staging.orders.amount"] [data-testid=column-impact]',
+    );
+    expect(await link.getAttribute('href')).to.equal(`/impact?node=${enc(amount)}`);
+    await link.click();
+    await page.waitForSelector('[data-testid=impact] tbody tr');
+    expect(await page.getByTestId('impact-start').textContent()).to.include('staging.orders.amount');
+    expect(
+      await page.$$eval('[data-testid=impact] tbody tr', (l) => l.map((r) => r.getAttribute('data-node-id'))),
+    ).to.deep.equal([`datasetField:${DS_NS}:mart.daily_revenue:revenue`]);
   });
 
   it('follows the system’s dark theme', async () => {
