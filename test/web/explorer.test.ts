@@ -476,6 +476,50 @@ describe('web UI in Chromium', function () {
     await graphReady();
   });
 
+  it('pans and zooms the canvas with the mouse, the buttons and the keyboard', async () => {
+    await open(lineagePath(dsNode('mart.daily_revenue')));
+    await graphReady();
+    type Point = { x: number; y: number };
+    const at = (id: string) =>
+      page.evaluate((nodeId) => (globalThis as unknown as PageGlobals).lineageGraph!.clientPoint(nodeId)!, id);
+    const span = async () => {
+      const [a, b] = [await at(dsNode('raw.orders')), await at(dsNode('bi.revenue_dashboard'))];
+      return Math.hypot(a.x - b.x, a.y - b.y);
+    };
+    const fitted = await span();
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    expect((await span()) / fitted).to.be.closeTo(1.25, 0.01);
+    // A drag moves the drawing with the pointer and selects nothing.
+    const before: Point = await at(dsNode('raw.orders'));
+    const box = (await page.getByTestId('graph').boundingBox())!;
+    const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.mouse.move(cx, cy);
+    await page.mouse.down();
+    await page.mouse.move(cx + 120, cy + 40, { steps: 6 });
+    await page.mouse.up();
+    const dragged: Point = await at(dsNode('raw.orders'));
+    expect(dragged.x - before.x).to.be.closeTo(120, 1);
+    expect(dragged.y - before.y).to.be.closeTo(40, 1);
+    expect(new URL(page.url()).searchParams.get('selected')).to.equal(null);
+    // The wheel zooms around the pointer: the node under it stays put.
+    await page.mouse.move(dragged.x, dragged.y);
+    const spanBeforeWheel = await span();
+    await page.mouse.wheel(0, -200);
+    await page.waitForFunction(
+      ([id, x]) => Math.abs((globalThis as unknown as PageGlobals).lineageGraph!.clientPoint(id)!.x - x) < 1.5,
+      [dsNode('raw.orders'), dragged.x] as const,
+    );
+    expect(await span()).to.be.greaterThan(spanBeforeWheel * 1.2);
+    // Keyboard on the focused canvas: 0 fits again, minus zooms out.
+    await page.getByTestId('graph').focus();
+    await page.keyboard.press('0');
+    expect(await span()).to.be.closeTo(fitted, 1);
+    await page.keyboard.press('-');
+    expect((await span()) / fitted).to.be.closeTo(0.8, 0.01);
+    await page.getByTestId('fit').click();
+    expect(await span()).to.be.closeTo(fitted, 1);
+  });
+
   it('lists the downstream impact from /api/v1/impact and downloads the service’s CSV', async () => {
     const apiRequests: string[] = [];
     page.on('request', (r) => {
