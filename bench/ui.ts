@@ -16,7 +16,12 @@
  *   clickMs  then a click on a node → its details panel shown (the graph is interactive).
  * Baseline in the same run: the first page (`/`, namespaces listed). Results: bench/results/ui.json.
  * The unmeasured warm-up round saves a screenshot of each graph in test-output/bench/.
- * Env: BENCH_UI_RUNS (default 5 per case).
+ * Also, from Node (no browser), the lineage request of the 2,000-node graph alone, with the full node
+ * data and with `fields=minimal` (what the page asks for), interleaved.
+ * Env: BENCH_UI_RUNS (default 5 per case); BENCH_UI_BASELINE_WEB: a build of another version of web/
+ * (e.g. `git stash; npx vite build --config web/vite.config.ts --outDir /tmp/web-before`), served by a
+ * second app on the same database and measured interleaved with this one (cases `<n>-baseline`), so a
+ * before/after ratio comes from one run on the same machine load.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -86,6 +91,34 @@ async function post(base: string, pathname: string, body: unknown): Promise<{ st
     body: JSON.stringify(body),
   });
   return { status: res.status, text: await res.text() };
+}
+
+/**
+ * Posts a batch; events refused as overloaded (a loaded shared machine) are posted again after a pause,
+ * any other refusal fails the bench.
+ */
+async function ingest(base: string, batch: Record<string, unknown>[]): Promise<void> {
+  let pending = batch;
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    const res = await post(base, '/api/v1/lineage/batch', pending);
+    if (res.status !== 200) throw new Error(`ingest failed: ${res.status} ${res.text.slice(0, 300)}`);
+    const failed = (JSON.parse(res.text) as { failed_events: { index: number; reason: string }[] }).failed_events;
+    if (failed.some((f) => !/overloaded/i.test(f.reason)) || attempt >= 30)
+      throw new Error(`ingest failed: ${res.text.slice(0, 300)}`);
+    pending = failed.map((f) => pending[f.index]);
+    if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+}
+
+/** The lineage request alone (Node's fetch, brotli like a browser): ms to the last byte, and bytes. */
+async function measureApi(base: string, start: string, extra: string) {
+  const t0 = performance.now();
+  const res = await fetch(`${base}/api/v1/lineage?nodeId=${encodeURIComponent(start)}&depth=20${extra}`, {
+    headers: { 'accept-encoding': 'br' },
+  });
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`lineage answered ${res.status}`);
+  return { ms: performance.now() - t0, jsonBytes: body.length };
 }
 
 function gz(file: string): { bytes: number; gzip: number } {
@@ -209,6 +242,8 @@ async function main() {
   const driver = createDriver(neo4j.uri, 'neo4j', '');
   const db = new Db(driver, 'neo4j', 60_000);
   let server: http.Server | null = null;
+  let baselineServer: http.Server | null = null;
+  const baselineWeb = process.env.BENCH_UI_BASELINE_WEB;
   let browser: Browser | null = null;
   try {
     await applySchema(db);
@@ -217,15 +252,23 @@ async function main() {
     server = http.createServer(app.koa.callback());
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', () => resolve()));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    let baselineBase: string | null = null;
+    if (baselineWeb) {
+      const other = createApp({
+        db,
+        logger: createLogger('silent'),
+        bodyLimitBytes: 1024 * 1024,
+        webRoot: baselineWeb,
+      });
+      baselineServer = http.createServer(other.koa.callback());
+      await new Promise<void>((resolve) => baselineServer!.listen(0, '127.0.0.1', () => resolve()));
+      baselineBase = `http://127.0.0.1:${(baselineServer.address() as AddressInfo).port}`;
+    }
 
     const starts: Record<string, string> = {};
     for (const shape of SHAPES) {
       const { events, start } = graphEvents(shape);
-      for (let i = 0; i < events.length; i += 200) {
-        const res = await post(base, '/api/v1/lineage/batch', events.slice(i, i + 200));
-        if (res.status !== 200 || !res.text.includes('"failed":0'))
-          throw new Error(`ingest failed: ${res.status} ${res.text.slice(0, 300)}`);
-      }
+      for (let i = 0; i < events.length; i += 200) await ingest(base, events.slice(i, i + 200));
       starts[shape.name] = start;
       console.log(`graph ${shape.name}: ${events.length} jobs ingested`);
     }
@@ -237,30 +280,48 @@ async function main() {
     for (const shape of SHAPES)
       await measureGraph(browser, base, starts[shape.name], path.join(outputDir('bench'), `ui-${shape.name}.png`));
 
+    // Each graph case: this build, and the baseline build when one is given.
+    const variants: { suffix: string; base: string }[] = [{ suffix: '', base }];
+    if (baselineBase) {
+      variants.push({ suffix: '-baseline', base: baselineBase });
+      for (const shape of SHAPES) await measureGraph(browser, baselineBase, starts[shape.name]);
+    }
+    const caseNames = SHAPES.flatMap((s) => variants.map((v) => s.name + v.suffix));
     const home: Awaited<ReturnType<typeof measureHome>>[] = [];
     const graphs: Record<string, Awaited<ReturnType<typeof measureGraph>>[]> = Object.fromEntries(
-      SHAPES.map((s) => [s.name, []]),
+      caseNames.map((name) => [name, []]),
     );
+    const api: Record<'full' | 'minimal', { ms: number; jsonBytes: number }[]> = { full: [], minimal: [] };
+    const loads: number[] = [];
     for (let r = 0; r < RUNS; r++) {
       // Interleaved, so a slow moment of the shared machine hits every case alike.
+      loads.push(os.loadavg()[0]);
       home.push(await measureHome(browser, base));
       for (const shape of SHAPES) {
-        const m = await measureGraph(browser, base, starts[shape.name]);
-        graphs[shape.name].push(m);
-        console.log(
-          `run ${r + 1}: ${shape.name}: ${m.nodes} nodes, ready ${Math.round(m.readyMs)} ms (api ` +
-            `${Math.round(m.apiMs)} ms; graph ${JSON.stringify(m.timings)}), click → details ` +
-            `${Math.round(m.clickMs)} ms`,
-        );
+        for (const v of variants) {
+          const m = await measureGraph(browser, v.base, starts[shape.name]);
+          graphs[shape.name + v.suffix].push(m);
+          console.log(
+            `run ${r + 1} (load ${os.loadavg()[0].toFixed(1)}): ${shape.name}${v.suffix}: ${m.nodes} nodes, ready ` +
+              `${Math.round(m.readyMs)} ms (api ${Math.round(m.apiMs)} ms; graph ${JSON.stringify(m.timings)}), ` +
+              `click → details ${Math.round(m.clickMs)} ms`,
+          );
+        }
       }
+      api.full.push(await measureApi(base, starts['2000'], ''));
+      api.minimal.push(await measureApi(base, starts['2000'], '&fields=minimal'));
+      console.log(
+        `run ${r + 1}: lineage request of 2000 from Node: full ${Math.round(api.full[r].ms)} ms, minimal ` +
+          `${Math.round(api.minimal[r].ms)} ms`,
+      );
     }
     const homeReady = med(home.map((h) => h.readyMs));
     const cases = Object.fromEntries(
-      SHAPES.map((s) => {
-        const ms = graphs[s.name];
+      caseNames.map((name) => {
+        const ms = graphs[name];
         const ready = med(ms.map((m) => m.readyMs));
         return [
-          s.name,
+          name,
           {
             nodes: ms[0].nodes,
             edges: ms[0].edges,
@@ -277,6 +338,15 @@ async function main() {
         ];
       }),
     );
+    const apiOnly = {
+      what: 'GET /api/v1/lineage of the 2,000-node graph from Node (brotli), full node data vs fields=minimal',
+      fullMs: med(api.full.map((a) => a.ms)),
+      minimalMs: med(api.minimal.map((a) => a.ms)),
+      fullJsonBytes: api.full[0].jsonBytes,
+      minimalJsonBytes: api.minimal[0].jsonBytes,
+    };
+    const ratio = (a: string, b: string) =>
+      cases[a] && cases[b] ? Math.round((cases[a].readyMs.p50 / cases[b].readyMs.p50) * 100) / 100 : null;
     const bundle = bundleSizes(webRoot);
     const probeAfter = cpuSpeedProbe();
     const result = {
@@ -296,7 +366,12 @@ async function main() {
       targets: { '200': 'readyMs p50 < 1500', '2000': 'readyMs p50 < 4000', firstPageGzip: '< 500 KB' },
       firstPage: { readyMs: homeReady, transferredBytes: home[0].transferredBytes },
       graphs: cases,
-      ratio2000over200: Math.round((cases['2000'].readyMs.p50 / cases['200'].readyMs.p50) * 100) / 100,
+      loadavg1PerRun: loads,
+      ratio2000over200: ratio('2000', '200'),
+      // This build over the baseline build, same run (null without BENCH_UI_BASELINE_WEB).
+      ratioOverBaseline: { '200': ratio('200', '200-baseline'), '2000': ratio('2000', '2000-baseline') },
+      baselineWeb: baselineWeb ?? null,
+      apiOnly,
       bundle,
     };
     const file = writeResult('ui', result);
@@ -310,6 +385,8 @@ async function main() {
               { nodes: v.nodes, readyMs: v.readyMs, apiMs: v.apiMs, clickToDetailsMs: v.clickToDetailsMs },
             ]),
           ),
+          ratioOverBaseline: result.ratioOverBaseline,
+          apiOnly: { fullMs: apiOnly.fullMs.p50, minimalMs: apiOnly.minimalMs.p50 },
           firstPageGzip: bundle.firstPage.gzip,
           lineagePageGzip: bundle.lineagePage.gzip,
         },
@@ -321,6 +398,7 @@ async function main() {
   } finally {
     await browser?.close();
     if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
+    if (baselineServer) await new Promise<void>((resolve) => baselineServer!.close(() => resolve()));
     await driver.close();
     await neo4j.stop();
   }

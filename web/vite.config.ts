@@ -18,8 +18,6 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,
-    // cytoscape is one ~430 KB module: the graph pages load it as their own chunk.
-    chunkSizeWarningLimit: 600,
   },
   server: {
     // `npm run dev:web`: the UI with hot reload, the API proxied to a running service.

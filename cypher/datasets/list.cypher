@@ -6,6 +6,8 @@
 // Cost does not grow with the namespace: the total is the namespace's HAS_DATASET degree less its
 // soft-deleted datasets and live aliases (both found through indexes), and the page is read in the
 // order of the (namespace, name) index, stopping after $offset + $limit rows.
+// The ordering marked `/*order*/` is the default (by name); the store swaps in name descending or updatedAt
+// (src/store/list-order.ts). By updatedAt the page is a sort of every live dataset of the namespace, not an index walk.
 MATCH (ns:Namespace {name: $namespace})
 WITH COUNT { (ns)-[:HAS_DATASET]->() }
   - COUNT { MATCH (d:Dataset) WHERE d.isDeleted = true AND d.namespace = $namespace }
@@ -19,7 +21,7 @@ CALL () {
   WITH hidden, size(hidden) <= 100 AS fewHidden
   MATCH (d:Dataset) WHERE d.namespace = $namespace AND d.name IS NOT NULL
     AND CASE WHEN fewHidden THEN NOT d.name IN hidden ELSE NOT d.isDeleted AND d.isAlias IS NULL END
-  WITH d ORDER BY d.namespace, d.name SKIP $offset LIMIT $limit
+  WITH d ORDER BY d.namespace, d.name /*order*/ SKIP $offset LIMIT $limit
   RETURN collect(d {.*,
     tags: [(d)-[:TAGGED]->(t:Tag) | t.name],
     fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag) | [f.name, t.name]]}) AS datasets

@@ -8,6 +8,8 @@
 // Cost does not grow with the namespace: without $states the total is the namespace's HAS_JOB degree
 // less its soft-deleted jobs (found through the isDeleted index), and the page is read in the order of
 // the (namespace, name) index, stopping after $offset + $limit rows.
+// The ordering marked `/*order*/` is the default (by name); the store swaps in name descending or updatedAt
+// (src/store/list-order.ts). By updatedAt the page is a sort of every live job of the namespace, not an index walk.
 CALL () {
   WITH $states AS states WHERE states IS NULL
   MATCH (ns:Namespace {name: $namespace})
@@ -28,7 +30,7 @@ CALL () {
   WHERE j.namespace = $namespace AND j.name IS NOT NULL
     AND CASE WHEN fewHidden THEN NOT j.name IN hidden ELSE NOT j.isDeleted END
     AND ($states IS NULL OR j.latestRunState IN $states)
-  WITH j ORDER BY j.namespace, j.name SKIP $offset LIMIT $limit
+  WITH j ORDER BY j.namespace, j.name /*order*/ SKIP $offset LIMIT $limit
   RETURN collect(j {.*,
     inputs: [(j)-[:CURRENT_VERSION]->(:JobVersion)-[:HAS_INPUT]->(d:Dataset) | [d.namespace, d.name]],
     outputs: [(j)-[:CURRENT_VERSION]->(:JobVersion)-[:HAS_OUTPUT]->(d:Dataset) | [d.namespace, d.name]],

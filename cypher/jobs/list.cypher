@@ -7,6 +7,8 @@
 //   v {.id, .namespace, .name, facets: [[propertyName 'facet.<name>', JSON]]}.
 // Cost does not grow with the number of jobs: without $states the total is the Job count (count store)
 // less the soft-deleted jobs (isDeleted index), and the page is read in (namespace, name) index order.
+// The ordering marked `/*order*/` is the default (by name); the store swaps in name descending or updatedAt
+// (src/store/list-order.ts). By updatedAt the page is a sort of every live job, not an index walk.
 CALL () {
   WITH $states AS states WHERE states IS NULL
   CALL () { MATCH (j:Job) RETURN count(j) AS allJobs }
@@ -27,7 +29,7 @@ CALL () {
   WHERE j.namespace IS NOT NULL AND j.name IS NOT NULL
     AND CASE WHEN fewHidden THEN NOT [j.namespace, j.name] IN hidden ELSE NOT j.isDeleted END
     AND ($states IS NULL OR j.latestRunState IN $states)
-  WITH j ORDER BY j.namespace, j.name SKIP $offset LIMIT $limit
+  WITH j ORDER BY j.namespace, j.name /*order*/ SKIP $offset LIMIT $limit
   RETURN collect(j {.*,
     inputs: [(j)-[:CURRENT_VERSION]->(:JobVersion)-[:HAS_INPUT]->(d:Dataset) | [d.namespace, d.name]],
     outputs: [(j)-[:CURRENT_VERSION]->(:JobVersion)-[:HAS_OUTPUT]->(d:Dataset) | [d.namespace, d.name]],

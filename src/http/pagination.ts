@@ -1,5 +1,7 @@
 /** The page parameters every list endpoint declares (limit and offset), and their bounds. */
+import { Type } from '@sinclair/typebox';
 import { Param } from './params.js';
+import { LIST_SORTS, SORT_ORDERS } from '../store/list-order.js';
 
 export const MAX_LIMIT = 1000;
 /**
@@ -29,5 +31,18 @@ export function pageQuery(defaultLimit = 100) {
       default: 0,
       description: `Items skipped (default 0, at most ${MAX_OFFSET}: narrow the filter to go deeper)`,
     }),
+  };
+}
+
+/** `sort` and `order` of the job and dataset lists (src/store/list-order.ts); the order holds over all pages. */
+export function sortQuery() {
+  return {
+    sort: Param.oneOf(LIST_SORTS, {
+      default: 'name',
+      description: 'Order by `name` (the default, as Marquez) or `updatedAt`; ties by namespace and name',
+    }),
+    order: Type.Optional(
+      Param.oneOf(SORT_ORDERS, { description: 'Default: `asc` by name, `desc` (newest first) by updatedAt' }),
+    ),
   };
 }

@@ -160,6 +160,7 @@ export const catalogue = {
   'ingest/runs-upsert': query({ runs: field<RunRow[]>() }, none),
   'ingest/versions-commit': query({ commits: field<CommitRow[]>() }, none),
 
+  'jobs/children': query({ ...ref, ...page }, { totalCount: integer, jobs: list }),
   'jobs/delete': query(ref, job),
   'jobs/get': query(ref, job),
   'jobs/list': query(
@@ -208,6 +209,10 @@ export const catalogue = {
       runDetails: bool,
       maxNodes: integer,
     },
+    { isJob: bool, out: field<Record<string, unknown>[]>(), node: field<Record<string, unknown>>() },
+  ),
+  'lineage/graph-minimal': query(
+    { startId: str, asOf: dateTime, windowStart: dateTime, maxNodes: integer },
     { isJob: bool, out: field<Record<string, unknown>[]>(), node: field<Record<string, unknown>>() },
   ),
   'lineage/resolve-dataset': query(

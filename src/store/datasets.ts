@@ -4,13 +4,27 @@ import type { QueryResult } from 'neo4j-driver';
 import { int, type Db } from './db.js';
 import type { RowOf } from './catalogue.js';
 import { toDataset, toDatasetVersion } from './mappers.js';
+import { BY_NAME, isByName, orderedQuery, type ListOrder } from './list-order.js';
 
 export class DatasetRepository {
   constructor(private readonly db: Db) {}
 
   /** null when the namespace does not exist. */
-  async list(namespace: string, offset: number, limit: number): Promise<Page<Dataset> | null> {
-    const res = await this.db.query('datasets/list', { namespace, offset: int(offset), limit: int(limit) });
+  async list(
+    namespace: string,
+    offset: number,
+    limit: number,
+    order: ListOrder = BY_NAME,
+  ): Promise<Page<Dataset> | null> {
+    const params = { namespace, offset: int(offset), limit: int(limit) };
+    const res = isByName(order)
+      ? await this.db.query('datasets/list', params)
+      : await this.db.execute<RowOf<'datasets/list'>>(
+          'READ',
+          'datasets/list',
+          orderedQuery('datasets/list', 'd', order),
+          params,
+        );
     const row = res.records[0];
     if (!row) return null;
     return { totalCount: Number(row.get('totalCount')), items: (row.get('datasets') as unknown[]).map(toDataset) };

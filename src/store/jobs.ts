@@ -1,7 +1,10 @@
 /** Job aggregate: jobs (with their latest run), job versions, a job's runs, and soft deletion. */
+import type { EagerResult } from 'neo4j-driver';
 import type { Job, JobVersion, Page, Run } from '../api/types.js';
 import { int, type Db } from './db.js';
+import type { RowOf } from './catalogue.js';
 import { toJob, toJobVersion, toRun } from './mappers.js';
+import { BY_NAME, isByName, orderedQuery, type ListOrder } from './list-order.js';
 
 export interface JobFilter {
   /** null = every namespace. */
@@ -14,12 +17,20 @@ export class JobRepository {
   constructor(private readonly db: Db) {}
 
   /** null when a namespace is given and does not exist. */
-  async list(filter: JobFilter, offset: number, limit: number): Promise<Page<Job> | null> {
+  async list(filter: JobFilter, offset: number, limit: number, order: ListOrder = BY_NAME): Promise<Page<Job> | null> {
     const params = { states: filter.lastRunStates, offset: int(offset), limit: int(limit) };
-    const res =
-      filter.namespace === null
+    let res: EagerResult<RowOf<'jobs/list'>>;
+    if (filter.namespace === null) {
+      res = isByName(order)
         ? await this.db.query('jobs/list', params)
-        : await this.db.query('jobs/list-in-namespace', { ...params, namespace: filter.namespace });
+        : await this.db.execute('READ', 'jobs/list', orderedQuery('jobs/list', 'j', order), params);
+    } else {
+      const inNamespace = { ...params, namespace: filter.namespace };
+      const name = 'jobs/list-in-namespace';
+      res = isByName(order)
+        ? await this.db.query(name, inNamespace)
+        : await this.db.execute('READ', name, orderedQuery(name, 'j', order), inNamespace);
+    }
     const row = res.records[0];
     if (!row.get('namespaceExists')) return null;
     return { totalCount: Number(row.get('totalCount')), items: (row.get('jobs') as unknown[]).map(toJob) };
@@ -28,6 +39,14 @@ export class JobRepository {
   async get(namespace: string, name: string): Promise<Job | null> {
     const res = await this.db.query('jobs/get', { namespace, name });
     return res.records.length ? toJob(res.records[0].get('job')) : null;
+  }
+
+  /** The live jobs naming this one as their parent, by (namespace, name); null when the job does not exist. */
+  async children(namespace: string, name: string, offset: number, limit: number): Promise<Page<Job> | null> {
+    const res = await this.db.query('jobs/children', { namespace, name, offset: int(offset), limit: int(limit) });
+    const row = res.records[0];
+    if (!row) return null;
+    return { totalCount: Number(row.get('totalCount')), items: (row.get('jobs') as unknown[]).map(toJob) };
   }
 
   async versions(namespace: string, name: string, offset: number, limit: number): Promise<Page<JobVersion> | null> {

@@ -25,7 +25,7 @@ interface PageGlobals {
   document: { querySelector(s: string): { getAttribute(n: string): string | null; textContent: string | null } | null };
   lineageGraph?: {
     clientPoint(id: string): { x: number; y: number } | null;
-    cy: { $(s: string): { map<T>(f: (el: { id(): string }) => T): T[] } };
+    pathIds(): string[];
   };
 }
 
@@ -115,7 +115,7 @@ describe('web UI in Chromium', function () {
     if (shift) await page.keyboard.up('Shift');
   }
 
-  it('browses namespaces and lists a namespace’s jobs with their latest run states', async () => {
+  it('browses namespaces; lists a namespace’s jobs with their run states, sorted by the service', async () => {
     await open('/');
     await page.waitForSelector('[data-testid=namespaces] tbody tr');
     const namespaces = await texts('[data-testid=namespaces] tbody tr td:first-child');
@@ -135,9 +135,17 @@ describe('web UI in Chromium', function () {
       'transform.daily_revenue': 'COMPLETED',
     });
     expect(await page.getByTestId('page-info').textContent()).to.include('6 in all');
-    // Sorting by name descending reverses the rows, and the choice is in the URL.
+    // Sorting by name descending reverses the rows, and the choice is in the URL. The service sorts
+    // (so the order holds over all pages): the page asks for it.
+    const listRequests: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      const url = new URL(r.url());
+      if (url.pathname.endsWith('/jobs') || url.pathname.endsWith('/datasets')) listRequests.push(url.search);
+    };
+    page.on('request', onRequest);
     await page.click('[data-sort=name]');
     await page.waitForURL(/sort=name%3Adesc/);
+    await page.waitForSelector('[data-testid=jobs] tbody tr:first-child[data-job="transform.daily_revenue"]');
     expect(
       await page.$$eval('[data-testid=jobs] tbody tr', (rows) => rows.map((r) => r.getAttribute('data-job'))),
     ).to.deep.equal([
@@ -149,6 +157,23 @@ describe('web UI in Chromium', function () {
       'ingest.customers',
     ]);
     await shot('namespace-jobs');
+    // Newest first by updatedAt: the service's order, the same as the API's.
+    await page.click('[data-sort=updatedAt]');
+    await page.waitForURL(/sort=updatedAt%3Adesc/);
+    const api = (await t.get(`/api/v1/namespaces/${JOB_NS}/jobs?sort=updatedAt&order=desc`)).body.jobs.map(
+      (j: { name: string }) => j.name,
+    );
+    expect(api).not.to.deep.equal([...api].sort());
+    await page.waitForSelector(`[data-testid=jobs] tbody tr:first-child[data-job="${api[0]}"]`);
+    expect(
+      await page.$$eval('[data-testid=jobs] tbody tr', (rows) => rows.map((r) => r.getAttribute('data-job'))),
+    ).to.deep.equal(api);
+    expect(await page.locator('th[aria-sort=descending] a').getAttribute('data-sort')).to.equal('updatedAt');
+    page.off('request', onRequest);
+    expect(listRequests).to.deep.equal([
+      '?limit=25&offset=0&sort=name&order=desc',
+      '?limit=25&offset=0&sort=updatedAt&order=desc',
+    ]);
     await page.getByRole('link', { name: 'Datasets', exact: true }).click();
     await page.goto(`${t.baseUrl}/namespaces/${enc(DS_NS)}?tab=datasets`);
     await page.waitForSelector('[data-testid=datasets] tbody tr');
@@ -249,7 +274,7 @@ describe('web UI in Chromium', function () {
     expect((await t.get(`/api/v1/namespaces/${enc(DS_NS)}/datasets/raw.orders`)).body.tags).to.deep.equal([]);
   });
 
-  it('shows a job: latest run, run history with its chart, versions with SQL, parent', async () => {
+  it('shows a job: latest run, run history with its chart, versions with SQL, parent and child jobs', async () => {
     await open(jobPath('ingest.orders'));
     await page.waitForSelector('[data-testid=runs] tbody tr');
     expect(await page.getByTestId('title').textContent()).to.equal('ingest.orders');
@@ -278,10 +303,24 @@ describe('web UI in Chromium', function () {
     await open(jobPath('transform.daily_revenue', 'family'));
     await page.waitForSelector('[data-testid=family] a');
     expect(await page.locator('[data-testid=family] a').first().getAttribute('href')).to.equal(jobPath('shop_dag'));
+    await page.getByTestId('family').getByText('none').waitFor();
+    expect(await page.getByTestId('family').textContent()).to.include('Childrennone');
+    // The children come from GET .../jobs/{job}/children: the jobs whose runs name shop_dag as parent.
+    const childRequests: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      const url = new URL(r.url());
+      if (url.pathname.endsWith('/children')) childRequests.push(url.pathname + url.search);
+    };
+    page.on('request', onRequest);
     await open(jobPath('shop_dag', 'family'));
-    await page.waitForSelector('[data-testid=family] li');
-    expect(await page.locator('[data-testid=family] li').allTextContents()).to.have.length(1);
-    expect(await page.locator('[data-testid=family] li a').textContent()).to.equal('transform.daily_revenue');
+    await page.waitForSelector('[data-testid=children] li');
+    page.off('request', onRequest);
+    expect(childRequests).to.deep.equal([`/api/v1/namespaces/${JOB_NS}/jobs/shop_dag/children?limit=100`]);
+    expect(
+      await page.$$eval('[data-testid=children] li', (l) => l.map((li) => li.getAttribute('data-job'))),
+    ).to.deep.equal([`${JOB_NS}/transform.daily_revenue`]);
+    expect(await page.locator('[data-testid=children] li a').textContent()).to.equal('transform.daily_revenue');
+    expect(await page.locator('[data-testid=children] li .badge').textContent()).to.equal('COMPLETED');
   });
 
   it('shows a run: state, exact versions read and written, parent run and upstream runs', async () => {
@@ -415,10 +454,13 @@ describe('web UI in Chromium', function () {
       'report.revenue_dashboard',
       'bi.revenue_dashboard',
     ]);
-    const highlighted = await page.evaluate(() =>
-      (globalThis as unknown as PageGlobals).lineageGraph!.cy.$('.path').map((el) => el.id()),
-    );
+    const highlighted = await page.evaluate(() => (globalThis as unknown as PageGlobals).lineageGraph!.pathIds());
     expect(highlighted).to.have.length(13); // 7 nodes, 6 edges
+    expect(highlighted).to.include.members([
+      dsNode('raw.orders'),
+      jobNode('ingest.orders'),
+      dsNode('bi.revenue_dashboard'),
+    ]);
     await shot('lineage-path');
     // The node list selects too (keyboard path), and its details offer a re-centre link.
     await page.locator(`[data-testid=node-list] button[data-node-id="${jobNode('ingest.customers')}"]`).click();
@@ -432,6 +474,50 @@ describe('web UI in Chromium', function () {
         'ingest.customers',
     );
     await graphReady();
+  });
+
+  it('pans and zooms the canvas with the mouse, the buttons and the keyboard', async () => {
+    await open(lineagePath(dsNode('mart.daily_revenue')));
+    await graphReady();
+    type Point = { x: number; y: number };
+    const at = (id: string) =>
+      page.evaluate((nodeId) => (globalThis as unknown as PageGlobals).lineageGraph!.clientPoint(nodeId)!, id);
+    const span = async () => {
+      const [a, b] = [await at(dsNode('raw.orders')), await at(dsNode('bi.revenue_dashboard'))];
+      return Math.hypot(a.x - b.x, a.y - b.y);
+    };
+    const fitted = await span();
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    expect((await span()) / fitted).to.be.closeTo(1.25, 0.01);
+    // A drag moves the drawing with the pointer and selects nothing.
+    const before: Point = await at(dsNode('raw.orders'));
+    const box = (await page.getByTestId('graph').boundingBox())!;
+    const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.mouse.move(cx, cy);
+    await page.mouse.down();
+    await page.mouse.move(cx + 120, cy + 40, { steps: 6 });
+    await page.mouse.up();
+    const dragged: Point = await at(dsNode('raw.orders'));
+    expect(dragged.x - before.x).to.be.closeTo(120, 1);
+    expect(dragged.y - before.y).to.be.closeTo(40, 1);
+    expect(new URL(page.url()).searchParams.get('selected')).to.equal(null);
+    // The wheel zooms around the pointer: the node under it stays put.
+    await page.mouse.move(dragged.x, dragged.y);
+    const spanBeforeWheel = await span();
+    await page.mouse.wheel(0, -200);
+    await page.waitForFunction(
+      ([id, x]) => Math.abs((globalThis as unknown as PageGlobals).lineageGraph!.clientPoint(id)!.x - x) < 1.5,
+      [dsNode('raw.orders'), dragged.x] as const,
+    );
+    expect(await span()).to.be.greaterThan(spanBeforeWheel * 1.2);
+    // Keyboard on the focused canvas: 0 fits again, minus zooms out.
+    await page.getByTestId('graph').focus();
+    await page.keyboard.press('0');
+    expect(await span()).to.be.closeTo(fitted, 1);
+    await page.keyboard.press('-');
+    expect((await span()) / fitted).to.be.closeTo(0.8, 0.01);
+    await page.getByTestId('fit').click();
+    expect(await span()).to.be.closeTo(fitted, 1);
   });
 
   it('lists the downstream impact from /api/v1/impact and downloads the service’s CSV', async () => {
@@ -493,7 +579,7 @@ describe('web UI in Chromium', function () {
     expect(lines.slice(1).map((l) => l.split(',')[0])).to.deep.equal(rows.map((r) => r[0]));
   });
 
-  it('shows column lineage of a dataset as a graph and a table of mappings', async () => {
+  it('shows column lineage as a graph, a table of mappings and each column with its impact link', async () => {
     await open(`/column-lineage?node=${enc(dsNode('mart.daily_revenue'))}`);
     const g = await graphReady();
     expect(g.nodes).to.equal(5); // day, revenue ← id, amount, discount
@@ -506,6 +592,25 @@ describe('web UI in Chromium', function () {
       'staging.orders.id → mart.daily_revenue.day (DIRECT)',
     ]);
     await shot('column-lineage');
+    // Each column links to its impact (GET /api/v1/impact from a datasetField id).
+    expect(await texts('[data-testid=columns] tbody tr td:first-child')).to.deep.equal([
+      'mart.daily_revenue.day',
+      'mart.daily_revenue.revenue',
+      'staging.orders.amount',
+      'staging.orders.discount',
+      'staging.orders.id',
+    ]);
+    const amount = `datasetField:${DS_NS}:staging.orders:amount`;
+    const link = page.locator(
+      '[data-testid=columns] tr[data-column="staging.orders.amount"] [data-testid=column-impact]',
+    );
+    expect(await link.getAttribute('href')).to.equal(`/impact?node=${enc(amount)}`);
+    await link.click();
+    await page.waitForSelector('[data-testid=impact] tbody tr');
+    expect(await page.getByTestId('impact-start').textContent()).to.include('staging.orders.amount');
+    expect(
+      await page.$$eval('[data-testid=impact] tbody tr', (l) => l.map((r) => r.getAttribute('data-node-id'))),
+    ).to.deep.equal([`datasetField:${DS_NS}:mart.daily_revenue:revenue`]);
   });
 
   it('follows the system’s dark theme', async () => {

@@ -13,6 +13,14 @@ export type EdgeExtras = Omit<LineageEdge, 'origin' | 'destination'>;
 export type LineageInclude = 'facets' | 'latestRuns';
 export const LINEAGE_INCLUDES: readonly LineageInclude[] = ['facets', 'latestRuns'];
 
+/**
+ * How much of each node a dataset-level answer carries: `full` (the default: Marquez's node data) or
+ * `minimal` (what a graph view draws: the node's key, a job's latest run state and times; edges once,
+ * in their origin's outEdges). See minimalNodeData.
+ */
+export type LineageFields = 'full' | 'minimal';
+export const LINEAGE_FIELDS: readonly LineageFields[] = ['full', 'minimal'];
+
 const JOB_FIELDS = [
   'id',
   'type',
@@ -82,6 +90,31 @@ export function nodeData(
     const job = full as Job;
     if (include.has('latestRuns')) data.latestRuns = job.latestRuns;
     else data.latestRun = job.latestRun ? pick(job.latestRun, RUN_FIELDS) : null;
+  }
+  return data;
+}
+
+/**
+ * A node's data in the `minimal` projection: `{id, namespace, name}`, plus a job's `latestRun`
+ * (`{id, state, startedAt, endedAt}` or null) as it was at `asOf` (null: now).
+ */
+export function minimalNodeData(node: Props, isJob: boolean, asOf: number | null): Record<string, unknown> {
+  const data: Record<string, unknown> = {
+    id: { namespace: node.namespace, name: node.name },
+    namespace: node.namespace,
+    name: node.name,
+  };
+  if (isJob) {
+    const run = (node.latestRun ?? null) as Props | null;
+    const then = asOf === null ? run : runAsOf(run, asOf);
+    data.latestRun = then
+      ? {
+          id: then.id ?? null,
+          state: then.state ?? null,
+          startedAt: then.startedAt ?? null,
+          endedAt: then.endedAt ?? null,
+        }
+      : null;
   }
   return data;
 }

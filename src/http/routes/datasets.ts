@@ -2,7 +2,8 @@ import Router from '@koa/router';
 import { Type } from '@sinclair/typebox';
 import type { Services } from '../../services.js';
 import { notFound } from '../errors.js';
-import { pageQuery } from '../pagination.js';
+import { pageQuery, sortQuery } from '../pagination.js';
+import { listOrder } from '../../store/list-order.js';
 import { Param } from '../params.js';
 import { routes, type RouteRuntime } from '../route.js';
 import { NamespaceParams } from './namespaces.js';
@@ -28,11 +29,12 @@ export function datasetsRouter({ datasets }: Services, runtime: RouteRuntime): R
     tags,
     scope: 'read',
     params: NamespaceParams,
-    query: pageQuery(),
-    success: { status: 200, description: 'One page of datasets, by name', schema: DatasetList },
+    query: { ...pageQuery(), ...sortQuery() },
+    success: { status: 200, description: 'One page of datasets, by name unless `sort` says', schema: DatasetList },
     errors: { 404: 'No such namespace' },
     handler: async ({ params, query }) => {
-      const page = await datasets.list(params.namespace, query.offset, query.limit);
+      const order = listOrder(query.sort, query.order);
+      const page = await datasets.list(params.namespace, query.offset, query.limit, order);
       if (!page) throw notFound(`Namespace '${params.namespace}' not found.`);
       return { datasets: page.items, totalCount: page.totalCount };
     },

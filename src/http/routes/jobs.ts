@@ -2,7 +2,8 @@ import Router from '@koa/router';
 import { Type } from '@sinclair/typebox';
 import type { Services } from '../../services.js';
 import { notFound } from '../errors.js';
-import { pageQuery } from '../pagination.js';
+import { pageQuery, sortQuery } from '../pagination.js';
+import { listOrder } from '../../store/list-order.js';
 import { Param } from '../params.js';
 import { routes, type RouteRuntime } from '../route.js';
 import { NamespaceParams } from './namespaces.js';
@@ -18,6 +19,7 @@ export const RunParams = {
 
 const jobsQuery = {
   ...pageQuery(),
+  ...sortQuery(),
   lastRunStates: Type.Optional(
     Param.listOf(RUN_STATES, { description: 'Only jobs whose latest run is in one of these states.' }),
   ),
@@ -43,6 +45,7 @@ export function jobsRouter({ jobs, runs }: Services, runtime: RouteRuntime): Rou
         { namespace: null, lastRunStates: query.lastRunStates ?? null },
         query.offset,
         query.limit,
+        listOrder(query.sort, query.order),
       );
       return { jobs: page!.items, totalCount: page!.totalCount };
     },
@@ -64,6 +67,7 @@ export function jobsRouter({ jobs, runs }: Services, runtime: RouteRuntime): Rou
         { namespace: params.namespace, lastRunStates: query.lastRunStates ?? null },
         query.offset,
         query.limit,
+        listOrder(query.sort, query.order),
       );
       if (!page) throw notFound(`Namespace '${params.namespace}' not found.`);
       return { jobs: page.items, totalCount: page.totalCount };
@@ -101,6 +105,24 @@ export function jobsRouter({ jobs, runs }: Services, runtime: RouteRuntime): Rou
       const deleted = await jobs.softDelete(namespace, job);
       if (!deleted) throw missing(namespace, job);
       return deleted;
+    },
+  });
+
+  declare({
+    method: 'GET',
+    path: '/namespaces/:namespace/jobs/:job/children',
+    operationId: 'listChildJobs',
+    summary: 'List the child jobs of a job (jobs whose runs name it as parent), by namespace and name',
+    tags,
+    scope: 'read',
+    params: JobParams,
+    query: pageQuery(),
+    success: { status: 200, description: 'One page of child jobs', schema: JobList },
+    errors: { 404: 'No such job' },
+    handler: async ({ params: { namespace, job }, query }) => {
+      const page = await jobs.children(namespace, job, query.offset, query.limit);
+      if (!page) throw missing(namespace, job);
+      return { jobs: page.items, totalCount: page.totalCount };
     },
   });
 

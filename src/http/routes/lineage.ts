@@ -11,7 +11,7 @@ import { Param } from '../params.js';
 import { clientGone } from '../client-gone.js';
 import { routes, type Request, type RouteRuntime } from '../route.js';
 import type { ParsedNodeId } from '../../domain/node-id.js';
-import { DIRECTIONS, LINEAGE_INCLUDES, type LineageRepository } from '../../store/lineage/index.js';
+import { DIRECTIONS, LINEAGE_FIELDS, LINEAGE_INCLUDES, type LineageRepository } from '../../store/lineage/index.js';
 import { LineageGraph, RunLineage } from '../../api/schemas.js';
 
 export const DEFAULT_DEPTH = 20;
@@ -49,6 +49,13 @@ const lineageQuery = {
         "Adds facets (and a job's context, a dataset's column lineage) or the latest run in full to each node's data.",
     }),
   ),
+  fields: Param.oneOf(LINEAGE_FIELDS, {
+    default: 'full',
+    description:
+      "How much of each node: `full` (Marquez's node data) or `minimal`, what a graph view draws: each node's data " +
+      "is `{id, namespace, name}` plus a job's `latestRun` `{id, state, startedAt, endedAt}`, and each edge is " +
+      "listed once, in its origin's `outEdges` (`inEdges` are empty). Same nodes and edges; not with `include`.",
+  }),
 };
 
 /** The dataset-level lineage handler, shared by /api/v1/lineage and /api/v1-beta/lineage. */
@@ -60,6 +67,8 @@ function lineageHandler(lineage: LineageRepository) {
         `Node id '${id.raw}' names a dataset field; use /api/v1/column-lineage for column-level lineage`,
       );
     }
+    if (query.fields === 'minimal' && (query.include ?? []).length > 0)
+      throw badRequest('include adds to the full node data: it cannot be combined with fields=minimal');
     const view = { asOf: query.asOf ?? null, window: query.window };
     // A deep lineage can run for seconds: if the client disconnects, Neo4j stops it.
     const graph = await lineage.lineage(
@@ -69,6 +78,7 @@ function lineageHandler(lineage: LineageRepository) {
       view,
       new Set(query.include ?? []),
       clientGone(ctx),
+      query.fields,
     );
     if (!graph) throw notFoundFor(id);
     return graph;

@@ -11,9 +11,11 @@ import { datasetNodeId, jobNodeId, type ParsedNodeId } from '../../domain/node-i
 import {
   datasetAsOf,
   jobAsOf,
+  minimalNodeData,
   nodeData,
   wireEdges,
   type EdgeExtras,
+  type LineageFields,
   type LineageInclude,
 } from '../../domain/lineage/graph-nodes.js';
 import type { LineageReader } from './resolver.js';
@@ -56,10 +58,12 @@ export class GraphLineage {
     view: { asOf: Date | null; window?: Duration | null } = { asOf: null },
     include: ReadonlySet<LineageInclude> = new Set(),
     signal?: AbortSignal,
+    fields: LineageFields = 'full',
   ): Promise<LineageGraph | null> {
     const timeParams = viewParams({ asOf: view.asOf, window: view.window === undefined ? this.window : view.window });
     const start = await this.reader.resolve(id.kind, id.candidates, timeParams.asOf, signal);
     if (!start) return null;
+    if (fields === 'minimal') return this.minimal(start.eid, id.kind, depth, direction, timeParams, view.asOf, signal);
     const recs = await this.reader.run(
       'lineage/graph',
       graphQuery(direction, maxRelsFor(id.kind, depth)),
@@ -98,5 +102,58 @@ export class GraphLineage {
       );
     }
     return { graph: wireEdges(nodes, outs), truncated };
+  }
+
+  /** The `fields=minimal` answer (graph-minimal.cypher): node keys and job states; edges only in outEdges. */
+  private async minimal(
+    startId: string,
+    kind: 'job' | 'dataset',
+    depth: number,
+    direction: Direction,
+    timeParams: ReturnType<typeof viewParams>,
+    asOfDate: Date | null,
+    signal?: AbortSignal,
+  ): Promise<LineageGraph> {
+    const recs = await this.reader.run(
+      'lineage/graph-minimal',
+      graphQuery(direction, maxRelsFor(kind, depth), 'lineage/graph-minimal'),
+      {
+        startId,
+        asOf: timeParams.asOf,
+        windowStart: timeParams.windowStart,
+        maxNodes: int(this.maxNodes + 1),
+      },
+      signal,
+    );
+    const truncated = recs.length > this.maxNodes;
+    const asOf = asOfDate?.getTime() ?? null;
+    const nodes: LineageNode[] = [];
+    const outs = new Map<string, { destination: string; extras: EdgeExtras }[]>();
+    for (const rec of recs.slice(0, this.maxNodes)) {
+      const node = rec.get('node') as Props;
+      const isJob = rec.get('isJob') as boolean;
+      const nodeId = (isJob ? jobNodeId : datasetNodeId)(node.namespace as string, node.name as string);
+      const run = node.latestRun as Props | null;
+      if (run) node.latestRun = { ...run, startedAt: iso(run.startedAt), endedAt: iso(run.endedAt) };
+      nodes.push({
+        id: nodeId,
+        type: isJob ? 'JOB' : 'DATASET',
+        data: minimalNodeData(node, isJob, asOf),
+        inEdges: [],
+        outEdges: [],
+      });
+      const destinationId = isJob ? datasetNodeId : jobNodeId;
+      outs.set(
+        nodeId,
+        (rec.get('out') as Props[]).map((e) => {
+          const [a, b] = e.to as [string, string];
+          return { destination: destinationId(a, b), extras: edgeExtras(e, asOf !== null) };
+        }),
+      );
+    }
+    const graph = wireEdges(nodes, outs);
+    // Each edge once, in its origin's outEdges: a graph view needs no second copy.
+    for (const n of graph) n.inEdges = [];
+    return { graph, truncated };
   }
 }

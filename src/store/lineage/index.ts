@@ -8,7 +8,7 @@ import type { Db } from '../db.js';
 import type { Duration } from '../../domain/duration.js';
 import type { FieldRef, EntityRef, ParsedNodeId } from '../../domain/node-id.js';
 import type { LineageGraph, RunLineage } from '../../api/types.js';
-import type { LineageInclude } from '../../domain/lineage/graph-nodes.js';
+import type { LineageFields, LineageInclude } from '../../domain/lineage/graph-nodes.js';
 import { ColumnLineage, type ColumnDeclaration } from './columns.js';
 import { GraphLineage } from './graph.js';
 import { LineageReader, type Resolved } from './resolver.js';
@@ -25,7 +25,13 @@ export {
   type Direction,
   type LineageView,
 } from './view.js';
-export { LINEAGE_INCLUDES, type EdgeExtras, type LineageInclude } from '../../domain/lineage/graph-nodes.js';
+export {
+  LINEAGE_FIELDS,
+  LINEAGE_INCLUDES,
+  type EdgeExtras,
+  type LineageFields,
+  type LineageInclude,
+} from '../../domain/lineage/graph-nodes.js';
 export type { ColumnInput } from '../../domain/lineage/column-walk.js';
 export { columnInput, type ColumnDeclaration } from './columns.js';
 export { edgeExtras } from './graph.js';
@@ -79,8 +85,10 @@ export class LineageRepository {
     include?: ReadonlySet<LineageInclude>,
     /** Aborted (the HTTP client disconnected): the query is ended in Neo4j. */
     signal?: AbortSignal,
+    /** `minimal`: node keys and job states only (graph-minimal.cypher). */
+    fields: LineageFields = 'full',
   ): Promise<LineageGraph | null> {
-    return this.graph.lineage(id, depth, direction, view, include, signal);
+    return this.graph.lineage(id, depth, direction, view, include, signal, fields);
   }
 
   columnLineage(

@@ -44,9 +44,16 @@ export function maxRelsFor(kind: 'job' | 'dataset', depth: number): number {
   return kind === 'job' ? 2 * depth + 1 : 2 * depth + 2;
 }
 
-/** The dataset-level traversal for one direction and bound (see cypher/lineage/graph.cypher). */
-export function graphQuery(direction: Direction, maxRels: number): string {
-  const text = directed(withMaxRels('lineage/graph', maxRels), direction);
-  if (!text.includes(`/*${direction}*/`)) throw new Error('cypher/lineage/graph.cypher lost its /*downstream*/ walk');
+/**
+ * The dataset-level traversal for one direction and bound (see cypher/lineage/graph.cypher, or
+ * graph-minimal.cypher for the `fields=minimal` projection).
+ */
+export function graphQuery(
+  direction: Direction,
+  maxRels: number,
+  name: 'lineage/graph' | 'lineage/graph-minimal' = 'lineage/graph',
+): string {
+  const text = directed(withMaxRels(name, maxRels), direction);
+  if (!text.includes(`/*${direction}*/`)) throw new Error(`cypher/${name}.cypher lost its /*downstream*/ walk`);
   return text;
 }

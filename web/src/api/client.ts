@@ -138,6 +138,12 @@ export interface PageQuery {
   offset?: number;
 }
 
+/** The job and dataset lists' order (the service sorts, over all pages). */
+export interface SortQuery {
+  sort?: 'name' | 'updatedAt';
+  order?: 'asc' | 'desc';
+}
+
 export type Direction = 'both' | 'upstream' | 'downstream';
 
 export interface LineageQuery {
@@ -148,6 +154,8 @@ export interface LineageQuery {
   asOf?: string;
   /** ISO 8601 duration (P30D) or `all`. */
   window?: string;
+  /** `minimal`: each node's key and a job's latest run only, edges once (what the graph draws). */
+  fields?: 'full' | 'minimal';
 }
 
 /** GET /impact (docs/impact.md): job or dataset ids here (columns answer the same shape with DATASET_FIELD nodes). */
@@ -164,7 +172,7 @@ export interface ImpactQuery {
 
 export const api = {
   namespaces: (p: PageQuery = {}, signal?: AbortSignal) => get<NamespaceList>(`/namespaces${query({ ...p })}`, signal),
-  datasets: (ns: string, p: PageQuery = {}, signal?: AbortSignal) =>
+  datasets: (ns: string, p: PageQuery & SortQuery = {}, signal?: AbortSignal) =>
     get<DatasetList>(`/namespaces/${seg(ns)}/datasets${query({ ...p })}`, signal),
   dataset: (ns: string, name: string, signal?: AbortSignal) =>
     get<Dataset>(`/namespaces/${seg(ns)}/datasets/${seg(name)}`, signal),
@@ -178,9 +186,12 @@ export const api = {
     request<Dataset>('POST', `/namespaces/${seg(ns)}/datasets/${seg(name)}/fields/${seg(field)}/tags/${seg(tag)}`),
   untagField: (ns: string, name: string, field: string, tag: string) =>
     request<Dataset>('DELETE', `/namespaces/${seg(ns)}/datasets/${seg(name)}/fields/${seg(field)}/tags/${seg(tag)}`),
-  jobs: (ns: string, p: PageQuery = {}, signal?: AbortSignal) =>
+  jobs: (ns: string, p: PageQuery & SortQuery = {}, signal?: AbortSignal) =>
     get<JobList>(`/namespaces/${seg(ns)}/jobs${query({ ...p })}`, signal),
   job: (ns: string, name: string, signal?: AbortSignal) => get<Job>(`/namespaces/${seg(ns)}/jobs/${seg(name)}`, signal),
+  /** The jobs whose runs name this one as parent (any namespace), by namespace and name. */
+  jobChildren: (ns: string, name: string, p: PageQuery = {}, signal?: AbortSignal) =>
+    get<JobList>(`/namespaces/${seg(ns)}/jobs/${seg(name)}/children${query({ ...p })}`, signal),
   jobVersions: (ns: string, name: string, p: PageQuery = {}, signal?: AbortSignal) =>
     get<JobVersionList>(`/namespaces/${seg(ns)}/jobs/${seg(name)}/versions${query({ ...p })}`, signal),
   jobRuns: (ns: string, name: string, p: PageQuery = {}, signal?: AbortSignal) =>

@@ -42,11 +42,15 @@ export function HomePage() {
   );
 }
 
-type SortKey = 'name' | 'updated' | 'state';
+type SortKey = 'name' | 'updatedAt';
+type Order = 'asc' | 'desc';
 
-function sortBy<T>(items: T[], key: (t: T) => string, desc: boolean): T[] {
-  const sorted = [...items].sort((a, b) => key(a).localeCompare(key(b)));
-  return desc ? sorted.reverse() : sorted;
+/** `sort` of the URL (`name:asc`, `updatedAt:desc`, ...): the service sorts, so the order holds over all pages. */
+function readSort(value: string | null): { sort: SortKey; order: Order } {
+  const [key, dir] = (value ?? '').split(':');
+  const sort: SortKey = key === 'updatedAt' ? 'updatedAt' : 'name';
+  const order: Order = dir === 'asc' || dir === 'desc' ? dir : sort === 'updatedAt' ? 'desc' : 'asc';
+  return { sort, order };
 }
 
 function SortHeader({
@@ -57,38 +61,37 @@ function SortHeader({
 }: {
   label: string;
   id: SortKey;
-  sort: string;
+  sort: { sort: SortKey; order: Order };
   href: (sort: string) => string;
 }) {
-  const [key, dir] = sort.split(':');
-  const on = key === id;
-  const next = on && dir !== 'desc' ? `${id}:desc` : `${id}:asc`;
+  const on = sort.sort === id;
+  // A new column starts A to Z by name, newest first by time; the current one flips.
+  const next = on ? (sort.order === 'asc' ? 'desc' : 'asc') : id === 'updatedAt' ? 'desc' : 'asc';
   return (
-    <th scope="col" aria-sort={on ? (dir === 'desc' ? 'descending' : 'ascending') : 'none'}>
-      <a href={href(next)} data-sort={id}>
-        {label} {on ? (dir === 'desc' ? '▼' : '▲') : ''}
+    <th scope="col" aria-sort={on ? (sort.order === 'desc' ? 'descending' : 'ascending') : 'none'}>
+      <a href={href(`${id}:${next}`)} data-sort={id}>
+        {label} {on ? (sort.order === 'desc' ? '▼' : '▲') : ''}
       </a>
     </th>
   );
 }
 
-function JobsTable({ jobs, sort, href }: { jobs: Job[]; sort: string; href: (sort: string) => string }) {
-  const [key, dir] = sort.split(':');
-  const keyOf = (j: Job) => (key === 'updated' ? j.updatedAt : key === 'state' ? (j.latestRun?.state ?? '') : j.name);
-  const rows = sortBy(jobs, keyOf, dir === 'desc');
+type SortState = { sort: SortKey; order: Order };
+
+function JobsTable({ jobs, sort, href }: { jobs: Job[]; sort: SortState; href: (sort: string) => string }) {
   return (
     <table class="list" data-testid="jobs">
       <thead>
         <tr>
           <SortHeader label="Job" id="name" sort={sort} href={href} />
-          <SortHeader label="Latest run" id="state" sort={sort} href={href} />
+          <th scope="col">Latest run</th>
           <th scope="col">Started</th>
           <th scope="col">Duration</th>
-          <SortHeader label="Updated" id="updated" sort={sort} href={href} />
+          <SortHeader label="Updated" id="updatedAt" sort={sort} href={href} />
         </tr>
       </thead>
       <tbody>
-        {rows.map((j) => (
+        {jobs.map((j) => (
           <tr data-job={j.name}>
             <td>
               <a href={paths.job(j.namespace, j.name)}>{j.name}</a>
@@ -112,12 +115,9 @@ function DatasetsTable({
   href,
 }: {
   datasets: Dataset[];
-  sort: string;
+  sort: SortState;
   href: (sort: string) => string;
 }) {
-  const [key, dir] = sort.split(':');
-  const keyOf = (d: Dataset) => (key === 'updated' ? d.updatedAt : d.name);
-  const rows = sortBy(datasets, keyOf, dir === 'desc');
   return (
     <table class="list" data-testid="datasets">
       <thead>
@@ -126,11 +126,11 @@ function DatasetsTable({
           <th scope="col">Source</th>
           <th scope="col">Fields</th>
           <th scope="col">Tags</th>
-          <SortHeader label="Updated" id="updated" sort={sort} href={href} />
+          <SortHeader label="Updated" id="updatedAt" sort={sort} href={href} />
         </tr>
       </thead>
       <tbody>
-        {rows.map((d) => (
+        {datasets.map((d) => (
           <tr data-dataset={d.name}>
             <td>
               <a href={paths.dataset(d.namespace, d.name)}>{d.name}</a>
@@ -149,20 +149,23 @@ function DatasetsTable({
 export function NamespacePage({ ns, loc }: { ns: string; loc: Location }) {
   const tab = loc.params.get('tab') === 'datasets' ? 'datasets' : 'jobs';
   const page = Math.max(1, Number(loc.params.get('page') ?? 1) || 1);
-  const sort = loc.params.get('sort') ?? 'name:asc';
+  const sortParam = loc.params.get('sort');
+  const sort = readSort(sortParam);
   const offset = (page - 1) * PAGE;
   const list = useAsync<{ total: number; jobs?: Job[]; datasets?: Dataset[] }>(
     async (signal) => {
+      const q = { limit: PAGE, offset, sort: sort.sort, order: sort.order };
       if (tab === 'jobs') {
-        const r = await api.jobs(ns, { limit: PAGE, offset }, signal);
+        const r = await api.jobs(ns, q, signal);
         return { total: r.totalCount, jobs: r.jobs };
       }
-      const r = await api.datasets(ns, { limit: PAGE, offset }, signal);
+      const r = await api.datasets(ns, q, signal);
       return { total: r.totalCount, datasets: r.datasets };
     },
-    [ns, tab, offset],
+    [ns, tab, offset, sort.sort, sort.order],
   );
-  const sortHref = (s: string) => paths.namespace(ns, { tab, page, sort: s });
+  // A new order starts again at the first page.
+  const sortHref = (s: string) => paths.namespace(ns, { tab, page: 1, sort: s });
   return (
     <main class="page">
       <p class="crumbs">
@@ -183,12 +186,11 @@ export function NamespacePage({ ns, loc }: { ns: string; loc: Location }) {
         <>
           {list.data.jobs && <JobsTable jobs={list.data.jobs} sort={sort} href={sortHref} />}
           {list.data.datasets && <DatasetsTable datasets={list.data.datasets} sort={sort} href={sortHref} />}
-          <p class="muted small">Sorting orders the rows of this page.</p>
           <Pager
             offset={offset}
             limit={PAGE}
             total={list.data.total}
-            href={(p) => paths.namespace(ns, { tab, page: p, sort })}
+            href={(p) => paths.namespace(ns, { tab, page: p, sort: sortParam ?? undefined })}
           />
         </>
       )}

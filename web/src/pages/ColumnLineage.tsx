@@ -3,12 +3,11 @@ import { useMemo } from 'preact/hooks';
 import { api } from '../api/client';
 import type { ColumnFieldData } from '../api/types';
 import { ErrorBox, Loading, useAsync } from '../components/common';
-import { GraphCanvas, loadCytoscape } from '../graph/GraphCanvas';
+import { GraphCanvas } from '../graph/GraphCanvas';
 import { toModel } from '../graph/model';
 import { navigate, paths, type Location } from '../router';
 
 export function ColumnLineagePage({ loc }: { loc: Location }) {
-  void loadCytoscape();
   const node = loc.params.get('node') ?? '';
   const rawDepth = Number(loc.params.get('depth') ?? 20);
   const depth = Number.isInteger(rawDepth) && rawDepth >= 1 && rawDepth <= 20 ? rawDepth : 20;
@@ -19,6 +18,10 @@ export function ColumnLineagePage({ loc }: { loc: Location }) {
     [node, depth, downstream],
   );
   const model = useMemo(() => (answer.data ? toModel(answer.data) : null), [answer.data]);
+  // Every column of the answer, by dataset and name, with its node id (the impact view takes it).
+  const columns = (answer.data?.graph ?? [])
+    .map((n) => ({ id: n.id, d: n.data as unknown as ColumnFieldData }))
+    .sort((a, b) => `${a.d.dataset}.${a.d.field}`.localeCompare(`${b.d.dataset}.${b.d.field}`));
   const rows = (answer.data?.graph ?? [])
     .map((n) => n.data as unknown as ColumnFieldData)
     .filter((d) => d.inputFields.length > 0);
@@ -71,6 +74,39 @@ export function ColumnLineagePage({ loc }: { loc: Location }) {
                 onTap={() => undefined}
               />
             </div>
+          )}
+          {model.nodes.length > 0 && (
+            <table class="list" data-testid="columns">
+              <caption>Columns in this graph</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Column</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">What depends on it</th>
+                </tr>
+              </thead>
+              <tbody>
+                {columns.map(({ id, d }) => (
+                  <tr data-column={`${d.dataset}.${d.field}`}>
+                    <td>
+                      <a href={paths.dataset(d.namespace, d.dataset)}>{d.dataset}</a>.<code>{d.field}</code>
+                    </td>
+                    <td>{d.fieldType ?? '—'}</td>
+                    <td>
+                      <a href={paths.impact(id)} data-testid="column-impact">
+                        Impact
+                      </a>
+                      {id !== node && (
+                        <>
+                          {' · '}
+                          <a href={paths.columnLineage(id, { depth, downstream: true })}>Column lineage</a>
+                        </>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           )}
           <table class="list" data-testid="column-mappings">
             <thead>

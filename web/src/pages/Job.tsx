@@ -162,15 +162,20 @@ function Versions({ job }: { job: Job }) {
   );
 }
 
+/** Children listed on the page; more are counted, not listed. */
+const CHILDREN_SHOWN = 100;
+
 function Family({ job }: { job: Job }) {
   const parentFacet = (
     job.latestRun?.facets as { parent?: { job?: { namespace?: string; name?: string } } } | undefined
   )?.parent?.job;
   const parentNs =
     parentFacet?.name === job.parentJobName && parentFacet?.namespace ? parentFacet.namespace : job.namespace;
-  // No endpoint lists a job's children: they are the jobs of the namespace naming it as parent.
-  const children = useAsync((signal) => api.jobs(job.namespace, { limit: 1000 }, signal), [job.namespace]);
-  const kids = children.data?.jobs.filter((j) => j.parentJobName === job.name) ?? [];
+  const children = useAsync(
+    (signal) => api.jobChildren(job.namespace, job.name, { limit: CHILDREN_SHOWN }, signal),
+    [job.namespace, job.name],
+  );
+  const kids = children.data?.jobs ?? [];
   return (
     <div class="two-col" data-testid="family">
       <div>
@@ -189,16 +194,20 @@ function Family({ job }: { job: Job }) {
           (kids.length === 0 ? (
             <p class="muted">none</p>
           ) : (
-            <ul class="plain">
+            <ul class="plain" data-testid="children">
               {kids.map((k) => (
-                <li>
-                  <a href={paths.job(k.namespace, k.name)}>{k.name}</a> <StateBadge state={k.latestRun?.state} />
+                <li data-job={`${k.namespace}/${k.name}`}>
+                  <a href={paths.job(k.namespace, k.name)}>{k.name}</a>
+                  {k.namespace !== job.namespace && <span class="muted small"> ({k.namespace})</span>}{' '}
+                  <StateBadge state={k.latestRun?.state} />
                 </li>
               ))}
             </ul>
           ))}
-        {children.data && children.data.totalCount > children.data.jobs.length && (
-          <p class="muted small">Looked at the first {children.data.jobs.length} jobs of the namespace.</p>
+        {children.data && children.data.totalCount > kids.length && (
+          <p class="muted small">
+            The first {kids.length} of {children.data.totalCount} children, by namespace and name.
+          </p>
         )}
       </div>
     </div>

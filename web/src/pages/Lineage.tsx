@@ -6,7 +6,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { api, type Direction } from '../api/client';
 import { ErrorBox, Loading, StateBadge, useAsync } from '../components/common';
 import { ago, formatTime } from '../format';
-import { GraphCanvas, loadCytoscape } from '../graph/GraphCanvas';
+import { GraphCanvas } from '../graph/GraphCanvas';
 import { shortestPath, toModel, type GraphModel, type ViewNode } from '../graph/model';
 import { navigate, paths, type LineageState, type Location } from '../router';
 
@@ -193,7 +193,6 @@ function Legend() {
 }
 
 export function LineagePage({ loc }: { loc: Location }) {
-  void loadCytoscape(); // in parallel with the lineage request
   const state = readLineageState(loc.params);
   const set = (patch: Partial<LineageState>, replace = false) =>
     navigate(paths.lineage({ ...state, ...patch }), { replace });
@@ -207,6 +206,8 @@ export function LineagePage({ loc }: { loc: Location }) {
               direction: state.direction,
               asOf: state.asOf ?? undefined,
               window: state.window ?? undefined,
+              // The graph draws names, kinds, job states and edges: the slim answer is enough.
+              fields: 'minimal',
             },
             signal,
           )
