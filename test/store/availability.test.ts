@@ -140,7 +140,7 @@ describe('Neo4j availability: fail fast while down, heal by itself', () => {
     }
   });
 
-  it('a held Db refuses all work at once with Neo4jUnavailable; its start-up view works; release lifts it', async () => {
+  it('a held Db refuses all work with Neo4jUnavailable; its start-up view works; release lifts it', async () => {
     const db = new Db(testDriver(), process.env.TEST_NEO4J_DATABASE ?? 'neo4j', 10_000, { probeIntervalMs: 60_000 });
     try {
       db.hold('the graph schema is not applied yet');
