@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, ConfigError, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { CONNECTION_TIMEOUT_MS, startNeo4jRuntime, type Neo4jRuntime } from './neo4j/runtime.js';
+import { startNeo4jRuntime, type Neo4jRuntime } from './neo4j/runtime.js';
 import neo4j from 'neo4j-driver';
 import { Db, PingTimeout, TransactionDeadlineExceeded } from './store/db.js';
 import { NamespaceRepository } from './store/namespaces.js';
@@ -77,7 +77,8 @@ export async function startService(
     const startupDb = db.startupView();
     let statements: number | null = null;
     try {
-      await db.ping(CONNECTION_TIMEOUT_MS);
+      // No separate ping first: a refused connection fails the first schema statement at once (one
+      // probe), and a cold server on a busy machine gets the statement's own timeout, not a ping's.
       statements = await prepareGraph(startupDb, logger);
     } catch (err) {
       if (!healsByItself(err)) throw err;
