@@ -15,6 +15,7 @@ import { bodyError, errorHandler } from './http/middleware/errors.js';
 import { declaredLengthLimit, stateChangingRequests } from './http/middleware/request-guards.js';
 import { admission, type AdmissionOptions } from './http/middleware/admission.js';
 import { requestLog } from './http/middleware/request-log.js';
+import { streamLargeJson } from './http/middleware/json-stream.js';
 import { healthRouter } from './http/routes/health.js';
 import { namespacesRouter } from './http/routes/namespaces.js';
 import { lineageIngestRouter } from './http/routes/lineage-ingest.js';
@@ -123,6 +124,7 @@ export function createApp(opts: AppOptions): App {
       deflate: false,
     }),
   );
+  koa.use(streamLargeJson());
   koa.use(errorHandler(opts.logger));
   koa.use(declaredLengthLimit(opts.bodyLimitBytes));
   koa.use(stateChangingRequests());

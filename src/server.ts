@@ -8,7 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig, ConfigError, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { startNeo4jRuntime, type Neo4jRuntime } from './neo4j/runtime.js';
-import { Db } from './store/db.js';
+import neo4j from 'neo4j-driver';
+import { Db, PingTimeout, TransactionDeadlineExceeded } from './store/db.js';
+import { NamespaceRepository } from './store/namespaces.js';
+import { Neo4jUnavailable, isConfigurationError, isConnectionError } from './neo4j/availability.js';
 import { applySchema } from './store/schema.js';
 import { planIngestStatements, setIngestProfile } from './store/ingest.js';
 import { createApp } from './app.js';
@@ -27,15 +30,67 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+/**
+ * Failures at start that heal by themselves: Neo4j not answering yet (refused, lost or unanswered
+ * connections, a database still starting). Anything else (wrong credentials, an unknown database, a
+ * server whose Cypher the schema does not parse) stops the start.
+ */
+export function healsByItself(err: unknown): boolean {
+  if (isConfigurationError(err)) return false;
+  return (
+    isConnectionError(err) ||
+    neo4j.isRetriableError(err) ||
+    err instanceof PingTimeout ||
+    err instanceof TransactionDeadlineExceeded ||
+    (err as { code?: unknown } | null)?.code === 'Neo.TransientError.General.DatabaseUnavailable'
+  );
+}
+
+/** What must be in the graph before the service reads or writes it: schema, migrations, the default namespace. */
+async function prepareGraph(db: Db, logger: Logger): Promise<number> {
+  const statements = await applySchema(db);
+  // A database written by an older version gets its lineage edges' histories.
+  await migrateEdgeHistory(db, logger);
+  await migrateFoldBookkeeping(db, logger);
+  await new NamespaceRepository(db).ensureDefault();
+  return statements;
+}
+
+/**
+ * Starts the service. With Neo4j not answering at start (an external server still starting, a
+ * network partition), the service still listens, unready: /healthz 200, /readyz 503 with the
+ * reason, every request that needs the graph 503 + Retry-After at once; it probes Neo4j and applies
+ * the schema, migrations and warm-up when it answers, then turns ready by itself. A failure that
+ * will not heal (wrong credentials, unknown database) rejects the start; met later, while waiting for
+ * Neo4j, it stops the service and calls `onFatal`.
+ */
+export async function startService(
+  config: Config,
+  logger: Logger,
+  onFatal: (err: Error) => void = () => undefined,
+): Promise<RunningService> {
   setIngestProfile(config.ingestProfile);
   const runtime = await startNeo4jRuntime(config.neo4j, logger);
   try {
     const db = new Db(runtime.driver, runtime.database, config.queryTimeoutMs);
-    const statements = await applySchema(db);
-    // Before listening: a database written by an older version gets its lineage edges' histories.
-    await migrateEdgeHistory(db, logger);
-    await migrateFoldBookkeeping(db, logger);
+    // The schema, migrations and warm-up run on a view of the Db that ignores its hold (below).
+    const startupDb = db.startupView();
+    let statements: number | null = null;
+    try {
+      // No separate ping first: a refused connection fails the first schema statement at once (one
+      // probe), and a cold server on a busy machine gets the statement's own timeout, not a ping's.
+      statements = await prepareGraph(startupDb, logger);
+    } catch (err) {
+      if (!healsByItself(err)) throw err;
+      const reason = (err as Error).message;
+      if (!db.availability.isDown && !(err instanceof Neo4jUnavailable)) db.availability.markDown(reason);
+      db.hold('the graph schema is not applied yet: Neo4j did not answer when the service started');
+      logger.error(
+        { err, neo4j: runtime.uri },
+        'Neo4j does not answer: listening unready (requests get 503 at once); the graph schema, migrations and ' +
+          'warm-up run when it answers',
+      );
+    }
     const { koa, services } = createApp({
       db,
       logger,
@@ -67,9 +122,14 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     const local = runtime.local;
     observeNeo4j(services.metrics, db.availability, local ? () => local.restarts : undefined);
     local?.on('exited', (exit) => db.availability.markDown(`the local Neo4j ${exit.reason}`));
+    // A probe that meets a wrong password or an unknown database will never succeed: stop (below).
+    let configurationError: Error | null = null;
+    db.availability.onProbeFailure((err) => {
+      if (isConfigurationError(err)) configurationError ??= err as Error;
+    });
     db.availability.startHeartbeat();
-    await services.namespaces.ensureDefault();
-    logger.info({ statements, neo4j: runtime.uri, database: runtime.database }, 'graph schema applied');
+    if (statements !== null)
+      logger.info({ statements, neo4j: runtime.uri, database: runtime.database }, 'graph schema applied');
 
     const server = http.createServer(
       {
@@ -97,6 +157,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     // In the background: requests are served meanwhile (an early ingest batch just plans for itself),
     // but /readyz says 503 until the write path is warm, so orchestrators send traffic to a warm
     // service. Again each time Neo4j comes back: a restarted Neo4j has lost its plan cache.
+    let stopping: Promise<void> | null = null;
     const stopWarmUp = new AbortController();
     const warmUp = async () => {
       if (stopWarmUp.signal.aborted) return;
@@ -110,14 +171,57 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     const warmUpFailed = (what: string) => (err: unknown) => {
       if (!stopWarmUp.signal.aborted) logger.warn({ err }, what);
     };
-    let warming = warmUp().catch(
-      warmUpFailed('could not warm up the write path; the first ingest batches will be slow'),
-    );
-    services.readiness.waitFor('warming up the write path', warming);
+    // Started unready: wait for Neo4j, prepare the graph (retried while the failures heal by
+    // themselves), then lift the hold and warm up. A failure that will not heal stops the service.
+    const prepareWhenReachable = async (): Promise<void> => {
+      for (;;) {
+        while (db.availability.isDown && configurationError === null && !stopWarmUp.signal.aborted)
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        if (configurationError !== null) throw configurationError;
+        if (stopWarmUp.signal.aborted) return;
+        try {
+          const applied = await prepareGraph(startupDb, logger);
+          logger.info({ statements: applied, neo4j: runtime.uri, database: runtime.database }, 'graph schema applied');
+          db.release();
+          return;
+        } catch (err) {
+          if (stopWarmUp.signal.aborted) return;
+          if (!healsByItself(err)) throw err;
+          logger.warn({ err }, 'could not prepare the graph yet; trying again when Neo4j answers');
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+      }
+    };
+    let prepared = statements !== null;
+    let warming: Promise<void>;
+    if (prepared) {
+      warming = warmUp().catch(warmUpFailed('could not warm up the write path; the first ingest batches will be slow'));
+      services.readiness.waitFor('warming up the write path', warming);
+    } else {
+      const preparing = prepareWhenReachable().then(
+        () => (prepared = true),
+        (err: Error) => {
+          logger.fatal({ err }, `cannot use Neo4j at ${runtime.uri}: ${err.message}`);
+          void stop().finally(() => onFatal(err));
+          throw err;
+        },
+      );
+      services.readiness.waitFor('applying the graph schema and migrations once Neo4j answers', preparing);
+      warming = preparing.then(
+        () => warmUp().catch(warmUpFailed('could not warm up the write path; the first ingest batches will be slow')),
+        () => undefined,
+      );
+      services.readiness.waitFor('warming up the write path', warming);
+    }
     db.availability.onChange((up, reason) => {
       if (!up) {
         services.committer.resetTiming();
         logger.error({ reason }, 'Neo4j is unreachable: requests get 503 at once until it answers again');
+        return;
+      }
+      // Not prepared yet: prepareWhenReachable is waiting for exactly this, and warms up after.
+      if (!prepared) {
+        logger.info({ reason }, 'Neo4j answers; preparing the graph before turning ready');
         return;
       }
       logger.info({ reason }, 'Neo4j answers again; warming up the write path before turning ready');
@@ -125,7 +229,6 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       services.readiness.waitFor('warming up the write path', warming);
     });
 
-    let stopping: Promise<void> | null = null;
     const stop = () =>
       (stopping ??= (async () => {
         logger.info('shutting down: no new connections, finishing in-flight requests');
@@ -189,7 +292,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, config.logFormat);
   let service: RunningService;
   try {
-    service = await startService(config, logger);
+    service = await startService(config, logger, () => process.exit(1));
   } catch (err) {
     logger.fatal({ err }, `could not start: ${(err as Error).message}`);
     process.exit(1);

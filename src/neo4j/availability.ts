@@ -34,6 +34,21 @@ export function isConnectionError(err: unknown): boolean {
   );
 }
 
+/**
+ * Errors no amount of probing cures: wrong credentials (or too many wrong attempts), a database that
+ * does not exist, a port that does not speak Bolt. The service stops on them (server.ts) rather than
+ * retrying with a bad password until Neo4j locks the user out.
+ */
+export function isConfigurationError(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (typeof e.code === 'string') {
+    if (e.code.startsWith('Neo.ClientError.Security.')) return true;
+    if (e.code === 'Neo.ClientError.Database.DatabaseNotFound') return true;
+  }
+  return typeof e.message === 'string' && /Server responded HTTP|Unknown Bolt protocol version/i.test(e.message);
+}
+
 export interface AvailabilityOptions {
   /** Time between probes while down (ms). */
   probeIntervalMs: number;
@@ -63,6 +78,7 @@ export class Neo4jAvailability {
   private misses = 0;
   private closed = false;
   private readonly listeners: AvailabilityListener[] = [];
+  private readonly failureListeners: ((err: unknown) => void)[] = [];
   private readonly opts: AvailabilityOptions;
   /** Times Neo4j went down (for /metrics). */
   outages = 0;
@@ -96,6 +112,11 @@ export class Neo4jAvailability {
   /** Called on a change of state: up (true) or down (false), with the reason. */
   onChange(listener: AvailabilityListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Called with the error of every failed probe (server.ts stops on a configuration error). */
+  onProbeFailure(listener: (err: unknown) => void): void {
+    this.failureListeners.push(listener);
   }
 
   /** Marks Neo4j down on outside knowledge (its process exited) and probes until it answers. */
@@ -149,6 +170,13 @@ export class Neo4jAvailability {
       }
       return true;
     } catch (err) {
+      for (const listener of this.failureListeners) {
+        try {
+          listener(err);
+        } catch {
+          /* a listener's failure is its own */
+        }
+      }
       // A refused or lost connection is certain; a heartbeat left unanswered may be a busy server,
       // so only several in a row count as down.
       const certain = !heartbeat || isConnectionError(err) || this.downReason !== null;

@@ -31,6 +31,8 @@ export const CONNECTION_ACQUISITION_TIMEOUT_MS = 10_000;
 /** How long a transaction is retried after transient errors (deadlocks, leader switches, lost connections). */
 export const MAX_TRANSACTION_RETRY_MS = 15_000;
 
+const RELEASE_ERROR = 'ConnectionHolder got an error while releasing the connection';
+
 export function createDriver(uri: string, user: string, password: string, logger?: Logger): Driver {
   installDriverPatches();
   const auth = password ? neo4j.auth.basic(user, password) : undefined;
@@ -44,7 +46,13 @@ export function createDriver(uri: string, user: string, password: string, logger
     logging: logger
       ? {
           level: 'warn',
-          logger: (level, message) => logger[level === 'error' ? 'error' : 'warn']({ neo4j: true }, message),
+          // A failed connection is reported by the request or probe that met it (availability.ts); the
+          // driver's own note on releasing it would repeat it at every probe while Neo4j is down.
+          logger: (level, message) =>
+            logger[message.startsWith(RELEASE_ERROR) ? 'debug' : level === 'error' ? 'error' : 'warn'](
+              { neo4j: true },
+              message,
+            ),
         }
       : undefined,
   });

@@ -100,6 +100,14 @@ export class TransactionDeadlineExceeded extends Error {
   }
 }
 
+/** A ping that got no answer within its timeout (a server that is hung, starting or far away). */
+export class PingTimeout extends Error {
+  constructor(timeoutMs: number) {
+    super(`no answer within ${timeoutMs} ms`);
+    this.name = 'PingTimeout';
+  }
+}
+
 export class Db {
   /** Whether Neo4j is reachable; while it is known not to be, transactions fail at once (availability.ts). */
   readonly availability: Neo4jAvailability;
@@ -107,17 +115,53 @@ export class Db {
   /** Statements in flight through executeQuery: aborted the moment Neo4j is marked down. */
   private readonly inFlight = new Set<AbortController>();
 
+  /** Why the graph is not ready for service work yet (hold), or null. */
+  private held: string | null = null;
+
+  /** `availability`: its options, or the one to share with another Db on the same driver (startupView). */
   constructor(
     readonly driver: Driver,
     readonly database: string,
     readonly defaultTimeoutMs = 10_000,
-    availability: Partial<AvailabilityOptions> = {},
+    availability: Partial<AvailabilityOptions> | Neo4jAvailability = {},
   ) {
-    this.availability = new Neo4jAvailability((timeoutMs) => this.ping(timeoutMs), availability);
+    this.availability =
+      availability instanceof Neo4jAvailability
+        ? availability
+        : new Neo4jAvailability((timeoutMs) => this.ping(timeoutMs), availability);
     this.availability.onChange((up, reason) => {
       if (up) return;
       for (const controller of this.inFlight) controller.abort(new Neo4jUnavailable(reason));
     });
+  }
+
+  /**
+   * Until release(), every transaction on this Db fails at once with Neo4jUnavailable(`reason`) (503
+   * + Retry-After), also while Neo4j answers: the service started before it could reach Neo4j, and
+   * the graph schema and migrations have not run yet (server.ts runs them on startupView()).
+   */
+  hold(reason: string): void {
+    this.held = reason;
+  }
+
+  release(): void {
+    this.held = null;
+  }
+
+  /** Why this Db refuses work although Neo4j may answer (hold), or null. */
+  get heldReason(): string | null {
+    return this.held;
+  }
+
+  /** A Db on the same driver and availability, not subject to this one's hold: the start-up work runs on it. */
+  startupView(): Db {
+    return new Db(this.driver, this.database, this.defaultTimeoutMs, this.availability);
+  }
+
+  /** Neo4j known down, or the graph held: fail at once with Neo4jUnavailable. */
+  private assertServing(): void {
+    this.availability.assertUp();
+    if (this.held !== null) throw new Neo4jUnavailable(this.held);
   }
 
   private config(opts: TxOptions) {
@@ -147,7 +191,7 @@ export class Db {
     const retryBudgetMs = Math.min(MAX_TRANSACTION_RETRY_MS, timeoutMs);
     let delay = RETRY_INITIAL_DELAY_MS;
     for (;;) {
-      this.availability.assertUp();
+      this.assertServing();
       try {
         return await this.attempt(mode, opts, timeoutMs, work);
       } catch (err) {
@@ -209,7 +253,7 @@ export class Db {
    * made, code paths run in Neo4j and here) that leaves nothing behind. Not retried.
    */
   async rehearse(opts: TxOptions, work: (tx: TxRunner) => Promise<unknown>): Promise<void> {
-    this.availability.assertUp();
+    this.assertServing();
     const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.WRITE });
     try {
       const tx = session.beginTransaction(this.config(opts));
@@ -232,7 +276,7 @@ export class Db {
       await Promise.race([
         session.run('RETURN 1', {}, { timeout: timeoutMs }).then(() => undefined),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+          timer = setTimeout(() => reject(new PingTimeout(timeoutMs)), timeoutMs);
         }),
       ]);
     } finally {
@@ -262,7 +306,7 @@ export class Db {
     params: Params = {},
     opts: ExecuteOptions = {},
   ): Promise<EagerResult<R>> {
-    this.availability.assertUp();
+    this.assertServing();
     if (opts.signal?.aborted) throw new QueryCancelled(op);
     const timeoutMs = opts.timeoutMs ?? this.defaultTimeoutMs;
     const controller = new AbortController();

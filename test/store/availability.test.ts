@@ -2,8 +2,9 @@ import { expect } from 'chai';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createDriver } from '../../src/neo4j/runtime.js';
-import { Db, TransactionDeadlineExceeded } from '../../src/store/db.js';
-import { Neo4jAvailability, Neo4jUnavailable } from '../../src/neo4j/availability.js';
+import { Db, PingTimeout, TransactionDeadlineExceeded } from '../../src/store/db.js';
+import { Neo4jAvailability, Neo4jUnavailable, isConfigurationError } from '../../src/neo4j/availability.js';
+import { healsByItself } from '../../src/server.js';
 import { findFreePort } from '../../src/free-port.js';
 import { testDriver } from '../helper.js';
 
@@ -137,5 +138,56 @@ describe('Neo4j availability: fail fast while down, heal by itself', () => {
     } finally {
       a.close();
     }
+  });
+
+  it('a held Db refuses all work with Neo4jUnavailable; its start-up view works; release lifts it', async () => {
+    const db = new Db(testDriver(), process.env.TEST_NEO4J_DATABASE ?? 'neo4j', 10_000, { probeIntervalMs: 60_000 });
+    try {
+      db.hold('the graph schema is not applied yet');
+      const refusals = [
+        await db.read({ op: 'test' }, (tx) => tx.run('RETURN 1')).catch((e: unknown) => e),
+        await db.execute('READ', 'test', 'RETURN 1').catch((e: unknown) => e),
+        await db.rehearse({ op: 'test' }, (tx) => tx.run('RETURN 1')).catch((e: unknown) => e),
+      ];
+      for (const err of refusals) {
+        expect(err).to.be.instanceOf(Neo4jUnavailable);
+        expect((err as Error).message).to.include('the graph schema is not applied yet');
+      }
+      expect(db.availability.isDown, 'Neo4j itself is not marked down').to.equal(false);
+      const view = db.startupView();
+      expect(view.availability).to.equal(db.availability);
+      expect((await view.execute('READ', 'test', 'RETURN 1 AS one')).records[0].get('one').toNumber()).to.equal(1);
+      db.release();
+      expect((await db.execute('READ', 'test', 'RETURN 1 AS one')).records).to.have.length(1);
+    } finally {
+      db.availability.close();
+    }
+  });
+
+  it('tells errors that heal by themselves from configuration errors', () => {
+    const neo4jError = (code: string, message = code) => Object.assign(new Error(message), { code });
+    for (const err of [
+      neo4jError('Neo.ClientError.Security.Unauthorized'),
+      neo4jError('Neo.ClientError.Security.AuthenticationRateLimit'),
+      neo4jError('Neo.ClientError.Database.DatabaseNotFound'),
+      neo4jError('N/A', 'Server responded HTTP. Make sure you are not trying to connect to the http endpoint'),
+    ]) {
+      expect(isConfigurationError(err), (err as Error).message).to.equal(true);
+      expect(healsByItself(err), (err as Error).message).to.equal(false);
+    }
+    for (const err of [
+      neo4jError('ServiceUnavailable', 'Failed to connect to server. Caused by: connect ECONNREFUSED 127.0.0.1:1'),
+      neo4jError('Neo.TransientError.General.DatabaseUnavailable'),
+      new Neo4jUnavailable('down'),
+      new PingTimeout(1000),
+      new TransactionDeadlineExceeded('schema', 1000),
+    ]) {
+      expect(isConfigurationError(err), (err as Error).message).to.equal(false);
+      expect(healsByItself(err), (err as Error).message).to.equal(true);
+    }
+    expect(
+      healsByItself(neo4jError('Neo.ClientError.Statement.SyntaxError')),
+      'a server the schema does not suit',
+    ).to.equal(false);
   });
 });

@@ -157,10 +157,18 @@ export function admission(gate: Admission): Middleware {
   return async (ctx, next) => {
     if (!ctx.path.startsWith('/api/') || (ctx.method === 'POST' && INGEST_PATHS.has(ctx.path))) return next();
     const release = await gate.acquire();
+    // The slot is held until the answer has been sent, not only built: Koa serializes (and
+    // koa-compress compresses) the body after the middleware returns, and a slow client keeps it in
+    // the socket's buffers meanwhile. Released on return, 256 readers had dozens of 14 MB pages
+    // being serialized and sent at once although only 4 queries ran.
+    ctx.res.once('finish', release);
+    ctx.res.once('close', release);
     try {
       await next();
-    } finally {
+    } catch (err) {
+      // Answered by the error handler (small bodies): free the slot now.
       release();
+      throw err;
     }
   };
 }
