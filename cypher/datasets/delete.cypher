@@ -4,4 +4,5 @@
 MATCH (d:Dataset {namespace: $namespace, name: $name})
 WHERE NOT d.isDeleted
 SET d.isDeleted = true, d.deletedAt = datetime()
-RETURN d {.*, tags: [(d)-[:TAGGED]->(t:Tag) | t.name], fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag) | [f.name, t.name]]} AS dataset
+RETURN d {.*, tags: [(d)-[:TAGGED]->(t:Tag) | t.name], fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag)
+  | [f.name, t.name]]} AS dataset

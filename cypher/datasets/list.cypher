@@ -11,13 +11,15 @@
 MATCH (ns:Namespace {name: $namespace})
 WITH COUNT { (ns)-[:HAS_DATASET]->() }
   - COUNT { MATCH (d:Dataset) WHERE d.isDeleted = true AND d.namespace = $namespace }
-  - COUNT { MATCH (d:Dataset) WHERE d.isAlias = true AND d.isDeleted = false AND d.namespace = $namespace } AS totalCount
+  - COUNT { MATCH (d:Dataset) WHERE d.isAlias = true AND d.isDeleted = false
+    AND d.namespace = $namespace } AS totalCount
 CALL () {
   // When only a few names are hidden (soft-deleted, aliases) they are excluded by name: the index
   // already holds the name, so skipping to a deep offset reads no node properties. With many (a
   // deleted namespace, an alias-only namespace) the flags are read instead (no quadratic list test).
   WITH COLLECT { MATCH (x:Dataset) WHERE x.isDeleted = true AND x.namespace = $namespace RETURN x.name LIMIT 101 }
-     + COLLECT { MATCH (x:Dataset) WHERE x.isAlias = true AND x.namespace = $namespace RETURN x.name LIMIT 101 } AS hidden
+     + COLLECT { MATCH (x:Dataset) WHERE x.isAlias = true
+       AND x.namespace = $namespace RETURN x.name LIMIT 101 } AS hidden
   WITH hidden, size(hidden) <= 100 AS fewHidden
   MATCH (d:Dataset) WHERE d.namespace = $namespace AND d.name IS NOT NULL
     AND CASE WHEN fewHidden THEN NOT d.name IN hidden ELSE NOT d.isDeleted AND d.isAlias IS NULL END

@@ -7,6 +7,9 @@ MATCH (x:Dataset {namespace: $namespace, name: $name})
 OPTIONAL MATCH (x)-[:ALIAS_OF]->(p:Dataset)
 WITH coalesce(p, x) AS d
 MATCH (v:DatasetVersion {id: $version})-[:VERSION_OF]->(d)
-RETURN d {.*, tags: [(d)-[:TAGGED]->(t:Tag) | t.name], fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag) | [f.name, t.name]]} AS dataset,
+RETURN d {.*, tags: [(d)-[:TAGGED]->(t:Tag) | t.name], fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag)
+  | [f.name, t.name]]} AS dataset,
   v {.*, readFacets: [(v)<-[rd:READ]-() WHERE rd.facetStamps IS NOT NULL | rd {.*}]} AS version,
-  [(r:Run)-[:WROTE]->(v) | r {.*, reads: [(r)-[rd:READ]->(rv) | rv {.id, .namespace, .name, facets: [k IN keys(rd) WHERE k STARTS WITH 'facet.' | [k, rd[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id, .namespace, .name, facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]}][0] AS run
+  [(r:Run)-[:WROTE]->(v) | r {.*, reads: [(r)-[rd:READ]->(rv) | rv {.id, .namespace, .name, facets: [k IN keys(rd)
+    WHERE k STARTS WITH 'facet.' | [k, rd[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id, .namespace, .name,
+    facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]}][0] AS run

@@ -17,9 +17,12 @@ CALL (d) {
   WITH v ORDER BY v.createdAt DESC, v.id SKIP $offset LIMIT $limit
   RETURN collect({
     version: v {.*, readFacets: [(v)<-[rd:READ]-() WHERE rd.facetStamps IS NOT NULL | rd {.*}]},
-    run: [(r:Run)-[:WROTE]->(v) | r {.*, reads: [(r)-[rd:READ]->(rv) | rv {.id, .namespace, .name, facets: [k IN keys(rd) WHERE k STARTS WITH 'facet.' | [k, rd[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id, .namespace, .name, facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]}][0]
+    run: [(r:Run)-[:WROTE]->(v) | r {.*, reads: [(r)-[rd:READ]->(rv) | rv {.id, .namespace, .name,
+      facets: [k IN keys(rd) WHERE k STARTS WITH 'facet.' | [k, rd[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id,
+      .namespace, .name, facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]}][0]
   }) AS versions
 }
 RETURN totalCount,
-  d {.*, tags: [(d)-[:TAGGED]->(t:Tag) | t.name], fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag) | [f.name, t.name]]} AS dataset,
+  d {.*, tags: [(d)-[:TAGGED]->(t:Tag) | t.name], fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag) |
+    [f.name, t.name]]} AS dataset,
   versions

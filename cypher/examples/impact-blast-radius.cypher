@@ -8,12 +8,14 @@
 // Edges: those seen in the last 30 days or among their job's latest known I/O (the service's default
 // view, docs/lineage.md "Time"); change P30D for another window, or drop the WHERE for all history.
 MATCH (d:Dataset {namespace: $namespace, name: $name})
-MATCH p = (d)(()-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]->(x) WHERE NOT coalesce(x.isDeleted, false)){1,42}(n)
+MATCH p = (d)(()-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]->(x)
+  WHERE NOT coalesce(x.isDeleted, false)){1,42}(n)
 WITH d, n, min(length(p)) AS distance
 WITH d, collect({n: n, distance: distance}) AS reached
 UNWIND reached AS r
 WITH r.n AS n, r.distance AS distance,
      CASE WHEN r.distance = 1 THEN [d] ELSE [x IN reached WHERE x.distance = r.distance - 1 | x.n] END AS nearer
 RETURN labels(n)[0] AS kind, n.namespace AS namespace, n.name AS name, distance,
-       [(m)-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]->(n) WHERE m IN nearer | m.name][0] AS via
+       [(m)-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]->(n)
+         WHERE m IN nearer | m.name][0] AS via
 ORDER BY distance, namespace, name

@@ -8,7 +8,8 @@
 // view, docs/lineage.md "Time"); change P30D for another window, or drop the WHERE for all history.
 MATCH (a:Dataset {namespace: $fromNamespace, name: $fromName})
 MATCH (b:Dataset {namespace: $toNamespace, name: $toName})
-MATCH p = SHORTEST 5 (a)(()-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]->(x) WHERE NOT coalesce(x.isDeleted, false)){1,42}(b)
+MATCH p = SHORTEST 5 (a)(()-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]->(x)
+  WHERE NOT coalesce(x.isDeleted, false)){1,42}(b)
 RETURN length(p) AS hops,
        [n IN nodes(p) | CASE WHEN n:Job THEN 'job:' ELSE 'dataset:' END + n.namespace + ':' + n.name] AS path,
        [r IN relationships(p) | r.lastSeenAt] AS lastSeen,

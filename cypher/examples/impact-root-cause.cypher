@@ -6,10 +6,12 @@
 // Edges: those seen in the last 30 days or among their job's latest known I/O (the service's default
 // view, docs/lineage.md "Time"); change P30D for another window, or drop the WHERE for all history.
 MATCH (d:Dataset {namespace: $namespace, name: $name})
-MATCH (d)(()<-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]-(x) WHERE NOT coalesce(x.isDeleted, false)){1,42}(j:Job)
+MATCH (d)(()<-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]-(x)
+  WHERE NOT coalesce(x.isDeleted, false)){1,42}(j:Job)
 WITH DISTINCT d, j
 MATCH (j)-[:LATEST_RUN]->(r:Run {state: $state})
-MATCH p = SHORTEST 1 (d)(()<-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]-()){1,42}(j)
+MATCH p = SHORTEST 1 (d)(()<-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D')
+  OR e.current]-()){1,42}(j)
 RETURN j.namespace + ':' + j.name AS job, r.state AS state, r.endedAt AS endedAt, length(p) AS distance,
        [n IN nodes(p) | n.name] AS path
 ORDER BY distance, job

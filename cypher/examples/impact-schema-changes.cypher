@@ -24,5 +24,6 @@ WITH d, v, o,
 WITH d, v, o, [c IN before WHERE NOT c IN after] AS removed
 RETURN d.namespace + ':' + d.name AS dataset, v.id AS version, o.id AS previousVersion, v.runId AS runId, removed,
        COLLECT { MATCH (d)-[:HAS_FIELD]->(f:DatasetField)-[r:FEEDS]->(g:DatasetField) WHERE f.name IN removed
-                 RETURN g.namespace + ':' + g.dataset + '.' + g.name + ' by ' + r.jobName AS reader ORDER BY reader } AS readers
+                 RETURN g.namespace + ':' + g.dataset + '.' + g.name + ' by ' + r.jobName AS reader ORDER BY reader } AS
+                   readers
 ORDER BY v.createdAt DESC, dataset

@@ -6,6 +6,7 @@
 // view, docs/lineage.md "Time"); change P30D for another window, or drop the WHERE for all history.
 MATCH (a:Dataset {namespace: $fromNamespace, name: $fromName})
 MATCH (b:Dataset {namespace: $toNamespace, name: $toName})
-MATCH p = SHORTEST 1 (a)(()-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]->()){1,40}(b)
+MATCH p = SHORTEST 1 (a)(()-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D')
+  OR e.current]->()){1,40}(b)
 RETURN [n IN nodes(p) | CASE WHEN n:Job THEN 'job:' ELSE 'dataset:' END + n.namespace + ':' + n.name] AS path,
        length(p) / 2 AS jobHops

@@ -12,10 +12,12 @@ WHERE NOT coalesce(d.isDeleted, false)
 // The version just before v: expanded from d (a pattern comprehension), so only d's versions are read.
 WITH d, v, [(d)<-[:VERSION_OF]-(o:DatasetVersion) | o] AS all
 WITH d, v, reduce(best = null, o IN all |
-       CASE WHEN o.createdAt < v.createdAt AND (best IS NULL OR o.createdAt > best.createdAt) THEN o ELSE best END) AS prev
+       CASE WHEN o.createdAt < v.createdAt AND (best IS NULL OR o.createdAt > best.createdAt) THEN o
+         ELSE best END) AS prev
 WHERE v.fields IS NOT NULL AND prev.fields IS NOT NULL AND v.fields <> prev.fields
 WITH d, max(v.createdAt) AS changedAt, collect(v.id) AS versions
 RETURN d.namespace AS namespace, d.name AS name, changedAt, versions,
-       COLLECT { MATCH (d)-[e:INPUT_TO WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]->(c:Job) WHERE NOT coalesce(c.isDeleted, false)
+       COLLECT { MATCH (d)-[e:INPUT_TO WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]->(c:Job)
+         WHERE NOT coalesce(c.isDeleted, false)
                  RETURN c.namespace + ':' + c.name AS consumer ORDER BY consumer } AS consumers
 ORDER BY changedAt DESC, namespace, name

@@ -44,14 +44,16 @@ CALL (a, p) {
     MERGE (pf:DatasetField {namespace: p.namespace, dataset: p.name, name: f.name})
     MERGE (p)-[:HAS_FIELD]->(pf)
     MERGE (pf)-[moved:FEEDS {jobNamespace: feed.jobNamespace, jobName: feed.jobName}]->(o)
-    SET moved.transformations = coalesce(moved.transformations, feed.transformations), moved.declaredAt = coalesce(moved.declaredAt, feed.declaredAt)
+    SET moved.transformations = coalesce(moved.transformations, feed.transformations),
+      moved.declaredAt = coalesce(moved.declaredAt, feed.declaredAt)
   }
   CALL (f, p) {
     MATCH (i:DatasetField)-[feed:FEEDS]->(f)
     MERGE (pf:DatasetField {namespace: p.namespace, dataset: p.name, name: f.name})
     MERGE (p)-[:HAS_FIELD]->(pf)
     MERGE (i)-[moved:FEEDS {jobNamespace: feed.jobNamespace, jobName: feed.jobName}]->(pf)
-    SET moved.transformations = coalesce(moved.transformations, feed.transformations), moved.declaredAt = coalesce(moved.declaredAt, feed.declaredAt)
+    SET moved.transformations = coalesce(moved.transformations, feed.transformations),
+      moved.declaredAt = coalesce(moved.declaredAt, feed.declaredAt)
   }
   DETACH DELETE f
 }

@@ -15,6 +15,7 @@ MERGE (od)-[:HAS_FIELD]->(of)
 MERGE (inf:DatasetField {namespace: id.namespace, dataset: id.name, name: e.inField})
 MERGE (id)-[:HAS_FIELD]->(inf)
 MERGE (inf)-[f:FEEDS {jobNamespace: e.jobNamespace, jobName: e.jobName}]->(of)
-WITH f, e, at, f.declaredAt IS NULL OR at > f.declaredAt OR (at = f.declaredAt AND e.transformations > f.transformations) AS newer
+WITH f, e, at, f.declaredAt IS NULL OR at > f.declaredAt OR (at = f.declaredAt
+  AND e.transformations > f.transformations) AS newer
 SET f.transformations = CASE WHEN newer THEN e.transformations ELSE f.transformations END,
     f.declaredAt = CASE WHEN newer THEN at ELSE f.declaredAt END

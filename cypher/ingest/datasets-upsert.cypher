@@ -50,7 +50,8 @@ CALL (ds) {
   SET s.name = s.name
   WITH src, at
   MATCH (locked:Source {name: src.name}) WHERE at < locked.createdAt
-  SET locked.createdAt = at, locked.updatedAt = at, locked.type = src.type, locked.connectionUrl = coalesce(src.uri, locked.connectionUrl)
+  SET locked.createdAt = at, locked.updatedAt = at, locked.type = src.type, locked.connectionUrl = coalesce(src.uri,
+    locked.connectionUrl)
 }
 CALL (ds, d) {
   // sourceName mirrors FROM_SOURCE: the link changes with the dataSource facet.
@@ -74,7 +75,8 @@ CALL (ds, d) {
     MERGE (d)-[:HAS_FIELD]->(df)
   }
   WITH ds, d, [f IN ds.fieldTypes | f.name] AS names
-  MATCH (d)-[:HAS_FIELD]->(df:DatasetField) WHERE NOT df.name IN names AND (df.type IS NOT NULL OR df.description IS NOT NULL)
+  MATCH (d)-[:HAS_FIELD]->(df:DatasetField) WHERE NOT df.name IN names AND (df.type IS NOT NULL
+    OR df.description IS NOT NULL)
   SET df.type = null, df.description = null
 }
 CALL (ds, d) {

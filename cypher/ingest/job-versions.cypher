@@ -61,7 +61,8 @@ CALL (ver, vt, v) {
 }
 CALL (ver, v) {
   WITH ver, v WHERE ver.retimed
-  WITH v, [t IN COLLECT { MATCH (r:Run)-[:EXECUTED]->(v) RETURN coalesce(r.endedAt, r.startedAt, r.createdAt) } + [v.declaredFrom, v.declaredTo] WHERE t IS NOT NULL] AS times
+  WITH v, [t IN COLLECT { MATCH (r:Run)-[:EXECUTED]->(v) RETURN coalesce(r.endedAt, r.startedAt,
+    r.createdAt) } + [v.declaredFrom, v.declaredTo] WHERE t IS NOT NULL] AS times
   SET v.createdAt = reduce(m = times[0], t IN times | CASE WHEN t < m THEN t ELSE m END),
       v.updatedAt = reduce(m = times[0], t IN times | CASE WHEN t > m THEN t ELSE m END)
 }
@@ -69,7 +70,8 @@ CALL (ver, v) {
 CALL (ver) {
   WITH ver WHERE ver.previous IS NOT NULL
   MATCH (p:JobVersion {id: ver.previous})
-  WITH p, [t IN COLLECT { MATCH (r:Run)-[:EXECUTED]->(p) RETURN coalesce(r.endedAt, r.startedAt, r.createdAt) } + [p.declaredFrom, p.declaredTo] WHERE t IS NOT NULL] AS times
+  WITH p, [t IN COLLECT { MATCH (r:Run)-[:EXECUTED]->(p) RETURN coalesce(r.endedAt, r.startedAt,
+    r.createdAt) } + [p.declaredFrom, p.declaredTo] WHERE t IS NOT NULL] AS times
   CALL (p, times) {
     WITH p WHERE size(times) = 0
     DETACH DELETE p
@@ -87,15 +89,18 @@ CALL (ver, j, v) {
   WITH ver, j, v, c, cur
   CALL (ver, j, v, cur) {
     WITH ver, j, v, cur WHERE cur IS NOT NULL AND NOT ver.retimed AND ver.previous IS NULL
-    RETURN CASE WHEN cur.updatedAt > v.updatedAt OR (cur.updatedAt = v.updatedAt AND cur.id >= v.id) THEN cur ELSE v END AS best
+    RETURN CASE WHEN cur.updatedAt > v.updatedAt OR (cur.updatedAt = v.updatedAt AND cur.id >= v.id) THEN cur
+      ELSE v END AS best
     UNION
     WITH ver, j, v, cur WHERE cur IS NULL OR ver.retimed OR ver.previous IS NOT NULL
     // All four properties of the index job_version_use_order, ordered as it is: one entry read.
-    MATCH (x:JobVersion) USING INDEX x:JobVersion(namespace, name, updatedAt, id) WHERE x.namespace = j.namespace AND x.name = j.name AND x.updatedAt IS NOT NULL AND x.id IS NOT NULL
+    MATCH (x:JobVersion) USING INDEX x:JobVersion(namespace, name, updatedAt, id) WHERE x.namespace = j.namespace
+      AND x.name = j.name AND x.updatedAt IS NOT NULL AND x.id IS NOT NULL
     RETURN x AS best ORDER BY x.namespace DESC, x.name DESC, x.updatedAt DESC, x.id DESC LIMIT 1
   }
   // Its time may have moved even when the pointer stays.
-  SET j.currentVersion = best.id, j.currentVersionAt = best.updatedAt, j.location = best.location, j.context = best.context
+  SET j.currentVersion = best.id, j.currentVersionAt = best.updatedAt, j.location = best.location,
+    j.context = best.context
   WITH j, c, cur, best WHERE cur IS NULL OR cur <> best
   DELETE c
   // j is locked (jobs-upsert) and has no CURRENT_VERSION left: CREATE spares MERGE's check of a dense node.

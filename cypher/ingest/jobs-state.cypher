@@ -20,12 +20,16 @@ RETURN collect({
   edges: COLLECT {
     MATCH (d:Dataset)-[e:INPUT_TO]->(j)
     RETURN {eid: elementId(e), input: true, namespace: d.namespace, name: d.name,
-      firstSeenAt: e.firstSeenAt.epochMillis, lastSeenAt: e.lastSeenAt.epochMillis, lastRunId: e.lastRunId, lastRunState: e.lastRunState,
-      seenFrom: [x IN e.seenFrom | x.epochMillis], seenTo: [x IN e.seenTo | x.epochMillis], heldUntil: [x IN e.heldUntil | x.epochMillis]} AS edge
+      firstSeenAt: e.firstSeenAt.epochMillis, lastSeenAt: e.lastSeenAt.epochMillis, lastRunId: e.lastRunId,
+        lastRunState: e.lastRunState,
+      seenFrom: [x IN e.seenFrom | x.epochMillis], seenTo: [x IN e.seenTo | x.epochMillis],
+        heldUntil: [x IN e.heldUntil | x.epochMillis]} AS edge
     UNION ALL
     MATCH (j)-[e:PRODUCES]->(d:Dataset)
     RETURN {eid: elementId(e), input: false, namespace: d.namespace, name: d.name,
-      firstSeenAt: e.firstSeenAt.epochMillis, lastSeenAt: e.lastSeenAt.epochMillis, lastRunId: e.lastRunId, lastRunState: e.lastRunState,
-      seenFrom: [x IN e.seenFrom | x.epochMillis], seenTo: [x IN e.seenTo | x.epochMillis], heldUntil: [x IN e.heldUntil | x.epochMillis]} AS edge
+      firstSeenAt: e.firstSeenAt.epochMillis, lastSeenAt: e.lastSeenAt.epochMillis, lastRunId: e.lastRunId,
+        lastRunState: e.lastRunState,
+      seenFrom: [x IN e.seenFrom | x.epochMillis], seenTo: [x IN e.seenTo | x.epochMillis],
+        heldUntil: [x IN e.heldUntil | x.epochMillis]} AS edge
   }
 }) AS jobs

@@ -11,9 +11,11 @@ CYPHER replan=skip
 UNWIND $namespaces AS row
 WITH row, datetime(row.at) AS t
 MERGE (ns:Namespace {name: row.name})
-  ON CREATE SET ns.createdAt = t, ns.updatedAt = t, ns.ownerName = 'anonymous', ns.description = null, ns.isHidden = false
+  ON CREATE SET ns.createdAt = t, ns.updatedAt = t, ns.ownerName = 'anonymous', ns.description = null,
+    ns.isHidden = false
 WITH row, t, ns WHERE t < ns.createdAt
 SET ns.name = ns.name
 WITH row, t
 MATCH (locked:Namespace {name: row.name}) WHERE t < locked.createdAt
-SET locked.updatedAt = CASE WHEN locked.updatedAt = locked.createdAt THEN t ELSE locked.updatedAt END, locked.createdAt = t
+SET locked.updatedAt = CASE WHEN locked.updatedAt = locked.createdAt THEN t ELSE locked.updatedAt END,
+  locked.createdAt = t

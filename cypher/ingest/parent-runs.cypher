@@ -18,7 +18,8 @@ CALL (parent, t, p) {
   SET p.id = p.id
   WITH parent, t
   MATCH (locked:Run {id: parent.runId}) WHERE t < locked.createdAt
-  SET locked.createdAt = t, locked.sortTime = coalesce(locked.startedAt, locked.endedAt, t), locked.updatedAt = coalesce(locked.lastEventAt, t)
+  SET locked.createdAt = t, locked.sortTime = coalesce(locked.startedAt, locked.endedAt, t),
+    locked.updatedAt = coalesce(locked.lastEventAt, t)
 }
 WITH parent, p WHERE NOT parent.own AND p.jobName IS NULL
 MATCH (pj:Job {namespace: parent.job.namespace, name: parent.job.name})

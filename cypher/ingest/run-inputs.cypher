@@ -19,7 +19,8 @@ CALL (r, d, input, at, old, known) {
   WITH r, d, input, at, old, known WHERE input.resolve
   OPTIONAL CALL (r, d, at) {
     // All four properties of the index dataset_version_commit_order, ordered as it is: one entry read.
-    MATCH (x:DatasetVersion) USING INDEX x:DatasetVersion(namespace, name, committedAt, id) WHERE x.namespace = d.namespace AND x.name = d.name AND x.committedAt <= at AND x.id IS NOT NULL
+    MATCH (x:DatasetVersion) USING INDEX x:DatasetVersion(namespace, name, committedAt, id)
+      WHERE x.namespace = d.namespace AND x.name = d.name AND x.committedAt <= at AND x.id IS NOT NULL
       AND x.placeholder IS NULL AND coalesce(x.runId, '') <> r.id
     RETURN x ORDER BY x.namespace DESC, x.name DESC, x.committedAt DESC, x.id DESC LIMIT 1
   }
@@ -28,7 +29,8 @@ CALL (r, d, input, at, old, known) {
     // Writing d takes its lock (its current version may change).
     SET d.currentVersion = d.currentVersion
     MERGE (ph:DatasetVersion {id: input.initialVersionId})
-      ON CREATE SET ph.namespace = d.namespace, ph.name = d.name, ph.placeholder = true, ph.createdAt = at, ph.committedAt = at
+      ON CREATE SET ph.namespace = d.namespace, ph.name = d.name, ph.placeholder = true, ph.createdAt = at,
+        ph.committedAt = at
     MERGE (ph)-[:VERSION_OF]->(d)
     SET ph.createdAt = CASE WHEN at < ph.createdAt THEN at ELSE ph.createdAt END,
         ph.committedAt = CASE WHEN at < ph.committedAt THEN at ELSE ph.committedAt END
@@ -38,7 +40,8 @@ CALL (r, d, input, at, old, known) {
     SET d.currentVersion = coalesce(cur.id, ph.id),
         d.lastModifiedAt = CASE WHEN cur IS NULL OR cur = ph THEN ph.committedAt ELSE d.lastModifiedAt END
   }
-  WITH r, d, input, old, known, coalesce(x, COLLECT { MATCH (ph:DatasetVersion {id: input.initialVersionId}) RETURN ph }[0]) AS target
+  WITH r, d, input, old, known, coalesce(x, COLLECT { MATCH (ph:DatasetVersion {id: input.initialVersionId}) RETURN ph
+    }[0]) AS target
   CALL (r, old, target) {
     WITH r, old, target WHERE old IS NULL
     CREATE (r)-[:READ]->(target)

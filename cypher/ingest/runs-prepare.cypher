@@ -29,6 +29,8 @@ RETURN collect({
   jobVersion: r.jobVersion,
   stamps: r.facetStamps,
   code: {sourceCodeLocation: r.`jobFacet.sourceCodeLocation`, sql: r.`jobFacet.sql`, jobType: r.`jobFacet.jobType`},
-  reads: COLLECT { MATCH (r)-[rd:READ]->(:DatasetVersion)-[:VERSION_OF]->(d:Dataset) RETURN {namespace: d.namespace, name: d.name, at: toString(rd.at), stamps: rd.facetStamps} },
-  writes: COLLECT { MATCH (r)-[:WROTE]->(v:DatasetVersion)-[:VERSION_OF]->(d:Dataset) RETURN {namespace: d.namespace, name: d.name, createdAt: toString(v.createdAt), stamps: v.facetStamps} }
+  reads: COLLECT { MATCH (r)-[rd:READ]->(:DatasetVersion)-[:VERSION_OF]->(d:Dataset) RETURN {namespace: d.namespace,
+    name: d.name, at: toString(rd.at), stamps: rd.facetStamps} },
+  writes: COLLECT { MATCH (r)-[:WROTE]->(v:DatasetVersion)-[:VERSION_OF]->(d:Dataset) RETURN {namespace: d.namespace,
+    name: d.name, createdAt: toString(v.createdAt), stamps: v.facetStamps} }
 }) AS runs

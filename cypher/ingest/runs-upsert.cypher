@@ -17,7 +17,8 @@ MATCH (r:Run {id: run.id})
 // many RUN_OF relationships, and one without jobName has no RUN_OF yet (r is locked: runs-prepare).
 // One linked to another job was only named as a parent (the planner refuses a run whose own events
 // name another job): its own events move it.
-WITH run, t, t1, j, r, coalesce(r.jobNamespace = j.namespace AND r.jobName = j.name, false) AS linked, r.jobName IS NULL AS unlinked
+WITH run, t, t1, j, r, coalesce(r.jobNamespace = j.namespace AND r.jobName = j.name, false) AS linked,
+  r.jobName IS NULL AS unlinked
 SET r += run.facetProps,
     r.state = run.state,
     r.terminalState = run.terminalState,
@@ -61,7 +62,8 @@ CALL (run, j, r) {
   // The latest run moved earlier: the latest is chosen again among the runs with events of their own.
   WITH run, j, r WHERE run.sortTimeDecreased AND EXISTS { (j)-[:LATEST_RUN]->(r) }
   // All four properties of the index run_job_sort_order, ordered as it is: few entries read.
-  MATCH (x:Run) USING INDEX x:Run(jobNamespace, jobName, sortTime, id) WHERE x.jobNamespace = j.namespace AND x.jobName = j.name AND x.sortTime IS NOT NULL AND x.id IS NOT NULL AND x.lastEventAt IS NOT NULL
+  MATCH (x:Run) USING INDEX x:Run(jobNamespace, jobName, sortTime, id) WHERE x.jobNamespace = j.namespace
+    AND x.jobName = j.name AND x.sortTime IS NOT NULL AND x.id IS NOT NULL AND x.lastEventAt IS NOT NULL
   WITH j, r, x ORDER BY x.jobNamespace DESC, x.jobName DESC, x.sortTime DESC, x.id DESC LIMIT 1
   WITH j, r, x WHERE x <> r
   MATCH (j)-[l:LATEST_RUN]->(r)

@@ -28,7 +28,8 @@ CALL (c, v, d, old, new) {
   MATCH (r:Run)-[rd:READ]->(v) WHERE new IS NULL OR rd.at < new
   WITH c, v, d, old, collect([r, rd]) AS moving
   OPTIONAL CALL (v, d, old) {
-    MATCH (p:DatasetVersion) USING INDEX p:DatasetVersion(namespace, name, committedAt, id) WHERE p.namespace = d.namespace AND p.name = d.name AND p.committedAt <= old AND p.id IS NOT NULL
+    MATCH (p:DatasetVersion) USING INDEX p:DatasetVersion(namespace, name, committedAt, id)
+      WHERE p.namespace = d.namespace AND p.name = d.name AND p.committedAt <= old AND p.id IS NOT NULL
       AND p <> v AND p.placeholder IS NULL
     RETURN p ORDER BY p.namespace DESC, p.name DESC, p.committedAt DESC, p.id DESC LIMIT 1
   }
@@ -36,7 +37,8 @@ CALL (c, v, d, old, new) {
     WITH c, d, p, moving WHERE p IS NULL AND size(moving) > 0
     WITH c, d, reduce(m = null, x IN moving | CASE WHEN m IS NULL OR x[1].at < m THEN x[1].at ELSE m END) AS earliest
     MERGE (ph:DatasetVersion {id: c.placeholderId})
-      ON CREATE SET ph.namespace = d.namespace, ph.name = d.name, ph.placeholder = true, ph.createdAt = earliest, ph.committedAt = earliest
+      ON CREATE SET ph.namespace = d.namespace, ph.name = d.name, ph.placeholder = true, ph.createdAt = earliest,
+        ph.committedAt = earliest
     MERGE (ph)-[:VERSION_OF]->(d)
     SET ph.createdAt = CASE WHEN earliest < ph.createdAt THEN earliest ELSE ph.createdAt END,
         ph.committedAt = CASE WHEN earliest < ph.committedAt THEN earliest ELSE ph.committedAt END
@@ -56,7 +58,8 @@ CALL (c, v, d, old, new) {
 CALL (c, v, d, new) {
   WITH c, v, d, new WHERE new IS NOT NULL
   OPTIONAL CALL (v, d, new) {
-    MATCH (p:DatasetVersion) USING INDEX p:DatasetVersion(namespace, name, committedAt, id) WHERE p.namespace = d.namespace AND p.name = d.name AND p.committedAt <= new AND p.id IS NOT NULL
+    MATCH (p:DatasetVersion) USING INDEX p:DatasetVersion(namespace, name, committedAt, id)
+      WHERE p.namespace = d.namespace AND p.name = d.name AND p.committedAt <= new AND p.id IS NOT NULL
       AND p.placeholder IS NULL AND CASE WHEN p.committedAt = new THEN p.id < v.id ELSE true END
     RETURN p ORDER BY p.namespace DESC, p.name DESC, p.committedAt DESC, p.id DESC LIMIT 1
   }
@@ -75,7 +78,8 @@ CALL (c) {
 // CURRENT_VERSION: the version committed last, else the placeholder.
 CALL (c, d) {
   OPTIONAL CALL (d) {
-    MATCH (x:DatasetVersion) USING INDEX x:DatasetVersion(namespace, name, committedAt, id) WHERE x.namespace = d.namespace AND x.name = d.name AND x.committedAt IS NOT NULL AND x.id IS NOT NULL
+    MATCH (x:DatasetVersion) USING INDEX x:DatasetVersion(namespace, name, committedAt, id)
+      WHERE x.namespace = d.namespace AND x.name = d.name AND x.committedAt IS NOT NULL AND x.id IS NOT NULL
       AND x.placeholder IS NULL
     RETURN x ORDER BY x.namespace DESC, x.name DESC, x.committedAt DESC, x.id DESC LIMIT 1
   }

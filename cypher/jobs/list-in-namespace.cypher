@@ -13,7 +13,8 @@
 CALL () {
   WITH $states AS states WHERE states IS NULL
   MATCH (ns:Namespace {name: $namespace})
-  RETURN COUNT { (ns)-[:HAS_JOB]->() } - COUNT { MATCH (j:Job) WHERE j.isDeleted = true AND j.namespace = $namespace } AS n
+  RETURN COUNT { (ns)-[:HAS_JOB]->() } - COUNT { MATCH (j:Job) WHERE j.isDeleted = true
+    AND j.namespace = $namespace } AS n
   UNION ALL
   WITH $states AS states WHERE states IS NOT NULL
   MATCH (j:Job) WHERE j.latestRunState IN states AND j.namespace = $namespace AND NOT j.isDeleted
@@ -35,7 +36,9 @@ CALL () {
     inputs: [(j)-[:CURRENT_VERSION]->(:JobVersion)-[:HAS_INPUT]->(d:Dataset) | [d.namespace, d.name]],
     outputs: [(j)-[:CURRENT_VERSION]->(:JobVersion)-[:HAS_OUTPUT]->(d:Dataset) | [d.namespace, d.name]],
     tags: [(j)-[:TAGGED]->(t:Tag) | t.name],
-    latestRun: [(j)-[:LATEST_RUN]->(r:Run) | r {.*, reads: [(r)-[rd:READ]->(rv) | rv {.id, .namespace, .name, facets: [k IN keys(rd) WHERE k STARTS WITH 'facet.' | [k, rd[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id, .namespace, .name, facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]}][0]
+    latestRun: [(j)-[:LATEST_RUN]->(r:Run) | r {.*, reads: [(r)-[rd:READ]->(rv) | rv {.id, .namespace, .name,
+      facets: [k IN keys(rd) WHERE k STARTS WITH 'facet.' | [k, rd[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id,
+      .namespace, .name, facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]}][0]
   }) AS jobs
 }
 RETURN EXISTS { (:Namespace {name: $namespace}) } AS namespaceExists, totalCount, jobs

@@ -10,6 +10,8 @@ CALL (j) {
 CALL (j) {
   MATCH (r:Run)-[:RUN_OF]->(j)
   WITH r ORDER BY r.sortTime DESC, r.id DESC SKIP $offset LIMIT $limit
-  RETURN collect(r {.*, reads: [(r)-[rd:READ]->(rv) | rv {.id, .namespace, .name, facets: [k IN keys(rd) WHERE k STARTS WITH 'facet.' | [k, rd[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id, .namespace, .name, facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]}) AS runs
+  RETURN collect(r {.*, reads: [(r)-[rd:READ]->(rv) | rv {.id, .namespace, .name, facets: [k IN keys(rd)
+    WHERE k STARTS WITH 'facet.' | [k, rd[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id, .namespace, .name,
+    facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]}) AS runs
 }
 RETURN totalCount, runs

@@ -13,10 +13,13 @@ CALL (j) {
   MATCH (v:JobVersion)-[:VERSION_OF]->(j)
   WITH v ORDER BY v.createdAt DESC, v.id SKIP $offset LIMIT $limit
   RETURN collect({
-    version: v {.*, inputs: [(v)-[:HAS_INPUT]->(d:Dataset) | [d.namespace, d.name]], outputs: [(v)-[:HAS_OUTPUT]->(d:Dataset) | [d.namespace, d.name]]},
+    version: v {.*, inputs: [(v)-[:HAS_INPUT]->(d:Dataset) | [d.namespace, d.name]],
+      outputs: [(v)-[:HAS_OUTPUT]->(d:Dataset) | [d.namespace, d.name]]},
     latestRun: COLLECT {
       MATCH (r:Run)-[:EXECUTED]->(v)
-      RETURN r {.*, reads: [(r)-[rd:READ]->(rv) | rv {.id, .namespace, .name, facets: [k IN keys(rd) WHERE k STARTS WITH 'facet.' | [k, rd[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id, .namespace, .name, facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]} ORDER BY r.sortTime DESC LIMIT 1
+      RETURN r {.*, reads: [(r)-[rd:READ]->(rv) | rv {.id, .namespace, .name, facets: [k IN keys(rd)
+        WHERE k STARTS WITH 'facet.' | [k, rd[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id, .namespace, .name,
+        facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]} ORDER BY r.sortTime DESC LIMIT 1
     }[0]
   }) AS versions
 }

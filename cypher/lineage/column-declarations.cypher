@@ -23,5 +23,6 @@ CALL (d, at) {
   RETURN v.id AS versionAt
 }
 RETURN d.namespace AS namespace, d.name AS name, declaration,
-       declaration IS NOT NULL OR EXISTS { (v:DatasetVersion)-[:VERSION_OF]->(d) WHERE v.`facet.columnLineage` IS NOT NULL } AS hasAny,
+       declaration IS NOT NULL OR EXISTS { (v:DatasetVersion)-[:VERSION_OF]->(d)
+         WHERE v.`facet.columnLineage` IS NOT NULL } AS hasAny,
        versionAt

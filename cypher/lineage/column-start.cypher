@@ -15,17 +15,20 @@ CALL (n) {
   UNION
   WITH n WHERE $kind = 'dataset' AND $version IS NOT NULL
   OPTIONAL MATCH (v:DatasetVersion {id: $version})-[:VERSION_OF]->(n)
-  RETURN v IS NOT NULL AS found, [(n)-[:HAS_FIELD]->(f:DatasetField) | elementId(f)] AS fieldIds, v.fields AS fieldsJson, toString(v.createdAt) AS at
+  RETURN v IS NOT NULL AS found, [(n)-[:HAS_FIELD]->(f:DatasetField) | elementId(f)] AS fieldIds,
+    v.fields AS fieldsJson, toString(v.createdAt) AS at
   UNION
   WITH n WHERE $kind = 'job' AND $version IS NULL
   RETURN true AS found,
-         [(n)-[p:PRODUCES WHERE p.current]->(d:Dataset)-[:HAS_FIELD]->(f:DatasetField) WHERE NOT coalesce(d.isDeleted, false) | elementId(f)] AS fieldIds,
+         [(n)-[p:PRODUCES WHERE p.current]->(d:Dataset)-[:HAS_FIELD]->(f:DatasetField) WHERE NOT coalesce(d.isDeleted,
+           false) | elementId(f)] AS fieldIds,
          null AS fieldsJson, null AS at
   UNION
   WITH n WHERE $kind = 'job' AND $version IS NOT NULL
   OPTIONAL MATCH (v:JobVersion {id: $version})-[:VERSION_OF]->(n)
   RETURN v IS NOT NULL AS found,
-         [(v)-[:HAS_OUTPUT]->(d:Dataset)-[:HAS_FIELD]->(f:DatasetField) WHERE NOT coalesce(d.isDeleted, false) | elementId(f)] AS fieldIds,
+         [(v)-[:HAS_OUTPUT]->(d:Dataset)-[:HAS_FIELD]->(f:DatasetField) WHERE NOT coalesce(d.isDeleted,
+           false) | elementId(f)] AS fieldIds,
          null AS fieldsJson, toString(v.createdAt) AS at
 }
 RETURN found, fieldIds, fieldsJson, at

@@ -10,22 +10,27 @@
 //   (ISO strings; the job's latest run at $asOf)}, and out: the node's outgoing edges in view as
 //   {to: [namespace, name], firstSeenAt, lastSeenAt, lastRunId, lastRunState}.
 MATCH (s) WHERE elementId(s) = $startId
-MATCH (s)(()-[e:INPUT_TO|PRODUCES WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))]->/*downstream*/(x)
-    WHERE x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false) AND coalesce(x.deletedAt, x.createdAt) <= $asOf)){0, 42 /*maxRels*/}(n)
+MATCH (s)(()-[e:INPUT_TO|PRODUCES WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1)
+  WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))]->/*downstream*/(x)
+    WHERE x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false) AND coalesce(x.deletedAt,
+      x.createdAt) <= $asOf)){0, 42 /*maxRels*/}(n)
 WITH DISTINCT n LIMIT $maxNodes
 CALL (n) {
   OPTIONAL MATCH (n)-[:LATEST_RUN]->(l:Run)
   OPTIONAL CALL (n, l) {
     WITH n, l WHERE l.sortTime > $asOf
-    MATCH (r:Run) USING INDEX r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = n.namespace AND r.jobName = n.name AND r.sortTime <= $asOf AND r.id IS NOT NULL
+    MATCH (r:Run) USING INDEX r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = n.namespace
+      AND r.jobName = n.name AND r.sortTime <= $asOf AND r.id IS NOT NULL
       AND r.lastEventAt IS NOT NULL
     RETURN r ORDER BY r.jobNamespace DESC, r.jobName DESC, r.sortTime DESC, r.id DESC LIMIT 1
   }
   RETURN CASE WHEN l.sortTime <= $asOf THEN l ELSE r END AS run
 }
 RETURN n:Job AS isJob,
-  [(n)-[e:INPUT_TO|PRODUCES]->(m) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
-    | {to: [m.namespace, m.name], firstSeenAt: toString(e.firstSeenAt), lastSeenAt: toString(e.lastSeenAt), lastRunId: e.lastRunId,
+  [(n)-[e:INPUT_TO|PRODUCES]->(m) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1)
+    WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
+    | {to: [m.namespace, m.name], firstSeenAt: toString(e.firstSeenAt), lastSeenAt: toString(e.lastSeenAt),
+      lastRunId: e.lastRunId,
        lastRunState: e.lastRunState}] AS out,
   n {.namespace, .name, latestRun: CASE WHEN run IS NULL THEN null
     ELSE run {.id, .state, startedAt: toString(run.startedAt), endedAt: toString(run.endedAt)} END} AS node

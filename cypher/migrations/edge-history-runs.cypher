@@ -9,15 +9,18 @@
 //   (epoch ms), inputs ([[namespace, name]]), outputs ([[namespace, name, epoch ms]])}]), declared
 //   ([{first, last (epoch ms), inputs, outputs ([[namespace, name]])}]).
 MATCH (j:Job)
-WHERE $afterNamespace IS NULL OR j.namespace > $afterNamespace OR (j.namespace = $afterNamespace AND j.name > $afterName)
+WHERE $afterNamespace IS NULL OR j.namespace > $afterNamespace OR (j.namespace = $afterNamespace
+  AND j.name > $afterName)
 WITH j ORDER BY j.namespace, j.name LIMIT $limit
 RETURN j.namespace AS namespace, j.name AS name,
   COLLECT {
     MATCH (r:Run)-[:RUN_OF]->(j)
     RETURN {id: r.id, state: r.state, first: r.createdAt.epochMillis,
       last: coalesce(r.lastEventAt, r.updatedAt, r.createdAt).epochMillis,
-      inputs: COLLECT { MATCH (r)-[:READ]->(:DatasetVersion)-[:VERSION_OF]->(d:Dataset) RETURN DISTINCT [d.namespace, d.name] },
-      outputs: COLLECT { MATCH (r)-[:WROTE]->(v:DatasetVersion)-[:VERSION_OF]->(d:Dataset) RETURN [d.namespace, d.name, v.createdAt.epochMillis] }} AS run
+      inputs: COLLECT { MATCH (r)-[:READ]->(:DatasetVersion)-[:VERSION_OF]->(d:Dataset) RETURN DISTINCT [d.namespace,
+        d.name] },
+      outputs: COLLECT { MATCH (r)-[:WROTE]->(v:DatasetVersion)-[:VERSION_OF]->(d:Dataset) RETURN [d.namespace, d.name,
+        v.createdAt.epochMillis] }} AS run
   } AS runs,
   COLLECT {
     MATCH (v:JobVersion)-[:VERSION_OF]->(j)

@@ -17,7 +17,8 @@ CALL () {
     SET j.lastEventAt = j.updatedAt
   }
   CALL (r) {
-    MATCH (r)-[:RUN_OF]->(:Job)<-[:VERSION_OF]-(v:JobVersion) WHERE v.declaredFrom IS NULL AND NOT EXISTS { (v)<-[:EXECUTED]-() }
+    MATCH (r)-[:RUN_OF]->(:Job)<-[:VERSION_OF]-(v:JobVersion) WHERE v.declaredFrom IS NULL
+      AND NOT EXISTS { (v)<-[:EXECUTED]-() }
     SET v.declaredFrom = v.createdAt, v.declaredTo = v.updatedAt
   }
   RETURN max(r.id) AS last

@@ -11,7 +11,8 @@ CREATE INDEX run_started_at IF NOT EXISTS FOR (r:Run) ON (r.startedAt);
 // lineage, the version a run read, LATEST_RUN and CURRENT_VERSION chosen again). The id is in the key
 // so that `ORDER BY` all four properties descending `LIMIT 1` reads one entry, ties broken by id.
 CREATE INDEX run_job_sort_order IF NOT EXISTS FOR (r:Run) ON (r.jobNamespace, r.jobName, r.sortTime, r.id);
-CREATE INDEX dataset_version_commit_order IF NOT EXISTS FOR (v:DatasetVersion) ON (v.namespace, v.name, v.committedAt, v.id);
+CREATE INDEX dataset_version_commit_order IF NOT EXISTS FOR (v:DatasetVersion) ON (v.namespace, v.name, v.committedAt,
+  v.id);
 // A job's version used last (its CURRENT_VERSION, chosen again when versions lose time or go away).
 CREATE INDEX job_version_use_order IF NOT EXISTS FOR (v:JobVersion) ON (v.namespace, v.name, v.updatedAt, v.id);
 CREATE INDEX run_state IF NOT EXISTS FOR (r:Run) ON (r.state);

@@ -18,7 +18,9 @@ CALL (b) {
          count(CASE WHEN e.eventType = 'COMPLETE' THEN 1 END) AS complete,
          count(CASE WHEN e.eventType = 'FAIL' THEN 1 END) AS fail,
          count(CASE WHEN e.eventType = 'ABORT' THEN 1 END) AS abort,
-         count(CASE WHEN e.eventType IS NULL OR NOT e.eventType IN ['START', 'RUNNING', 'COMPLETE', 'FAIL', 'ABORT'] THEN 1 END) AS other
+         count(CASE WHEN e.eventType IS NULL OR NOT e.eventType IN ['START', 'RUNNING', 'COMPLETE', 'FAIL',
+           'ABORT'] THEN 1 END) AS other
 }
-RETURN datetime({epochMillis: b.start.epochMillis}) AS startInterval, datetime({epochMillis: b.end.epochMillis}) AS endInterval, start, running, complete, fail, abort, other
+RETURN datetime({epochMillis: b.start.epochMillis}) AS startInterval,
+  datetime({epochMillis: b.end.epochMillis}) AS endInterval, start, running, complete, fail, abort, other
 ORDER BY startInterval

@@ -15,5 +15,6 @@ CALL (buckets) {
          collect(CASE WHEN n.createdAt >= buckets[0].start THEN n.createdAt END) AS recent
 }
 UNWIND buckets AS b
-RETURN datetime({epochMillis: b.start.epochMillis}) AS startInterval, datetime({epochMillis: b.end.epochMillis}) AS endInterval, before + size([c IN recent WHERE c < b.end]) AS count
+RETURN datetime({epochMillis: b.start.epochMillis}) AS startInterval,
+  datetime({epochMillis: b.end.epochMillis}) AS endInterval, before + size([c IN recent WHERE c < b.end]) AS count
 ORDER BY startInterval
