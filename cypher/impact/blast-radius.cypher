@@ -73,6 +73,7 @@ RETURN r.isJob AS isJob, n.namespace AS namespace, n.name AS name, r.distance AS
   elementId(n) AS eid,
   // A predecessor that matters is one the walk reached a step nearer, so in view: only the edge is checked.
   [(m)-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf)) ELSE e.firstSeenAt <= $asOf AND (e.lastSeenAt >= $windowStart OR e.current) END]->/*downstream*/(n) | elementId(m)] AS preds,
-  CASE WHEN detailed THEN [(n)-[:TAGGED]->(t) | t.name] END AS tags,
+  // A degree check first: most nodes have no tag, and the expand it spares walks the node's whole relationship chain.
+  CASE WHEN NOT detailed THEN null WHEN COUNT { (n)-[:TAGGED]->() } = 0 THEN [] ELSE [(n)-[:TAGGED]->(t) | t.name] END AS tags,
   CASE WHEN detailed THEN n.`facet.ownership` END AS owner,
   total, counts
