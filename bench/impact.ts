@@ -14,14 +14,22 @@
  *     source table of the graph, so one start reaches nearly all of it; the service's RSS is sampled
  *     every 20 ms while the client reads the stream (target growth < 50 MB).
  * Plus PROFILE of the traversal queries as the service sends them.
- * Env: BENCH_DOMAINS (default 900), BENCH_ITERATIONS (default 30).
+ * Env: BENCH_DOMAINS (default 900), BENCH_ITERATIONS (default 30);
+ *   BENCH_NEO4J_HOME: a server home kept between runs: the first run builds the graph there (the ingest
+ *     takes 13-25 min on the shared VM), later runs with the same BENCH_DOMAINS reuse it;
+ *   BENCH_IMPACT_BASE_REF: also run that commit's service on the same Neo4j, and time each impact case
+ *     on both services in alternating requests (before/after of a code change in one run);
+ *   BENCH_IMPACT_CSV=0: skip the CSV case (which adds a job to the graph).
  */
 import neo4jDriver from 'neo4j-driver';
 import http from 'node:http';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
+import fs from 'node:fs';
+import path from 'node:path';
 import {
   cpuSpeedProbe,
+  exportRef,
   machine,
   request,
   startBenchNeo4j,
@@ -40,6 +48,9 @@ import { parseDuration } from '../src/domain/duration.js';
 
 const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 900);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
+const KEPT_HOME = process.env.BENCH_NEO4J_HOME ? path.resolve(process.env.BENCH_NEO4J_HOME) : undefined;
+const BASE_REF = process.env.BENCH_IMPACT_BASE_REF || null;
+const CSV = process.env.BENCH_IMPACT_CSV !== '0';
 
 interface Ref {
   namespace: string;
@@ -49,20 +60,34 @@ const dsId = (r: Ref) => `dataset:${r.namespace}:${r.name}`;
 const qs = (params: Record<string, string | number>) =>
   new URLSearchParams(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]))).toString();
 
-/** p50/p95 of GET url_i (rotating), after one warm-up request per url; the last answer's facts. */
-async function timeGets(urls: string[], iterations: number) {
-  for (const u of urls) await request(u, 'GET');
-  const latencies: number[] = [];
-  const statuses: Record<number, number> = {};
-  const sizes: number[] = [];
-  let bytes = 0;
-  let truncated = false;
+/**
+ * p50/p95 of GET url_i (rotating) for each side, after one warm-up request per url; the sides take turns
+ * request by request (so a change of machine load hits them alike); the last answer's facts.
+ */
+async function timeSides(sides: string[][], iterations: number) {
+  for (const urls of sides) for (const u of urls) await request(u, 'GET');
+  const stats = sides.map(() => new SideStats());
   for (let i = 0; i < iterations; i++) {
-    const s = performance.now();
-    const res = await request(urls[i % urls.length], 'GET');
-    latencies.push(performance.now() - s);
+    for (const [k, urls] of sides.entries()) {
+      const s = performance.now();
+      const res = await request(urls[i % urls.length], 'GET');
+      stats[k].add(performance.now() - s, res);
+    }
+  }
+  return stats.map((x) => x.result(iterations));
+}
+
+class SideStats {
+  latencies: number[] = [];
+  statuses: Record<number, number> = {};
+  sizes: number[] = [];
+  bytes = 0;
+  truncated = false;
+  add(ms: number, res: { status: number; body: string }) {
+    const { latencies, statuses, sizes } = this;
+    latencies.push(ms);
     statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-    bytes = res.body.length;
+    this.bytes = res.body.length;
     if (res.status === 200) {
       const body = JSON.parse(res.body) as {
         nodes?: unknown[];
@@ -72,18 +97,20 @@ async function timeGets(urls: string[], iterations: number) {
         truncated?: boolean;
       };
       sizes.push((body.nodes ?? body.graph ?? body.paths ?? body.changes ?? []).length);
-      truncated ||= body.truncated === true;
+      this.truncated ||= body.truncated === true;
     }
   }
-  sizes.sort((a, b) => a - b);
-  return {
-    requests: iterations,
-    statuses,
-    latencyMs: summarize(latencies),
-    items: { min: sizes[0], median: sizes[Math.floor(sizes.length / 2)], max: sizes[sizes.length - 1] },
-    lastResponseBytes: bytes,
-    truncated,
-  };
+  result(iterations: number) {
+    const sizes = [...this.sizes].sort((a, b) => a - b);
+    return {
+      requests: iterations,
+      statuses: this.statuses,
+      latencyMs: summarize(this.latencies),
+      items: { min: sizes[0], median: sizes[Math.floor(sizes.length / 2)], max: sizes[sizes.length - 1] },
+      lastResponseBytes: this.bytes,
+      truncated: this.truncated,
+    };
+  }
 }
 
 type PlanNode = {
@@ -183,10 +210,11 @@ function streamCsv(
 async function main() {
   const t0 = performance.now();
   const probeBefore = cpuSpeedProbe();
-  const neo4j = await startBenchNeo4j('impact');
+  const neo4j = await startBenchNeo4j('impact', { homeDir: KEPT_HOME });
   const driver = createDriver(neo4j.uri, 'neo4j', '');
   const db = new Db(driver, 'neo4j', 120_000);
   let service: ServiceProcess | null = null;
+  let base: ServiceProcess | null = null;
   try {
     await applySchema(db);
     const g = generate(DOMAINS);
@@ -194,10 +222,24 @@ async function main() {
       `bench:lineage's graph: ${g.jobs.length} jobs + ${g.datasets.length} datasets = ` +
         `${g.jobs.length + g.datasets.length} nodes`,
     );
-    const written = await ingestGraph(db, g, { log: console.log });
-    console.log(`ingested ${written.events} events in ${written.seconds} s:`, written.counts);
+    // A kept home holds the graph of an earlier run (its facts in a marker file written after the ingest).
+    const marker = KEPT_HOME ? path.join(KEPT_HOME, 'bench-impact-graph.json') : null;
+    const kept =
+      marker && fs.existsSync(marker)
+        ? (JSON.parse(fs.readFileSync(marker, 'utf8')) as {
+            domains: number;
+            written: Awaited<ReturnType<typeof ingestGraph>>;
+          })
+        : null;
+    if (kept && kept.domains !== DOMAINS) throw new Error(`${KEPT_HOME} holds a graph of ${kept.domains} domains`);
+    const written = kept?.written ?? (await ingestGraph(db, g, { log: console.log }));
+    if (kept) console.log(`reusing the graph in ${KEPT_HOME}, ingested ${kept.written.events} events earlier`);
+    else console.log(`ingested ${written.events} events in ${written.seconds} s:`, written.counts);
+    if (marker && !kept) fs.writeFileSync(marker, JSON.stringify({ domains: DOMAINS, written, at: new Date() }));
     service = await startServiceProcess(neo4j.uri, { QUERY_TIMEOUT_MS: '60000' });
+    if (BASE_REF) base = await startServiceProcess(neo4j.uri, { QUERY_TIMEOUT_MS: '60000' }, exportRef(BASE_REF));
     const url = service.url;
+    const baseUrl = base?.url ?? null;
 
     const results: Record<string, unknown>[] = [];
     const run = async (
@@ -207,19 +249,30 @@ async function main() {
       target: string | null,
       iterations = ITERATIONS,
     ) => {
-      const impact = await timeGets(impactUrls, iterations);
-      const lineage = lineageUrls ? await timeGets(lineageUrls, iterations) : null;
+      const onBase = baseUrl ? impactUrls.map((u) => u.replace(url, baseUrl)) : null;
+      const sides = [impactUrls, ...(onBase ? [onBase] : []), ...(lineageUrls ? [lineageUrls] : [])];
+      const timed = await timeSides(sides, iterations);
+      const impact = timed[0];
+      const baseImpact = onBase ? timed[1] : null;
+      const lineage = lineageUrls ? timed[timed.length - 1] : null;
+      const ratio = (a: { latencyMs: { p95: number } }, b: { latencyMs: { p95: number } }) =>
+        Math.round((a.latencyMs.p95 / b.latencyMs.p95) * 100) / 100;
       const r = {
         case: name,
         target,
         impact,
         lineageBaseline: lineage,
-        p95RatioToLineage: lineage ? Math.round((impact.latencyMs.p95 / lineage.latencyMs.p95) * 100) / 100 : null,
+        p95RatioToLineage: lineage ? ratio(impact, lineage) : null,
+        ...(baseImpact
+          ? { baseRef: BASE_REF, impactOnBase: baseImpact, p95RatioToBase: ratio(impact, baseImpact) }
+          : {}),
       };
       results.push(r);
+      const p = (x: { latencyMs: { p50: number; p95: number } }) => `p50 ${x.latencyMs.p50} p95 ${x.latencyMs.p95} ms`;
       console.log(
-        `${name.padEnd(70).slice(0, 70)} p50 ${impact.latencyMs.p50} p95 ${impact.latencyMs.p95} ms, items ` +
+        `${name.padEnd(70).slice(0, 70)} ${p(impact)}, items ` +
           `${impact.items.median} (max ${impact.items.max})${impact.truncated ? ' truncated' : ''}` +
+          (baseImpact ? ` | ${BASE_REF} ${p(baseImpact)}, ratio ${r.p95RatioToBase}` : '') +
           (lineage
             ? ` | lineage p95 ${lineage.latencyMs.p95} ms (${lineage.items.median} nodes), ratio ${r.p95RatioToLineage}`
             : ''),
@@ -337,6 +390,55 @@ async function main() {
       );
 
     // CSV of 100,000+ rows: one job writing every source table makes one start reach nearly the whole graph.
+    const csv = CSV ? await csvCase(g, url, service) : null;
+
+    const probeAfter = cpuSpeedProbe();
+    const file = writeResult(process.env.BENCH_IMPACT_RESULT ?? 'impact', {
+      machine: {
+        ...machine(),
+        nproc: os.cpus().length,
+        loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100),
+        cpuSpeedProbeOpsPerSec: { before: probeBefore, after: probeAfter },
+      },
+      note:
+        'End to end over HTTP (keep-alive, one request at a time) from a client on the same 2-core machine, ' +
+        "shared with other engineers' test runs; the lineage endpoint for the same start, direction and depth is the " +
+        'baseline measured in the same run' +
+        (BASE_REF ? `, and ${BASE_REF}'s service on the same Neo4j takes alternating requests.` : '.'),
+      graph: {
+        generatedBy: 'bench/lineage-graph.ts: generate() + ingestGraph() (the ingest path, with run histories)',
+        domains: DOMAINS,
+        jobs: g.jobs.length,
+        datasets: g.datasets.length,
+        reusedFrom: kept ? KEPT_HOME : null,
+        ingestSeconds: written.seconds,
+        counts: written.counts,
+      },
+      targets: {
+        'blast radius, hub, depth 20, 10,000 results': 'p95 < 300 ms',
+        'results up to 1,000 nodes': 'p95 < 100 ms',
+        'CSV of 100,000 rows': 'service RSS growth < 50 MB',
+        'paths 10 hops apart': 'p95 < 100 ms',
+      },
+      results,
+      csv,
+      plans,
+      totalSeconds: Math.round((performance.now() - t0) / 1000),
+    });
+    console.log(`\nresults: ${file}`);
+  } finally {
+    await base?.stop();
+    await service?.stop();
+    await driver.close();
+    await neo4j.stop();
+  }
+}
+
+/** CSV of 100,000+ rows: one job writing every source table makes one start reach nearly the whole graph. */
+async function csvCase(g: ReturnType<typeof generate>, url: string, service: ServiceProcess) {
+  const impactUrl = (nodeId: string, p: Record<string, string | number>) =>
+    `${url}/api/v1/impact?${qs({ nodeId, ...p })}`;
+  {
     const sources = g.datasets.filter(
       (d) => /\.l0_t\d+$/.test(d.name) || d.name.startsWith('source.topic_') || d.name === g.hubs.dim.name,
     );
@@ -382,46 +484,12 @@ async function main() {
         `RSS ${jsonOf100k.rssBeforeMiB} -> peak ${jsonOf100k.rssPeakMiB} MiB`,
     );
 
-    const probeAfter = cpuSpeedProbe();
-    const file = writeResult('impact', {
-      machine: {
-        ...machine(),
-        nproc: os.cpus().length,
-        loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100),
-        cpuSpeedProbeOpsPerSec: { before: probeBefore, after: probeAfter },
-      },
-      note:
-        'End to end over HTTP (keep-alive, one request at a time) from a client on the same 2-core machine, ' +
-        "shared with other engineers' test runs; the lineage endpoint for the same start, direction and depth is the " +
-        'baseline measured in the same run.',
-      graph: {
-        generatedBy: 'bench/lineage-graph.ts: generate() + ingestGraph() (the ingest path, with run histories)',
-        domains: DOMAINS,
-        jobs: g.jobs.length,
-        datasets: g.datasets.length,
-        counts: written.counts,
-      },
-      targets: {
-        'blast radius, hub, depth 20, 10,000 results': 'p95 < 300 ms',
-        'results up to 1,000 nodes': 'p95 < 100 ms',
-        'CSV of 100,000 rows': 'service RSS growth < 50 MB',
-        'paths 10 hops apart': 'p95 < 100 ms',
-      },
-      results,
-      csv: {
-        url: csvUrl.replace(url, ''),
-        sourcesFedByTheAddedJob: sources.length,
-        runs: csvRuns,
-        sameAsJson: jsonOf100k,
-      },
-      plans,
-      totalSeconds: Math.round((performance.now() - t0) / 1000),
-    });
-    console.log(`\nresults: ${file}`);
-  } finally {
-    await service?.stop();
-    await driver.close();
-    await neo4j.stop();
+    return {
+      url: csvUrl.replace(url, ''),
+      sourcesFedByTheAddedJob: sources.length,
+      runs: csvRuns,
+      sameAsJson: jsonOf100k,
+    };
   }
 }
 

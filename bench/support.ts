@@ -137,10 +137,13 @@ export function normalizedEvents(events: Record<string, unknown>[]): NormalizedE
   });
 }
 
-/** `extra`: JVM flags after NEO4J_LOCAL_JVM_ARGS, and neo4j.conf lines (bench:neo4j-ab's sides). */
+/**
+ * `extra`: JVM flags after NEO4J_LOCAL_JVM_ARGS, and neo4j.conf lines (bench:neo4j-ab's sides); `homeDir`: a
+ * server home kept after stop (a graph built once and measured by several runs), else a throw-away one.
+ */
 export async function startBenchNeo4j(
   name: string,
-  extra: { jvmArgs?: string[]; conf?: string[] } = {},
+  extra: { jvmArgs?: string[]; conf?: string[]; homeDir?: string } = {},
 ): Promise<LocalNeo4jServer> {
   const server = new LocalNeo4jServer({
     dir: process.env.NEO4J_LOCAL_DIR ?? path.join(projectRoot, '.neo4j'),
@@ -150,8 +153,10 @@ export async function startBenchNeo4j(
     pageCache: process.env.BENCH_NEO4J_PAGECACHE ?? '1g',
     jvmArgs: [...(process.env.NEO4J_LOCAL_JVM_ARGS ?? '').split(/\s+/).filter(Boolean), ...(extra.jvmArgs ?? [])],
     homeName: `bench-${name}-${process.pid}`,
+    // A kept home (a graph built once and measured many times) is not deleted on stop.
+    homeDir: extra.homeDir,
     extraConf: extra.conf,
-    ephemeral: true,
+    ephemeral: extra.homeDir === undefined,
   });
   await server.start();
   return server;
@@ -182,6 +187,29 @@ export function checkoutRef(ref: string): string {
       stdio: 'inherit',
     });
     if (r.status !== 0) throw new Error(`git worktree add failed for ${ref}`);
+  }
+  const modules = path.join(root, 'node_modules');
+  if (!fs.existsSync(modules)) fs.symlinkSync(path.join(projectRoot, 'node_modules'), modules, 'dir');
+  return root;
+}
+
+/**
+ * The files of another commit of this project, exported with `git archive` under .bench-worktrees/
+ * (no git worktree: nothing is written to the repository's metadata), sharing this checkout's
+ * node_modules. Returns its root, for startServiceProcess.
+ */
+export function exportRef(ref: string): string {
+  const sha = spawnSync('git', ['rev-parse', '--verify', `${ref}^{commit}`], { cwd: projectRoot, encoding: 'utf8' });
+  if (sha.status !== 0) throw new Error(`not a commit: ${ref}`);
+  const commit = sha.stdout.trim();
+  const root = path.join(projectRoot, '.bench-worktrees', `export-${commit.slice(0, 12)}`);
+  if (!fs.existsSync(path.join(root, 'package.json'))) {
+    fs.mkdirSync(root, { recursive: true });
+    const r = spawnSync('sh', ['-c', `git archive ${commit} | tar -x -C "${root}"`], {
+      cwd: projectRoot,
+      stdio: 'inherit',
+    });
+    if (r.status !== 0) throw new Error(`git archive failed for ${ref}`);
   }
   const modules = path.join(root, 'node_modules');
   if (!fs.existsSync(modules)) fs.symlinkSync(path.join(projectRoot, 'node_modules'), modules, 'dir');

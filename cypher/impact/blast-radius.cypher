@@ -6,15 +6,19 @@
 // Distance is the number of relationships (INPUT_TO / PRODUCES) on a shortest directed path in view:
 // from a dataset, the jobs reading it are at 1 and what they write at 2. `min(length(p))` grouped by
 // end node is planned as VarLengthExpand(Pruning,BFS) with a depth: every node is expanded once, at its
-// shortest distance, and the expand emits nodes in distance order (so ORDER BY distance costs a
-// PartialSort only, and no path is ever enumerated).
+// shortest distance, and no path is ever enumerated.
 //
-// Time (docs/lineage.md "Time"): the same rule as cypher/lineage/graph.cypher, written out the same
-// way: an edge takes part when it existed at $asOf and was observed within [$windowStart, $asOf], or
-// was still among its job's latest known I/O at $asOf (heldUntil); a node when it existed at $asOf
-// and was not soft-deleted by then. (test/store/impact-plans.test.ts checks the text is graph.cypher's.)
+// Time (docs/lineage.md "Time"): the same rule as cypher/lineage/graph.cypher: an edge takes part when
+// it existed at $asOf and was observed within [$windowStart, $asOf], or was still among its job's latest
+// known I/O at $asOf (heldUntil); a node when it existed at $asOf and was not soft-deleted by then. With
+// a point in time the rule is graph.cypher's, verbatim. Without one ($asOf is the end of time) it is
+// read from the values the edge keeps for "now": seen within the window (lastSeenAt, the end of its last
+// span) or still held (current: its last heldUntil is FOREVER), and the node not deleted; the same edges
+// and nodes, for events dated before 9999-12-31T23:59:59.999Z, at half the cost of the walk
+// (test/store/impact-plans.test.ts checks both the text and the equivalence on stored histories).
 // A job's latest run is the one graph.cypher answers (the latest started at or before $asOf), and its
-// state is the state it had then (RUNNING or NEW if it ended, or started, later).
+// state is the state it had then (RUNNING or NEW if it ended, or started, later); without a point in
+// time that is the job's LATEST_RUN, whose state the job keeps as latestRunState (cypher/ingest/runs-upsert).
 //
 // The quantifier bound marked `/*maxRels*/` (42 = depth 20 from a dataset) is replaced by the store
 // with a validated integer (relationships: 2 * depth + 1 from a job, 2 * depth + 2 from a dataset).
@@ -25,19 +29,20 @@
 //   $state (a run state or null: only jobs whose latest run is in that state get tags and owners)
 // Returns one row per node, nearest first (distance, then node id), the start node first:
 //   isJob, namespace, name, distance, state, endedAt (ISO; the latest run's, jobs only),
-//   preds ([[namespace, name]]: the nodes in view one step before it on the walk, i.e. its inputs
-//   downstream, its consumers or producers upstream; the service picks `via` among them),
-//   tags ([name]) and owner (the `facet.ownership` JSON text), null for a job that does not match $state;
-//   and, on the first row only (null on the others): total (nodes reached, the start excluded) and
-//   counts ([[distance, isJob, nodes, jobs whose latest run is FAILED]] over every reached node).
+//   eid (the node's elementId), preds ([eid]: the nodes one step before it on the walk through an edge in
+//   view, i.e. its inputs downstream, its consumers or producers upstream; the service picks `via` among
+//   those it answered at the distance before), tags ([name]) and owner (the `facet.ownership` JSON text),
+//   null for a job that does not match $state; and, on the first row only (null on the others): total
+//   (nodes reached, the start excluded) and counts ([[distance, isJob, nodes, jobs whose latest run is
+//   FAILED]] over every reached node).
 MATCH (s) WHERE elementId(s) = $startId
-MATCH p = (s)(()-[e:INPUT_TO|PRODUCES WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))]->/*downstream*/(x)
-    WHERE x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false) AND coalesce(x.deletedAt, x.createdAt) <= $asOf)){0, 42 /*maxRels*/}(n)
+MATCH p = (s)(()-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf)) ELSE e.firstSeenAt <= $asOf AND (e.lastSeenAt >= $windowStart OR e.current) END]->/*downstream*/(x)
+    WHERE CASE WHEN $pointInTime THEN x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false) AND coalesce(x.deletedAt, x.createdAt) <= $asOf) ELSE x.createdAt <= $asOf AND NOT coalesce(x.isDeleted, false) END){0, 42 /*maxRels*/}(n)
 WITH n, min(length(p)) AS distance
 WITH n, distance, n:Job AS isJob, CASE WHEN n:Job THEN 'job:' ELSE 'dataset:' END + n.namespace + ':' + n.name AS id
 ORDER BY distance, id
 OPTIONAL CALL (n, isJob) {
-  WITH n WHERE isJob
+  WITH n WHERE isJob AND $pointInTime
   OPTIONAL MATCH (n)-[:LATEST_RUN]->(l:Run)
   OPTIONAL CALL (n, l) {
     WITH n, l WHERE l.sortTime > $asOf
@@ -46,10 +51,12 @@ OPTIONAL CALL (n, isJob) {
     RETURN r ORDER BY r.jobNamespace DESC, r.jobName DESC, r.sortTime DESC, r.id DESC LIMIT 1
   }
   WITH CASE WHEN l.sortTime <= $asOf THEN l ELSE r END AS run
-  RETURN CASE WHEN run IS NULL THEN null WHEN NOT $pointInTime OR run.endedAt <= $asOf THEN run.state
+  RETURN CASE WHEN run IS NULL THEN null WHEN run.endedAt <= $asOf THEN run.state
               WHEN run.startedAt <= $asOf THEN 'RUNNING' ELSE 'NEW' END AS state,
-         CASE WHEN NOT $pointInTime OR run.endedAt <= $asOf THEN run.endedAt END AS endedAt
+         CASE WHEN run.endedAt <= $asOf THEN run.endedAt END AS endedAt
 }
+// Now: the LATEST_RUN's state from the job (one property), its end only for the rows returned (below).
+WITH n, distance, isJob, CASE WHEN $pointInTime THEN state WHEN isJob THEN n.latestRunState END AS state, endedAt
 WITH collect({n: n, distance: distance, isJob: isJob, state: state, endedAt: endedAt}) AS reached
 CALL (reached) {
   UNWIND reached AS r
@@ -62,9 +69,11 @@ UNWIND range(0, size(reached[0..$rows]) - 1) AS i
 WITH reached[i] AS r, CASE WHEN i = 0 THEN size(reached) - 1 END AS total, CASE WHEN i = 0 THEN counts END AS counts
 WITH r.n AS n, r, total, counts, $state IS NULL OR r.state = $state AS detailed
 RETURN r.isJob AS isJob, n.namespace AS namespace, n.name AS name, r.distance AS distance, r.state AS state,
-  toString(r.endedAt) AS endedAt,
-  [(m)-[e:INPUT_TO|PRODUCES WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))]->/*downstream*/(n)
-    WHERE m.createdAt <= $asOf AND NOT (coalesce(m.isDeleted, false) AND coalesce(m.deletedAt, m.createdAt) <= $asOf) | [m.namespace, m.name]] AS preds,
-  CASE WHEN detailed THEN [(n)-[:TAGGED]->(t) | t.name] END AS tags,
+  toString(CASE WHEN $pointInTime THEN r.endedAt WHEN r.isJob THEN [(n)-[:LATEST_RUN]->(l:Run) | l.endedAt][0] END) AS endedAt,
+  elementId(n) AS eid,
+  // A predecessor that matters is one the walk reached a step nearer, so in view: only the edge is checked.
+  [(m)-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf)) ELSE e.firstSeenAt <= $asOf AND (e.lastSeenAt >= $windowStart OR e.current) END]->/*downstream*/(n) | elementId(m)] AS preds,
+  // A degree check first: most nodes have no tag, and the expand it spares walks the node's whole relationship chain.
+  CASE WHEN NOT detailed THEN null WHEN COUNT { (n)-[:TAGGED]->() } = 0 THEN [] ELSE [(n)-[:TAGGED]->(t) | t.name] END AS tags,
   CASE WHEN detailed THEN n.`facet.ownership` END AS owner,
   total, counts

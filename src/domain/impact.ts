@@ -21,23 +21,30 @@ export type RunState = (typeof RUN_STATES)[number];
  * distances, so a streamed answer of any size holds two layers at a time.
  */
 export class ViaPicker {
-  private previous = new Set<string>();
-  private current = new Set<string>();
+  /** Key → node id, for the layer before the current one and the current one. */
+  private previous = new Map<string, string>();
+  private current = new Map<string, string>();
   private distance = -1;
 
-  /** The via of a node at `distance` whose predecessors on the walk are `preds` (null for the start). */
-  next(id: string, distance: number, preds: readonly string[]): string | null {
+  /**
+   * The via of a node at `distance` whose predecessors on the walk are `preds` (null for the start).
+   * `preds` name nodes by `key` (the node id unless the caller names rows otherwise, e.g. by elementId).
+   */
+  next(id: string, distance: number, preds: readonly string[], key = id): string | null {
     if (distance < this.distance) throw new Error(`rows out of distance order: ${distance} after ${this.distance}`);
     if (distance > this.distance) {
       // A gap (distance + 2) leaves no previous layer: nothing can be a predecessor.
-      this.previous = distance === this.distance + 1 ? this.current : new Set();
-      this.current = new Set();
+      this.previous = distance === this.distance + 1 ? this.current : new Map();
+      this.current = new Map();
       this.distance = distance;
     }
-    this.current.add(id);
+    this.current.set(key, id);
     if (distance === 0) return null;
     let via: string | null = null;
-    for (const p of preds) if (this.previous.has(p) && (via === null || p < via)) via = p;
+    for (const p of preds) {
+      const pred = this.previous.get(p);
+      if (pred !== undefined && (via === null || pred < via)) via = pred;
+    }
     return via;
   }
 }

@@ -222,9 +222,8 @@ export class ImpactRepository {
           const name = rec.get('name') as string;
           const distance = num(rec.get('distance'));
           const nodeId = isJob ? jobNodeId(namespace, name) : datasetNodeId(namespace, name);
-          const predId = isJob ? datasetNodeId : jobNodeId;
-          const preds = (rec.get('preds') as [string, string][]).map(([a, b]) => predId(a, b));
-          const nodeVia = via.next(nodeId, distance, preds);
+          // Predecessors come as elementIds (no property read): the picker knows the previous layer's.
+          const nodeVia = via.next(nodeId, distance, rec.get('preds') as string[], rec.get('eid') as string);
           vias?.set(nodeId, nodeVia);
           const node: ImpactNode = {
             id: nodeId,

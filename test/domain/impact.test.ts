@@ -24,6 +24,17 @@ describe('impact: via, paths, summary', () => {
     expect(() => v.next('g', 1, [])).to.throw(/order/);
   });
 
+  it('via with rows named by another key (elementIds): the id of the first by id among the nearer keys', () => {
+    const v = new ViaPicker();
+    expect(v.next('s', 0, [], '4:x:0')).to.equal(null);
+    expect(v.next('j2', 1, ['4:x:0'], '4:x:9')).to.equal('s');
+    expect(v.next('j1', 1, ['4:x:0', '4:x:7'], '4:x:8')).to.equal('s');
+    // By id (j1 < j2), not by key ('4:x:8' < '4:x:9' would pick the same here; '4:x:10' < '4:x:9' would not).
+    expect(v.next('j0', 1, ['4:x:0'], '4:x:10')).to.equal('s');
+    expect(v.next('d', 2, ['4:x:9', '4:x:10', '4:x:8', 'j1', '4:x:99'], '4:x:20')).to.equal('j0');
+    expect(v.next('e', 2, ['4:x:20'], '4:x:21')).to.equal(null);
+  });
+
   it('pathTo follows the vias back to the start', () => {
     const via = new Map<string, string | null>([
       ['s', null],

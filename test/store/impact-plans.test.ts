@@ -12,7 +12,9 @@ import { impactQuery } from '../../src/store/impact.js';
 import { maxRelsFor, viewParams } from '../../src/store/lineage/index.js';
 import { useTestApp } from '../helper.js';
 import { rows } from '../support/graph.js';
-import { ds, runJob } from '../http/lineage/support.js';
+import { ds, JOB_NS, NS, runJob } from '../http/lineage/support.js';
+import { replayStream } from '../support/replay-stream.js';
+import { runEvent } from '../support/events.js';
 
 function operators(plan: Plan | ProfiledPlan, out: { op: string; details: string; rows?: number }[] = []) {
   out.push({
@@ -32,7 +34,8 @@ describe('impact query plans', () => {
   const explain = async (text: string, params: Record<string, unknown>) =>
     operators((await t().db.read({ op: 'test' }, (tx) => tx.run(`EXPLAIN ${text}`, params))).summary.plan as Plan);
 
-  it("uses graph.cypher's edge and node rules verbatim", () => {
+  /** graph.cypher's edge and node rules, as written there. */
+  function graphRules() {
     const graph = cypherSource('lineage/graph');
     const edge = new RegExp(
       String.raw`e:INPUT_TO\|PRODUCES WHERE (e\.firstSeenAt <= \$asOf AND ` +
@@ -44,19 +47,99 @@ describe('impact query plans', () => {
     ).exec(graph)?.[1];
     expect(edge, 'edge rule in graph.cypher').to.be.a('string');
     expect(node, 'node rule in graph.cypher').to.be.a('string');
+    return { edge: edge!, node: node! };
+  }
+  // The blast radius's reading of the rule without a point in time (cypher/impact/blast-radius.cypher).
+  const NOW_EDGE = 'e.firstSeenAt <= $asOf AND (e.lastSeenAt >= $windowStart OR e.current)';
+  const NOW_NODE = 'x.createdAt <= $asOf AND NOT coalesce(x.isDeleted, false)';
+
+  it("uses graph.cypher's edge and node rules verbatim (the blast radius: at a point in time)", () => {
+    const { edge, node } = graphRules();
     for (const [file, edges, nodes] of [
       ['impact/blast-radius', 2, 1],
       ['impact/paths', 1, 1],
       ['impact/schema-changes', 1, 1],
     ] as const) {
       const text = cypherSource(file);
-      expect(text.split(edge!).length - 1, `${file}: edge rule`).to.equal(edges);
-      expect(text.split(node!).length - 1, `${file}: node rule`).to.equal(nodes);
+      expect(text.split(edge).length - 1, `${file}: edge rule`).to.equal(edges);
+      expect(text.split(node).length - 1, `${file}: node rule`).to.equal(nodes);
       // Every lineage relationship it reads is filtered by the rule.
       expect(text.match(/\[e:INPUT_TO\|PRODUCES WHERE /g), file).to.have.length(edges);
     }
-    // The predecessors' node rule, on m.
-    expect(cypherSource('impact/blast-radius')).to.contain(node!.replace(/x\./g, 'm.'));
+    // The blast radius: graph.cypher's rule with a point in time, its "now" reading otherwise (equivalent: below).
+    const text = cypherSource('impact/blast-radius');
+    expect(
+      text.split(`[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN ${edge} ELSE ${NOW_EDGE} END]`),
+    ).to.have.length(3);
+    expect(text.split(`WHERE CASE WHEN $pointInTime THEN ${node} ELSE ${NOW_NODE} END)`)).to.have.length(2);
+  });
+
+  it("the blast radius's rule for now selects graph.cypher's at the end of time, for any window", async function () {
+    this.timeout(180_000);
+    // Histories of every kind: runs days apart, a failed run without outputs, partitions, symlinks, a JobEvent,
+    // a dropped input (run 1 only), an edge seen once long ago, a deleted dataset and a deleted job.
+    for (const e of replayStream()) expect((await t().post('/api/v1/lineage', e)).status).to.equal(201);
+    const run = async (job: string, inputs: string[], outputs: string[], eventTime: string) =>
+      expect(
+        (
+          await t().post(
+            '/api/v1/lineage',
+            runEvent({ job, jobNamespace: JOB_NS, eventType: 'COMPLETE', eventTime, inputs, outputs }),
+          )
+        ).status,
+      ).to.equal(201);
+    await run('dropper', ['kept', 'dropped'], ['dropper_out'], '2024-01-01T00:00:00Z');
+    await run('dropper', ['kept'], ['dropper_out'], '2024-03-10T00:00:00Z');
+    await run('once', ['kept'], ['gone'], '2023-06-01T00:00:00Z');
+    await run('later', ['gone'], ['after_gone'], '2024-04-01T00:00:00Z');
+    await run('doomed', ['after_gone'], ['doomed_out'], '2024-04-02T00:00:00Z');
+    await run('ahead', ['doomed_out'], ['ahead_out'], '2031-01-01T00:00:00Z'); // dated ahead of the clock
+    for (const path of [
+      `/api/v1/namespaces/${encodeURIComponent(NS)}/datasets/gone`,
+      `/api/v1/namespaces/${encodeURIComponent(JOB_NS)}/jobs/doomed`,
+    ])
+      expect((await t().request('DELETE', path)).status, path).to.equal(200);
+
+    const { edge, node } = graphRules();
+    const rule = (r: string) => r.replace(/\$asOf/g, '$end');
+    // Every stored observation time, a millisecond either side, and the start of time: all windows that differ.
+    const [{ times, edges, nodes }] = await rows(
+      t().db,
+      `MATCH ()-[e:INPUT_TO|PRODUCES]->() WITH collect(e) AS es, count(*) AS edges
+       UNWIND es AS e UNWIND e.seenFrom + e.seenTo AS at WITH DISTINCT edges, at
+       UNWIND [at - duration('PT0.001S'), at, at + duration('PT0.001S')] AS w
+       WITH edges, collect(DISTINCT w) AS times
+       RETURN times, edges, COUNT { (x) WHERE x:Job OR x:Dataset } AS nodes`,
+    );
+    expect(edges).to.be.greaterThan(20);
+    expect(nodes).to.be.greaterThan(20);
+    const windows = [view.windowStart, ...times.map((w: string) => neo4j.types.DateTime.fromStandardDate(new Date(w)))];
+    const differ = await rows(
+      t().db,
+      `UNWIND $windows AS windowStart
+       CALL (windowStart) {
+         MATCH (a)-[e:INPUT_TO|PRODUCES]->(b)
+         WITH a, e, b, windowStart AS ws WHERE (${rule(edge).replace(/\$windowStart/g, 'ws')})
+           <> (${rule(NOW_EDGE).replace(/\$windowStart/g, 'ws')})
+         RETURN 'edge ' + a.name + ' -> ' + b.name + ' from ' + toString(ws) AS what
+       }
+       RETURN what
+       UNION
+       MATCH (x) WHERE (x:Job OR x:Dataset) AND (${rule(node)}) <> (${rule(NOW_NODE)})
+       RETURN 'node ' + x.name AS what`,
+      { windows, end: view.asOf },
+    );
+    expect(windows.length).to.be.greaterThan(20);
+    expect(differ).to.deep.equal([]);
+    // Both parts of the rule took part: some edges are still held (current), some are not.
+    const [{ notCurrent, stillHeld }] = await rows(
+      t().db,
+      `MATCH ()-[e:INPUT_TO|PRODUCES]->()
+       RETURN count(CASE WHEN NOT e.current THEN 1 END) AS notCurrent,
+         count(CASE WHEN e.current THEN 1 END) AS stillHeld`,
+    );
+    expect(notCurrent).to.be.greaterThan(0);
+    expect(stillHeld).to.be.greaterThan(0);
   });
 
   for (const direction of ['downstream', 'upstream'] as const) {

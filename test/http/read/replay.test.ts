@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { writeFileSync } from 'node:fs';
 import { useTestApp, wipe, type TestApp } from '../../helper.js';
 import { REPLAY_RUN_IDS, replayStream, shuffled } from '../../support/replay-stream.js';
+import { rows } from '../../support/graph.js';
 
 const enc = encodeURIComponent;
 
@@ -44,6 +45,10 @@ async function snapshot(t: TestApp): Promise<Map<string, string>> {
         [200, 404],
       );
       await get(`/api/v1/column-lineage?nodeId=${node}&withDownstream=true`);
+      // Impact now reads jobs' stored latestRunState (summary.failedJobs, latestRunState): a fold like the rest.
+      await get(`/api/v1/impact?nodeId=${node}&window=all`);
+      await get(`/api/v1/impact?nodeId=${node}&direction=upstream`);
+      await get(`/api/v1/impact?nodeId=${node}&asOf=2024-03-02T12:00:00Z&window=PT12H`, [200, 404]);
       for (const f of d.fields)
         await get(
           `/api/v1/column-lineage?nodeId=${enc(`datasetField:${ns.name}:${d.name}:${f.name}`)}&withDownstream=true`,
@@ -59,6 +64,8 @@ async function snapshot(t: TestApp): Promise<Map<string, string>> {
       const node = enc(`job:${ns.name}:${j.name}`);
       await get(`/api/v1/lineage?nodeId=${node}&direction=downstream&window=all`);
       await get(`/api/v1/lineage?nodeId=${node}&asOf=2024-03-01T12:00:00Z&include=latestRuns`, [200, 404]);
+      await get(`/api/v1/impact?nodeId=${node}&window=all`);
+      await get(`/api/v1/impact?nodeId=${node}&direction=upstream&state=FAILED`);
     }
   }
   for (const id of REPLAY_RUN_IDS) {
@@ -73,6 +80,14 @@ async function snapshot(t: TestApp): Promise<Map<string, string>> {
   }
   await get('/api/v1/events/lineage?after=2024-01-01T00:00:00Z&limit=1000&sortDirection=asc');
   await get('/api/v1/events/lineage?after=2024-01-01T00:00:00Z&limit=1000');
+  // The stored mirror the impact walk reads for "now": each job's latestRunState is its LATEST_RUN's state.
+  const jobs = await rows(
+    t.db,
+    `MATCH (j:Job) RETURN j.namespace + ':' + j.name AS job, j.latestRunState AS stored,
+       [(j)-[:LATEST_RUN]->(r:Run) | r.state][0] AS latest ORDER BY job`,
+  );
+  for (const j of jobs) expect(j.stored ?? null, `${j.job}: latestRunState`).to.equal(j.latest ?? null);
+  out.set('graph: Job.latestRunState', `200 ${JSON.stringify(jobs)}`);
   return out;
 }
 
