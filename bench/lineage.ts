@@ -319,7 +319,8 @@ async function main() {
     if (A_REF)
       console.log(
         `\nB/A (${A_REF} -> this checkout) over ${ab.length} depth-20 cases: median p50 ratio ` +
-          `${medianRatio(ab.map((x) => x.b.p50 / x.a.p50))}, median p95 ratio ${medianRatio(ab.map((x) => x.b.p95 / x.a.p95))}`,
+          `${medianRatio(ab.map((x) => x.b.p50 / x.a.p50))}, ` +
+          `median p95 ratio ${medianRatio(ab.map((x) => x.b.p95 / x.a.p95))}`,
       );
     console.log(`\nresults: ${file}`);
   } finally {

@@ -36,8 +36,12 @@
 //   (nodes reached, the start excluded) and counts ([[distance, isJob, nodes, jobs whose latest run is
 //   FAILED]] over every reached node).
 MATCH (s) WHERE elementId(s) = $startId
-MATCH p = (s)(()-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf)) ELSE e.firstSeenAt <= $asOf AND (e.lastSeenAt >= $windowStart OR e.current) END]->/*downstream*/(x)
-    WHERE CASE WHEN $pointInTime THEN x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false) AND coalesce(x.deletedAt, x.createdAt) <= $asOf) ELSE x.createdAt <= $asOf AND NOT coalesce(x.isDeleted, false) END){0, 42 /*maxRels*/}(n)
+MATCH p = (s)(()-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0,
+  size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
+  ELSE e.firstSeenAt <= $asOf AND (e.lastSeenAt >= $windowStart OR e.current) END]->/*downstream*/(x)
+    WHERE CASE WHEN $pointInTime THEN x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false)
+      AND coalesce(x.deletedAt, x.createdAt) <= $asOf) ELSE x.createdAt <= $asOf AND NOT coalesce(x.isDeleted,
+      false) END){0, 42 /*maxRels*/}(n)
 WITH n, min(length(p)) AS distance
 WITH n, distance, n:Job AS isJob, CASE WHEN n:Job THEN 'job:' ELSE 'dataset:' END + n.namespace + ':' + n.name AS id
 ORDER BY distance, id
@@ -46,7 +50,8 @@ OPTIONAL CALL (n, isJob) {
   OPTIONAL MATCH (n)-[:LATEST_RUN]->(l:Run)
   OPTIONAL CALL (n, l) {
     WITH n, l WHERE l.sortTime > $asOf
-    MATCH (r:Run) USING INDEX r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = n.namespace AND r.jobName = n.name
+    MATCH (r:Run) USING INDEX r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = n.namespace
+      AND r.jobName = n.name
       AND r.sortTime <= $asOf AND r.id IS NOT NULL AND r.lastEventAt IS NOT NULL
     RETURN r ORDER BY r.jobNamespace DESC, r.jobName DESC, r.sortTime DESC, r.id DESC LIMIT 1
   }
@@ -61,7 +66,8 @@ WITH collect({n: n, distance: distance, isJob: isJob, state: state, endedAt: end
 CALL (reached) {
   UNWIND reached AS r
   WITH r WHERE r.distance > 0
-  WITH r.distance AS distance, r.isJob AS isJob, count(*) AS nodes, sum(CASE WHEN r.state = 'FAILED' THEN 1 ELSE 0 END) AS failed
+  WITH r.distance AS distance, r.isJob AS isJob, count(*) AS nodes, sum(CASE WHEN r.state = 'FAILED' THEN 1
+    ELSE 0 END) AS failed
   ORDER BY distance, isJob
   RETURN collect([distance, isJob, nodes, failed]) AS counts
 }
@@ -69,11 +75,16 @@ UNWIND range(0, size(reached[0..$rows]) - 1) AS i
 WITH reached[i] AS r, CASE WHEN i = 0 THEN size(reached) - 1 END AS total, CASE WHEN i = 0 THEN counts END AS counts
 WITH r.n AS n, r, total, counts, $state IS NULL OR r.state = $state AS detailed
 RETURN r.isJob AS isJob, n.namespace AS namespace, n.name AS name, r.distance AS distance, r.state AS state,
-  toString(CASE WHEN $pointInTime THEN r.endedAt WHEN r.isJob THEN [(n)-[:LATEST_RUN]->(l:Run) | l.endedAt][0] END) AS endedAt,
+  toString(CASE WHEN $pointInTime THEN r.endedAt WHEN r.isJob THEN [(n)-[:LATEST_RUN]->(l:Run) | l.endedAt][0] END) AS
+    endedAt,
   elementId(n) AS eid,
   // A predecessor that matters is one the walk reached a step nearer, so in view: only the edge is checked.
-  [(m)-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf)) ELSE e.firstSeenAt <= $asOf AND (e.lastSeenAt >= $windowStart OR e.current) END]->/*downstream*/(n) | elementId(m)] AS preds,
+  [(m)-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0,
+    size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
+    ELSE e.firstSeenAt <= $asOf AND (e.lastSeenAt >= $windowStart
+    OR e.current) END]->/*downstream*/(n) | elementId(m)] AS preds,
   // A degree check first: most nodes have no tag, and the expand it spares walks the node's whole relationship chain.
-  CASE WHEN NOT detailed THEN null WHEN COUNT { (n)-[:TAGGED]->() } = 0 THEN [] ELSE [(n)-[:TAGGED]->(t) | t.name] END AS tags,
+  CASE WHEN NOT detailed THEN null WHEN COUNT { (n)-[:TAGGED]->() } = 0 THEN []
+    ELSE [(n)-[:TAGGED]->(t) | t.name] END AS tags,
   CASE WHEN detailed THEN n.`facet.ownership` END AS owner,
   total, counts

@@ -22,4 +22,5 @@ RETURN elementId(n) AS eid, n.namespace AS namespace, n.dataset AS dataset, n.na
   d.`facet.ownership` AS owner,
   [(i:DatasetField)-[f:FEEDS]->(n) | {namespace: i.namespace, dataset: i.dataset, field: i.name,
      jobNamespace: f.jobNamespace, jobName: f.jobName, transformations: f.transformations,
-     jobState: COLLECT { MATCH (j:Job {namespace: f.jobNamespace, name: f.jobName}) RETURN j.latestRunState }[0]}] AS inputs
+     jobState: COLLECT { MATCH (j:Job {namespace: f.jobNamespace,
+       name: f.jobName}) RETURN j.latestRunState }[0]}] AS inputs

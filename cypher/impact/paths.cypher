@@ -15,7 +15,10 @@
 //   ([{firstSeenAt, lastSeenAt (ISO), lastRunId, lastRunState}], edge i joins node i and node i + 1).
 MATCH (a) WHERE elementId(a) = $fromId
 MATCH (b) WHERE elementId(b) = $toId
-MATCH p = SHORTEST 5 /*k*/ (a)(()-[e:INPUT_TO|PRODUCES WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))]->(x)
-    WHERE x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false) AND coalesce(x.deletedAt, x.createdAt) <= $asOf)){1, 42 /*maxRels*/}(b)
+MATCH p = SHORTEST 5 /*k*/ (a)(()-[e:INPUT_TO|PRODUCES WHERE e.firstSeenAt <= $asOf AND any(i IN range(0,
+  size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))]->(x)
+    WHERE x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false) AND coalesce(x.deletedAt,
+      x.createdAt) <= $asOf)){1, 42 /*maxRels*/}(b)
 RETURN [n IN nodes(p) | [n:Job, n.namespace, n.name]] AS nodes,
-  [r IN relationships(p) | {firstSeenAt: toString(r.firstSeenAt), lastSeenAt: toString(r.lastSeenAt), lastRunId: r.lastRunId, lastRunState: r.lastRunState}] AS edges
+  [r IN relationships(p) | {firstSeenAt: toString(r.firstSeenAt), lastSeenAt: toString(r.lastSeenAt),
+    lastRunId: r.lastRunId, lastRunState: r.lastRunState}] AS edges

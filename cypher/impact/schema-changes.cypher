@@ -31,16 +31,21 @@ ORDER BY v.createdAt DESC, v.id
 LIMIT $limit
 WITH d, collect([v, o]) AS changes
 CALL (d) {
-  MATCH (d)(()-[e:INPUT_TO|PRODUCES WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))]->(x)
-      WHERE x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false) AND coalesce(x.deletedAt, x.createdAt) <= $asOf)){1, 42 /*maxRels*/}(n)
+  MATCH (d)(()-[e:INPUT_TO|PRODUCES WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1)
+    WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))]->(x)
+      WHERE x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false) AND coalesce(x.deletedAt,
+        x.createdAt) <= $asOf)){1, 42 /*maxRels*/}(n)
   WITH DISTINCT n
-  RETURN count(CASE WHEN n:Job THEN 1 END) AS downstreamJobs, count(CASE WHEN n:Dataset THEN 1 END) AS downstreamDatasets
+  RETURN count(CASE WHEN n:Job THEN 1 END) AS downstreamJobs, count(CASE
+    WHEN n:Dataset THEN 1 END) AS downstreamDatasets
 }
 WITH d, changes, downstreamJobs, downstreamDatasets,
-  [(d)-[:HAS_FIELD]->(f:DatasetField)-[r:FEEDS]->(g:DatasetField) | {field: f.name, namespace: g.namespace, dataset: g.dataset, name: g.name,
+  [(d)-[:HAS_FIELD]->(f:DatasetField)-[r:FEEDS]->(g:DatasetField) | {field: f.name, namespace: g.namespace,
+    dataset: g.dataset, name: g.name,
      jobNamespace: r.jobNamespace, jobName: r.jobName, transformations: r.transformations}] AS readers
 UNWIND changes AS change
 WITH d, change[0] AS v, change[1] AS o, downstreamJobs, downstreamDatasets, readers
-RETURN d.namespace AS namespace, d.name AS name, v.id AS version, o.id AS previousVersion, toString(v.createdAt) AS changedAt,
+RETURN d.namespace AS namespace, d.name AS name, v.id AS version, o.id AS previousVersion,
+  toString(v.createdAt) AS changedAt,
   v.runId AS runId, v.fields AS fields, o.fields AS previousFields, downstreamJobs, downstreamDatasets, readers
 ORDER BY v.createdAt DESC, version

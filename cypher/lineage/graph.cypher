@@ -38,14 +38,17 @@
 // The service keeps the edges whose both ends are in the result.
 // Kept short (the store strips these comments before sending): the text is sent with every request.
 MATCH (s) WHERE elementId(s) = $startId
-MATCH (s)(()-[e:INPUT_TO|PRODUCES WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))]->/*downstream*/(x)
-    WHERE x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false) AND coalesce(x.deletedAt, x.createdAt) <= $asOf)){0, 42 /*maxRels*/}(n)
+MATCH (s)(()-[e:INPUT_TO|PRODUCES WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1)
+  WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))]->/*downstream*/(x)
+    WHERE x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false) AND coalesce(x.deletedAt,
+      x.createdAt) <= $asOf)){0, 42 /*maxRels*/}(n)
 WITH DISTINCT n LIMIT $maxNodes
 CALL (n) {
   OPTIONAL MATCH (n)-[:LATEST_RUN]->(l:Run)
   OPTIONAL CALL (n, l) {
     WITH n, l WHERE l.sortTime > $asOf
-    MATCH (r:Run) USING INDEX r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = n.namespace AND r.jobName = n.name AND r.sortTime <= $asOf AND r.id IS NOT NULL
+    MATCH (r:Run) USING INDEX r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = n.namespace
+      AND r.jobName = n.name AND r.sortTime <= $asOf AND r.id IS NOT NULL
       AND r.lastEventAt IS NOT NULL
     RETURN r ORDER BY r.jobNamespace DESC, r.jobName DESC, r.sortTime DESC, r.id DESC LIMIT 1
   }
@@ -56,41 +59,57 @@ CALL (n) {
   OPTIONAL CALL (n, c) {
     WITH n, c WHERE $pointInTime AND coalesce(c.committedAt, c.createdAt) > $asOf
     OPTIONAL CALL (n) {
-      MATCH (v:DatasetVersion) USING INDEX v:DatasetVersion(namespace, name, committedAt, id) WHERE v.namespace = n.namespace AND v.name = n.name AND v.committedAt <= $asOf AND v.id IS NOT NULL
+      MATCH (v:DatasetVersion) USING INDEX v:DatasetVersion(namespace, name, committedAt, id)
+        WHERE v.namespace = n.namespace AND v.name = n.name AND v.committedAt <= $asOf AND v.id IS NOT NULL
         AND v.placeholder IS NULL
       RETURN v ORDER BY v.namespace DESC, v.name DESC, v.committedAt DESC, v.id DESC LIMIT 1
     }
     // Nothing committed by then: the placeholder its readers saw, if it was read by then.
     OPTIONAL CALL (n, v) {
       WITH n, v WHERE v IS NULL
-      MATCH (p:DatasetVersion) USING INDEX p:DatasetVersion(namespace, name, committedAt, id) WHERE p.namespace = n.namespace AND p.name = n.name AND p.committedAt <= $asOf AND p.id IS NOT NULL
+      MATCH (p:DatasetVersion) USING INDEX p:DatasetVersion(namespace, name, committedAt, id)
+        WHERE p.namespace = n.namespace AND p.name = n.name AND p.committedAt <= $asOf AND p.id IS NOT NULL
         AND p.placeholder
       RETURN p LIMIT 1
     }
     RETURN coalesce(v, p) AS past
   }
-  RETURN CASE WHEN NOT $pointInTime THEN null WHEN coalesce(c.committedAt, c.createdAt) <= $asOf THEN c ELSE past END AS version
+  RETURN CASE WHEN NOT $pointInTime THEN null WHEN coalesce(c.committedAt, c.createdAt) <= $asOf THEN c
+    ELSE past END AS version
 }
 WITH n, run, version,
-  CASE WHEN $facets THEN properties(n) ELSE n {.namespace, .name, .type, .simpleName, .parentJobName, .createdAt, .updatedAt,
+  CASE WHEN $facets THEN properties(n) ELSE n {.namespace, .name, .type, .simpleName, .parentJobName, .createdAt,
+    .updatedAt,
     .location, .description, .physicalName, .sourceName, .fields, .lastModifiedAt, .lastLifecycleState, .currentVersion,
     .integration, .jobKind} END AS base,
-  CASE WHEN run IS NULL THEN null WHEN $runDetails THEN properties(run) ELSE run {.id, .state, .startedAt, .endedAt, .createdAt, .updatedAt,
+  CASE WHEN run IS NULL THEN null WHEN $runDetails THEN properties(run) ELSE run {.id, .state, .startedAt, .endedAt,
+    .createdAt, .updatedAt,
     .nominalStartTime, .nominalEndTime, .jobVersion, .jobNamespace, .jobName} END AS runBase
 RETURN n:Job AS isJob,
-  [(n)-[e:INPUT_TO|PRODUCES]->(m) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
-    | {to: [m.namespace, m.name], firstSeenAt: toString(e.firstSeenAt), lastSeenAt: toString(e.lastSeenAt), lastRunId: e.lastRunId,
+  [(n)-[e:INPUT_TO|PRODUCES]->(m) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1)
+    WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
+    | {to: [m.namespace, m.name], firstSeenAt: toString(e.firstSeenAt), lastSeenAt: toString(e.lastSeenAt),
+      lastRunId: e.lastRunId,
        lastRunState: e.lastRunState}] AS out,
-  base {.*, createdAt: toString(n.createdAt), updatedAt: toString(n.updatedAt), lastModifiedAt: toString(n.lastModifiedAt),
+  base {.*, createdAt: toString(n.createdAt), updatedAt: toString(n.updatedAt),
+    lastModifiedAt: toString(n.lastModifiedAt),
     currentVersionAt: toString(n.currentVersionAt), deletedAt: toString(n.deletedAt),
-    inputs: [(d)-[e:INPUT_TO]->(n) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf)) | [d.namespace, d.name]],
-    outputs: [(n)-[e:PRODUCES]->(d) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf)) | [d.namespace, d.name]],
+    inputs: [(d)-[e:INPUT_TO]->(n) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1)
+      WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf)) | [d.namespace,
+      d.name]],
+    outputs: [(n)-[e:PRODUCES]->(d) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1)
+      WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf)) | [d.namespace,
+      d.name]],
     tags: [(n)-[:TAGGED]->(t) | t.name],
     fieldTags: [(n)-[:HAS_FIELD]->(f)-[:TAGGED]->(t) | [f.name, t.name]],
-    version: CASE WHEN version IS NULL THEN null ELSE version {.id, .fields, .lifecycleState, committedAt: toString(coalesce(version.committedAt, version.createdAt))} END,
-    latestRun: CASE WHEN run IS NULL THEN null ELSE runBase {.*, createdAt: toString(run.createdAt), updatedAt: toString(run.updatedAt),
+    version: CASE WHEN version IS NULL THEN null ELSE version {.id, .fields, .lifecycleState,
+      committedAt: toString(coalesce(version.committedAt, version.createdAt))} END,
+    latestRun: CASE WHEN run IS NULL THEN null ELSE runBase {.*, createdAt: toString(run.createdAt),
+      updatedAt: toString(run.updatedAt),
       startedAt: toString(run.startedAt), endedAt: toString(run.endedAt), sortTime: null, lastEventAt: null,
       nominalStartTime: toString(run.nominalStartTime), nominalEndTime: toString(run.nominalEndTime),
-      reads: CASE WHEN $runDetails THEN [(run)-[rd:READ]->(v) | v {.id, .namespace, .name, facets: [k IN keys(rd) WHERE k STARTS WITH 'facet.' | [k, rd[k]]]}] ELSE [] END,
-      wrote: CASE WHEN $runDetails THEN [(run)-[:WROTE]->(v) | v {.*, fields: null, createdAt: null, committedAt: null}] ELSE [] END} END
+      reads: CASE WHEN $runDetails THEN [(run)-[rd:READ]->(v) | v {.id, .namespace, .name, facets: [k IN keys(rd)
+        WHERE k STARTS WITH 'facet.' | [k, rd[k]]]}] ELSE [] END,
+      wrote: CASE WHEN $runDetails THEN [(run)-[:WROTE]->(v) | v {.*, fields: null, createdAt: null, committedAt: null}]
+        ELSE [] END} END
   } AS node
