@@ -6,41 +6,17 @@
  * Slow (a second Neo4j start).
  */
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { findFreePort } from '../src/free-port.js';
 import { NEO4J_DEFAULT_VERSION } from '../src/config.js';
 import { projectRoot } from '../src/paths.js';
+import { startServer as spawnServer, until, type ServerProcess } from './support/process.js';
 import type { LocalNeo4jServer } from '../src/neo4j/local/server.js';
 import { runEvent } from './support/events.js';
 
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
+const startServer = (env: Record<string, string>) => spawnServer({ LOG_FORMAT: 'json', HOST: '127.0.0.1', ...env });
 
-function startServer(env: Record<string, string>): Proc {
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'src/server.ts')], {
-    env: { ...process.env, LOG_FORMAT: 'json', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-async function listening(proc: Proc): Promise<void> {
+async function listening(proc: ServerProcess): Promise<void> {
   await until(
     'the service to listen',
     () => proc.output().includes('lineage service listening') || proc.child.exitCode !== null,
@@ -59,7 +35,7 @@ const post = (url: string, body: unknown) =>
 describe('server process with an external Neo4j that is not up yet', function () {
   this.timeout(300_000);
   let neo4jServer: LocalNeo4jServer | null = null;
-  let proc: Proc | null = null;
+  let proc: ServerProcess | null = null;
   after(async () => {
     if (proc && proc.child.exitCode === null) proc.child.kill('SIGKILL');
     await neo4jServer?.stop();

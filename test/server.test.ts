@@ -4,7 +4,7 @@
  * but it is the only test of the promise "no Java process is left behind".
  */
 import { expect } from 'chai';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -12,32 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { findFreePort } from '../src/free-port.js';
 import { projectRoot } from '../src/paths.js';
+import { startServer as spawnServer, until, type ServerProcess } from './support/process.js';
 
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startServer(env: Record<string, string>): Proc {
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'src/server.ts')], {
-    env: { ...process.env, NEO4J_URI: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const startServer = (env: Record<string, string>) => spawnServer({ NEO4J_URI: '', ...env });
 
 /** Java processes whose command line names this server home. */
 function javaProcessesFor(home: string): number[] {
@@ -67,7 +44,7 @@ describe('server process lifecycle (local Neo4j)', function () {
     fs.rmSync(home, { recursive: true, force: true });
   });
 
-  async function boot(): Promise<{ proc: Proc; url: string }> {
+  async function boot(): Promise<{ proc: ServerProcess; url: string }> {
     const port = await findFreePort();
     const proc = startServer({
       PORT: String(port),

@@ -4,6 +4,7 @@ import { Neo4jUnavailable } from '../../src/neo4j/availability.js';
 import { findFreePort } from '../../src/free-port.js';
 import { Db, QueryCancelled } from '../../src/store/db.js';
 import { testDb } from '../helper.js';
+import { until as pollUntil } from '../support/process.js';
 
 /** A read that keeps Neo4j's CPU busy for minutes unless stopped (bounded by its transaction timeout). */
 const ENDLESS = 'UNWIND range(1, 10000000000) AS x WITH x WHERE x = -1 RETURN count(x) AS c';
@@ -19,13 +20,8 @@ async function running(op: string): Promise<number> {
   return res.records[0].get('n').toNumber();
 }
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (what: string, check: () => Promise<boolean>, timeoutMs = 30_000) =>
+  pollUntil(what, check, timeoutMs, 50);
 
 describe('Db.execute: one statement through the driver executeQuery', function () {
   this.timeout(90_000);

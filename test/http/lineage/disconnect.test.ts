@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../../src/logger.js';
 import { build, testDb, wipe, type TestApp } from '../../helper.js';
+import { until as pollUntil } from '../../support/process.js';
 
 /** Transactions Neo4j is running for this service's `op` (SHOW TRANSACTIONS, by metadata). */
 async function running(op: string): Promise<number> {
@@ -14,13 +15,8 @@ async function running(op: string): Promise<number> {
   return res.records[0].get('n').toNumber();
 }
 
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000) =>
+  pollUntil(what, check, timeoutMs, 25);
 
 // A deep lineage request runs one graph query for seconds on a big graph; a client that disconnects
 // meanwhile must not leave it running in Neo4j for nobody.

@@ -1,0 +1,38 @@
+/** Helpers for tests that run the service as its own process (`src/server.ts`), as a user starts it. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { projectRoot } from '../../src/paths.js';
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Everything it wrote to stdout and stderr so far. */
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** `src/server.ts` in a child process with `env` over this process's environment. */
+export function startServer(env: Record<string, string>): ServerProcess {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'src/server.ts')], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+/** Polls `check` every `pollMs` until it holds; throws naming `what` after `timeoutMs`. */
+export async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  pollMs = 200,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
