@@ -13,16 +13,15 @@
  * Neo4j: BENCH_NEO4J_URI if set (no auth), else a local server started for the bench.
  * Result: bench/results/bolt-sockets.json.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
+import { spawn } from 'node:child_process';
 import net from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
 import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import neo4j from 'neo4j-driver';
 import { installBoltSocketTuning } from '../src/neo4j/patches/bolt-sockets.js';
 import { cpuSpeedProbe, machine, startBenchNeo4j, writeResult } from './support.js';
+import { selfSignedCertificate } from '../test/support/certificate.js';
 
 const OPS = Number(process.env.BENCH_BOLT_OPS ?? 200);
 const ROUNDS = Number(process.env.BENCH_BOLT_ROUNDS ?? 3);
@@ -70,32 +69,6 @@ async function child(uri: string, patched: boolean): Promise<void> {
   }
   const result: ChildResult = { executeQueryMs: round2(median(eq)), transactionMs: round2(median(txs)) };
   process.stdout.write(`${JSON.stringify(result)}\n`);
-}
-
-function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bolt-tls-'));
-  try {
-    const args = [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      'key.pem',
-      '-out',
-      'cert.pem',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-    ];
-    const r = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`openssl failed: ${r.stderr}`);
-    return { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /** A proxy to the Bolt port, TLS-terminating or plain, with TCP_NODELAY on its own sockets. */

@@ -1,13 +1,10 @@
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import tls from 'node:tls';
 import type { Driver } from 'neo4j-driver';
 import { createDriver } from '../../../src/neo4j/runtime.js';
 import { installBoltSocketTuning } from '../../../src/neo4j/patches/bolt-sockets.js';
+import { selfSignedCertificate } from '../../support/certificate.js';
 
 /** Node's own record of setNoDelay on a socket (net.Socket keeps it under this symbol; TLS sockets too). */
 function noDelayOf(socket: net.Socket): boolean {
@@ -52,37 +49,6 @@ function upstream(): Upstream {
   const url = new URL(process.env.TEST_NEO4J_URI!);
   const encrypted = /\+s(sc)?:$/.test(url.protocol);
   return { host: url.hostname, port: Number(url.port || 7687), encrypted };
-}
-
-/** A self-signed certificate for localhost, made now with openssl (nothing secret kept in the repository). */
-function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bolt-tls-'));
-  try {
-    const r = spawnSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        'key.pem',
-        '-out',
-        'cert.pem',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-      ],
-      { cwd: dir, encoding: 'utf8' },
-    );
-    if (r.error || r.status !== 0)
-      throw new Error(`openssl could not make a test certificate: ${r.error?.message ?? r.stderr}`);
-    return { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /**
