@@ -11,6 +11,8 @@
  *
  * BENCH_COLD_CURVE_SIDES: `;`-separated `name=flags`, flags space-separated, each `-X...` a JVM flag
  *   and each `setting=value` a neo4j.conf line (default: `default=` against C2 compiling 4x later).
+ *   A word `rehearse=<seconds>` in a side's flags first rehearses the service's warm-up batches (rolled
+ *   back) for that long before the traffic: what a warm-up while the service is idle would buy.
  * BENCH_COLD_CURVE_EVENTS (14,000), BENCH_ROUNDS (2). Result: bench/results/cold-curve.json.
  */
 import fs from 'node:fs';
@@ -20,6 +22,7 @@ import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
 import { planIngestStatements, writeEvents } from '../src/store/ingest.js';
+import { warmUpBatch } from '../src/ingest/warm-up.js';
 
 const C2_LATE = [
   '-XX:Tier4InvocationThreshold=20000',
@@ -33,7 +36,9 @@ const SIDES = (process.env.BENCH_COLD_CURVE_SIDES ?? `default=;c2late=${C2_LATE}
   .map((s) => {
     const [name, flags = ''] = s.split(/=(.*)/s);
     const words = flags.split(/\s+/).filter(Boolean);
-    return { name, jvmArgs: words.filter((w) => w.startsWith('-')), conf: words.filter((w) => !w.startsWith('-')) };
+    const rehearse = Number(words.find((w) => w.startsWith('rehearse='))?.slice('rehearse='.length) ?? 0);
+    const conf = words.filter((w) => !w.startsWith('-') && !w.startsWith('rehearse='));
+    return { name, jvmArgs: words.filter((w) => w.startsWith('-')), conf, rehearseSeconds: rehearse };
   });
 const EVENTS = Number(process.env.BENCH_COLD_CURVE_EVENTS ?? 14_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -71,6 +76,17 @@ async function pass(side: (typeof SIDES)[number], events: ReturnType<typeof norm
     const db = new Db(driver, 'neo4j', 300_000);
     await applySchema(db);
     await db.write({ op: 'plan', timeoutMs: 300_000 }, planIngestStatements);
+    const rehearsals: number[] = [];
+    for (const until = performance.now() + side.rehearseSeconds * 1000; performance.now() < until; ) {
+      const t = performance.now();
+      await db.rehearse({ op: 'bench warm-up', timeoutMs: 60_000 }, (tx) =>
+        writeEvents(
+          tx,
+          warmUpBatch().map((event) => ({ event, receivedAt: new Date().toISOString() })),
+        ),
+      );
+      rehearsals.push(Math.round(performance.now() - t));
+    }
     const atStart = cpuByThread(pid);
     const windows = [];
     let next = 0;
@@ -96,7 +112,12 @@ async function pass(side: (typeof SIDES)[number], events: ReturnType<typeof norm
         neo4jCpuSecondsByThreadSoFar: byThread,
       });
     }
-    return { neo4jCpuSecondsByThreadBeforeTraffic: atStart, windows };
+    return {
+      rehearsals: rehearsals.length,
+      rehearsalMs: rehearsals,
+      neo4jCpuSecondsByThreadBeforeTraffic: atStart,
+      windows,
+    };
   } finally {
     await driver.close();
     await neo4j.stop();
@@ -125,7 +146,9 @@ async function main() {
       `in-process, a fresh local Neo4j per pass (empty database, schema, ingest statements planned), ${events.length} ` +
       `events of bench:ingest's traffic through writeEvents, 2 writers, batches of ${BATCH}, windows of ${WINDOW}; ` +
       'sides alternate round by round',
-    sides: Object.fromEntries(SIDES.map((s) => [s.name, { jvmArgs: s.jvmArgs, conf: s.conf }])),
+    sides: Object.fromEntries(
+      SIDES.map((s) => [s.name, { jvmArgs: s.jvmArgs, conf: s.conf, rehearseSeconds: s.rehearseSeconds }]),
+    ),
     runs,
   });
   console.log(`results: ${file}`);
