@@ -74,6 +74,8 @@ export interface Config {
   ingestMinBatch: number;
   /** Time allowed for in-flight requests to finish on SIGTERM before connections are cut. */
   shutdownGraceMs: number;
+  /** After ready, rehearsals run while ingestion is idle, this long in all (ms; 0 = none): warm-up.ts. */
+  idleWarmUpMs: number;
   /** How far back the lineage graph looks for edges by default (ISO 8601 duration; docs/lineage.md). */
   lineageWindow: Duration;
   neo4j: ExternalNeo4j | LocalNeo4j;
@@ -228,6 +230,7 @@ export function loadConfig(env: Env = process.env): Config {
     ingestLingerMs: int(env, 'INGEST_LINGER_MS', 10, 0, 1000),
     ingestMinBatch: int(env, 'INGEST_MIN_BATCH', 16, 1, 1000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    idleWarmUpMs: int(env, 'INGEST_IDLE_WARM_UP_MS', 60_000, 0, 3_600_000),
     lineageWindow: duration(env, 'LINEAGE_WINDOW', 'P30D'),
     ingestProfile: ingestProfile(env.INGEST_PROFILE),
     neo4j,

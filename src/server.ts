@@ -19,7 +19,7 @@ import { migrateEdgeHistory, migrateFoldBookkeeping } from './store/migrations.j
 import { projectRoot } from './paths.js';
 import { trackConnections } from './http/connections.js';
 import { observeNeo4j } from './metrics.js';
-import { warmUpWritePath } from './ingest/warm-up.js';
+import { DEFAULT_IDLE_WARM_UP, warmUpWhileIdle, warmUpWritePath } from './ingest/warm-up.js';
 
 /** Time allowed to receive a request's headers (ms), at most REQUEST_TIMEOUT_MS. */
 const HEADERS_TIMEOUT_MS = 10_000;
@@ -167,6 +167,20 @@ export async function startService(
       await warmUpWritePath(services.committer, logger, undefined, stopWarmUp.signal);
       // Transactions timed while Neo4j was cold say nothing about the waits to come.
       services.committer.resetTiming();
+      warmWhileIdle();
+    };
+    // Ready now; the JIT goes on compiling for minutes of traffic, so it gets idle time first (warm-up.ts).
+    let idleWarmUp: AbortController | null = null;
+    const warmWhileIdle = () => {
+      idleWarmUp?.abort();
+      if (config.idleWarmUpMs === 0 || stopWarmUp.signal.aborted) return;
+      const outage = (idleWarmUp = new AbortController());
+      const opts = { ...DEFAULT_IDLE_WARM_UP, budgetMs: config.idleWarmUpMs };
+      warmUpWhileIdle(services.committer, logger, opts, AbortSignal.any([stopWarmUp.signal, outage.signal])).catch(
+        (err: unknown) => {
+          if (!stopWarmUp.signal.aborted && !outage.signal.aborted) logger.debug({ err }, 'idle warm-up stopped');
+        },
+      );
     };
     const warmUpFailed = (what: string) => (err: unknown) => {
       if (!stopWarmUp.signal.aborted) logger.warn({ err }, what);
@@ -215,6 +229,7 @@ export async function startService(
     }
     db.availability.onChange((up, reason) => {
       if (!up) {
+        idleWarmUp?.abort();
         services.committer.resetTiming();
         logger.error({ reason }, 'Neo4j is unreachable: requests get 503 at once until it answers again');
         return;

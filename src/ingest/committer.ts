@@ -257,6 +257,12 @@ export class IngestCommitter {
     this.commitListeners.push(listener);
   }
 
+  /** Stops calling a listener given to onCommit. */
+  offCommit(listener: (events: number, seconds: number) => void): void {
+    const i = this.commitListeners.indexOf(listener);
+    if (i >= 0) this.commitListeners.splice(i, 1);
+  }
+
   /** Events waiting for a transaction. */
   get queued(): number {
     return this.queue.length;

@@ -7,6 +7,12 @@
  * means "a write will be fast": the ingest statements are planned, then ingest transactions of
  * realistic events run through the committer's own code and are rolled back (nothing is stored),
  * until one is fast or the time allowed is spent.
+ *
+ * That makes the first writes fast, not the JVM warm: a fresh Neo4j spends about 45 s of a core
+ * compiling itself over its first 14,000 events (docs/performance/service-journal.md, bench:cold-curve).
+ * So after ready the rehearsals go on while ingestion is idle (warmUpWhileIdle): a service restarted in
+ * a quiet hour meets its producers with most of that compiling done (60 s of rehearsals: the first 2,000
+ * events cost Neo4j 14.8 instead of 22.9 ms of CPU each). They yield to real events at once.
  */
 import { randomUUID } from 'node:crypto';
 import type { IngestCommitter } from './committer.js';
@@ -126,4 +132,69 @@ export async function warmUpWritePath(
   };
   logger.info(result, 'write path warmed up (ingest transactions rehearsed and rolled back)');
   return result;
+}
+
+export interface IdleWarmUpOptions {
+  /** Rehearsal time allowed in all (ms). */
+  budgetMs: number;
+  /** Ingestion counts as idle once nothing has been queued, written or committed for this long (ms)... */
+  quietMs: number;
+  /** ...checked this often (ms) while it is not. */
+  pollMs: number;
+}
+
+export const DEFAULT_IDLE_WARM_UP: IdleWarmUpOptions = { budgetMs: 60_000, quietMs: 1000, pollMs: 250 };
+
+/**
+ * Rehearses (rolled back, like warmUpWritePath) while the committer has nothing queued or in flight
+ * and has been quiet for `quietMs`, until `budgetMs` of rehearsing is spent or `signal` aborts. A
+ * rehearsal is one batch (tens of ms once warm), so a producer arriving meanwhile waits at most
+ * that long for the CPU. Resolves with what it did.
+ */
+export async function warmUpWhileIdle(
+  committer: IngestCommitter,
+  logger: Logger,
+  opts: IdleWarmUpOptions = DEFAULT_IDLE_WARM_UP,
+  signal?: AbortSignal,
+) {
+  let lastBusy = performance.now();
+  const busy = () => committer.queued > 0 || committer.inFlight > 0;
+  const noteActivity = () => {
+    lastBusy = performance.now();
+  };
+  committer.onCommit(noteActivity);
+  let spentMs = 0;
+  let rehearsals = 0;
+  let lastMs = 0;
+  try {
+    while (spentMs < opts.budgetMs && !signal?.aborted) {
+      if (busy()) noteActivity();
+      if (busy() || performance.now() - lastBusy < opts.quietMs) {
+        await sleep(opts.pollMs, signal);
+        continue;
+      }
+      const start = performance.now();
+      await committer.rehearse(warmUpBatch());
+      lastMs = performance.now() - start;
+      spentMs += lastMs;
+      rehearsals++;
+    }
+  } finally {
+    committer.offCommit(noteActivity);
+  }
+  const result = { rehearsals, spentMs: Math.round(spentMs), lastMs: Math.round(lastMs) };
+  if (rehearsals > 0) logger.info(result, 'write path warmed further while ingestion was idle');
+  return result;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

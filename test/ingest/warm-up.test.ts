@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { useTestApp } from '../helper.js';
 import { graphShape, value } from '../support/graph.js';
 import { createLogger } from '../../src/logger.js';
-import { WARM_UP_NAMESPACE, warmUpBatch, warmUpWritePath } from '../../src/ingest/warm-up.js';
+import { WARM_UP_NAMESPACE, warmUpBatch, warmUpWhileIdle, warmUpWritePath } from '../../src/ingest/warm-up.js';
+import { runEvent } from '../support/events.js';
 import { describeExit } from '../../src/neo4j/local/server.js';
 
 describe('warm-up of the write path (before /readyz turns ready)', () => {
@@ -37,6 +38,49 @@ describe('warm-up of the write path (before /readyz turns ready)', () => {
     const run = warmUpBatch().find((e) => e.kind === 'run')!;
     expect(run.run!.parent).to.not.equal(null);
     expect(run.inputs[0].fields).to.have.length(8);
+  });
+});
+
+describe('warm-up while ingestion is idle (after /readyz turned ready)', () => {
+  const t = useTestApp();
+  const silent = createLogger('silent');
+
+  it('rehearses until its budget is spent, and leaves nothing behind', async () => {
+    const before = await graphShape(t().db);
+    const committed = t().app.services.committer.stats.transactions;
+    const result = await warmUpWhileIdle(t().app.services.committer, silent, { budgetMs: 600, quietMs: 0, pollMs: 10 });
+    expect(result.rehearsals).to.be.greaterThan(0);
+    expect(result.spentMs).to.be.at.least(600);
+    expect(await graphShape(t().db), 'rolled back: the graph is as before').to.deep.equal(before);
+    expect(t().app.services.committer.stats.transactions, 'nothing committed').to.equal(committed);
+  });
+
+  it('does not rehearse while producers keep writing, and stops when told', async () => {
+    const stop = new AbortController();
+    const warming = warmUpWhileIdle(
+      t().app.services.committer,
+      silent,
+      { budgetMs: 60_000, quietMs: 3000, pollMs: 10 },
+      stop.signal,
+    );
+    // An event every 200 ms for 4 s: never 3 s without a commit, and past the first quiet period.
+    for (const until = Date.now() + 4000; Date.now() < until; ) {
+      expect((await t().post('/api/v1/lineage', runEvent({ inputs: ['public.orders'] }))).status).to.equal(201);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    stop.abort();
+    const result = await warming;
+    expect(result.rehearsals).to.equal(0);
+  });
+
+  it('rehearses once ingestion has been quiet long enough', async () => {
+    expect((await t().post('/api/v1/lineage', runEvent())).status).to.equal(201);
+    const result = await warmUpWhileIdle(t().app.services.committer, silent, {
+      budgetMs: 300,
+      quietMs: 200,
+      pollMs: 10,
+    });
+    expect(result.rehearsals).to.be.greaterThan(0);
   });
 });
 
