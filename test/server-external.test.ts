@@ -45,7 +45,11 @@ describe('server process with an external Neo4j that is not up yet', function ()
     const boltPort = await findFreePort();
     const port = await findFreePort();
     const url = `http://127.0.0.1:${port}`;
-    proc = startServer({ PORT: String(port), NEO4J_URI: `bolt://127.0.0.1:${boltPort}` });
+    proc = startServer({
+      PORT: String(port),
+      NEO4J_URI: `bolt://127.0.0.1:${boltPort}`,
+      INGEST_IDLE_WARM_UP_MS: '1000',
+    });
     await listening(proc);
     expect(proc.output()).to.include('Neo4j does not answer: listening unready');
 

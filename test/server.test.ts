@@ -57,6 +57,8 @@ describe('server process lifecycle (local Neo4j)', function () {
       // Long enough that a stop waiting for it is told apart from an immediate one.
       SHUTDOWN_GRACE_MS: '120000',
       REQUEST_TIMEOUT_MS: '3000',
+      // A short idle warm-up: seen to run (below) without taking a core for a minute of the suite.
+      INGEST_IDLE_WARM_UP_MS: '1500',
     });
     await until(
       'the service to listen',
@@ -124,6 +126,11 @@ describe('server process lifecycle (local Neo4j)', function () {
       'no other readiness state',
     ).to.deep.equal([]);
     expect(proc.output(), 'ready only after a rehearsal of the write path').to.include('write path warmed up');
+    await until(
+      'rehearsals while ingestion is idle, after ready',
+      () => proc.output().includes('write path warmed further while ingestion was idle'),
+      60_000,
+    );
     // A client that stops sending mid-body gets 408 after REQUEST_TIMEOUT_MS (3 s here) instead of holding its socket.
     const stalled = await new Promise<{ answer: string; ms: number }>((resolve) => {
       const started = Date.now();
