@@ -7,7 +7,9 @@
  *
  * Sides (BENCH_COLD_SIDES, `;`-separated `name=ref[|ENV=value,ENV=value]`, ref `.` = this checkout
  * as it is on disk) run one after the other on the same traffic; the default compares the service
- * before issue 22 (BENCH_COLD_BASE_REF, a91d58a) with this checkout. Results: bench/results/cold-start.json.
+ * before issue 22 (BENCH_COLD_BASE_REF, a91d58a) with this checkout. BENCH_COLD_IDLE_MS (0): how long
+ * producers stay away after /readyz turned 200 (a restart in a quiet hour). Results:
+ * bench/results/cold-start.json (BENCH_COLD_RESULT names another file).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -32,6 +34,8 @@ const WINDOW = 2_000;
 const CONCURRENCY = Number(process.env.BENCH_COLD_CONCURRENCY ?? 8);
 const BASE_REF = process.env.BENCH_COLD_BASE_REF ?? 'a91d58a';
 const SIDES = process.env.BENCH_COLD_SIDES ?? `before=${BASE_REF};after=.`;
+const IDLE_MS = Number(process.env.BENCH_COLD_IDLE_MS ?? 0);
+const RESULT = process.env.BENCH_COLD_RESULT ?? 'cold-start';
 
 interface Side {
   name: string;
@@ -188,6 +192,7 @@ async function curve(url: string, events: Buffer[], neo4jPid: number | null) {
 async function pass(side: Side, home: string, events: Buffer[], label: string) {
   const started = await startService(side, home);
   try {
+    if (IDLE_MS > 0) await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
     const result = await curve(started.url, events, started.neo4jPid);
     const out = {
       pass: label,
@@ -231,7 +236,7 @@ async function main() {
       fs.rmSync(home, { recursive: true, force: true });
     }
   }
-  const file = writeResult('cold-start', {
+  const file = writeResult(RESULT, {
     benchmark: 'cold-start',
     machine: {
       ...machine(),
@@ -241,7 +246,8 @@ async function main() {
     },
     method:
       `the service as npm start runs it (own local Neo4j, fresh processes), ${EVENTS} events of bench:ingest's ` +
-      `traffic at concurrency ${CONCURRENCY} right after /readyz turned 200, windows of ${WINDOW} events; 'fresh' on ` +
+      `traffic at concurrency ${CONCURRENCY} ${IDLE_MS > 0 ? `${IDLE_MS} ms after` : 'right after'} /readyz turned 200, ` +
+      `windows of ${WINDOW} events; 'fresh' on ` +
       `an empty database, 'restart' on the data the fresh pass wrote; sides one after the other`,
     sides: results,
   });
