@@ -14,6 +14,7 @@ import {
   checkoutRef,
   cpuSpeedProbe,
   machine,
+  processCpuSeconds,
   startBenchNeo4j,
   startServiceProcess,
   summarize,
@@ -25,6 +26,9 @@ const SECONDS = Number(process.env.BENCH_OVERLOAD_SECONDS ?? 45);
 const CLIENTS = Number(process.env.BENCH_OVERLOAD_CLIENTS ?? 256);
 const SEED_EVENTS = Number(process.env.BENCH_OVERLOAD_SEED_EVENTS ?? 6000);
 const CLIENT_TIMEOUT_MS = 30_000;
+// BENCH_OVERLOAD_PHASES: a subset of producers,readers,mixed (quicker runs while tuning one of them).
+const PHASES = new Set((process.env.BENCH_OVERLOAD_PHASES ?? 'producers,readers,mixed').split(','));
+const RESULT = process.env.BENCH_OVERLOAD_RESULT ?? 'overload';
 const SIDES = (process.env.BENCH_OVERLOAD_SIDES ?? `before=a91d58a;after=.`)
   .split(';')
   .filter(Boolean)
@@ -60,8 +64,35 @@ function call(agent: http.Agent, url: string, method: string, body?: Buffer): Pr
   });
 }
 
-function rssSampler(pid: number) {
+/** The service's memory by kind (MiB), from its Prometheus /metrics (prom-client's process and V8 gauges). */
+async function memoryBreakdown(url: string): Promise<Record<string, number> | null> {
+  try {
+    const res = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) });
+    const text = await res.text();
+    const value = (name: string) => {
+      const m = new RegExp(`^${name.replace(/[{}]/g, '\\$&')} ([0-9.e+]+)`, 'm').exec(text);
+      return m ? Math.round(Number(m[1]) / 1048576) : -1;
+    };
+    const space = (s: string) => value(`nodejs_heap_space_size_used_bytes{space="${s}"}`);
+    return {
+      rss: value('process_resident_memory_bytes'),
+      heapTotal: value('nodejs_heap_size_total_bytes'),
+      heapUsed: value('nodejs_heap_size_used_bytes'),
+      external: value('nodejs_external_memory_bytes'),
+      newSpaceUsed: space('new'),
+      oldSpaceUsed: space('old'),
+      largeObjectSpaceUsed: space('large_object'),
+      codeSpaceUsed: space('code'),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Peak RSS of `pid` (sampled every 200 ms) and the memory breakdown nearest that peak (every second). */
+function rssSampler(pid: number, url: string) {
   let peak = 0;
+  let atPeak: Record<string, number> | null = null;
   const sample = () => {
     try {
       const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
@@ -71,10 +102,19 @@ function rssSampler(pid: number) {
     }
   };
   const timer = setInterval(sample, 200);
+  let scraping = false;
+  const scraper = setInterval(async () => {
+    if (scraping) return;
+    scraping = true;
+    const m = await memoryBreakdown(url);
+    if (m && m.rss > (atPeak?.rss ?? 0)) atPeak = m;
+    scraping = false;
+  }, 1000);
   return () => {
     clearInterval(timer);
+    clearInterval(scraper);
     sample();
-    return peak;
+    return { peak, atPeak };
   };
 }
 
@@ -101,11 +141,13 @@ async function load(
   clients: number,
   next: (i: number) => { url: string; method: string; body?: Buffer },
   servicePid: number,
+  serviceUrl: string,
 ) {
   const kindOf = (method: string): 'write' | 'read' => (method === 'POST' ? 'write' : 'read');
   const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
   const outcomes: Outcome[] = [];
-  const stopRss = rssSampler(servicePid);
+  const stopRss = rssSampler(servicePid, serviceUrl);
+  const cpuBefore = processCpuSeconds(servicePid);
   const deadline = performance.now() + SECONDS * 1000;
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
@@ -120,7 +162,10 @@ async function load(
     }),
   );
   agent.destroy();
-  return { outcomes, peakRssMiB: stopRss() };
+  const { peak, atPeak } = stopRss();
+  // The service's CPU over the phase (user + system): what its GC settings cost shows here.
+  const serviceCpuSeconds = Math.round((processCpuSeconds(servicePid) - cpuBefore) * 10) / 10;
+  return { outcomes, peakRssMiB: peak, memoryAtPeakMiB: atPeak, serviceCpuSeconds };
 }
 
 async function side(name: string, root: string, seed: Buffer[], events: Buffer[]) {
@@ -146,39 +191,64 @@ async function side(name: string, root: string, seed: Buffer[], events: Buffer[]
       '/api/v1/jobs?limit=1000',
       '/api/v1/search?q=a&limit=1000&offset=500',
     ].map((p) => `${service.url}${p}`);
-    const results: Record<string, unknown> = { idleRssMiB: idleRss };
-    let e = 0;
-    const producers = await load(
-      CLIENTS,
-      () => ({ url: `${service.url}/api/v1/lineage`, method: 'POST', body: events[e++ % events.length] }),
-      pid,
-    );
-    results.producers = { clients: CLIENTS, ...report(producers.outcomes, SECONDS), peakRssMiB: producers.peakRssMiB };
-    console.log(name, 'producers', JSON.stringify(results.producers));
-    const readers = await load(CLIENTS, (i) => ({ url: reads[i % reads.length], method: 'GET' }), pid);
-    results.readers = { clients: CLIENTS, ...report(readers.outcomes, SECONDS), peakRssMiB: readers.peakRssMiB };
-    console.log(name, 'readers', JSON.stringify(results.readers));
-    const mixed = await load(
-      CLIENTS,
-      (i) =>
-        i % 2 === 0
-          ? { url: `${service.url}/api/v1/lineage`, method: 'POST', body: events[e++ % events.length] }
-          : { url: reads[i % reads.length], method: 'GET' },
-      pid,
-    );
-    results.mixed = {
-      clients: CLIENTS,
-      writes: report(
-        mixed.outcomes.filter((o) => o.kind === 'write'),
-        SECONDS,
-      ),
-      reads: report(
-        mixed.outcomes.filter((o) => o.kind === 'read'),
-        SECONDS,
-      ),
-      peakRssMiB: mixed.peakRssMiB,
+    const results: Record<string, unknown> = {
+      idleRssMiB: idleRss,
+      idleMemoryMiB: await memoryBreakdown(service.url),
     };
-    console.log(name, 'mixed', JSON.stringify(results.mixed));
+    let e = 0;
+    if (PHASES.has('producers')) {
+      const producers = await load(
+        CLIENTS,
+        () => ({ url: `${service.url}/api/v1/lineage`, method: 'POST', body: events[e++ % events.length] }),
+        pid,
+        service.url,
+      );
+      results.producers = {
+        clients: CLIENTS,
+        ...report(producers.outcomes, SECONDS),
+        peakRssMiB: producers.peakRssMiB,
+        memoryAtPeakMiB: producers.memoryAtPeakMiB,
+        serviceCpuSeconds: producers.serviceCpuSeconds,
+      };
+      console.log(name, 'producers', JSON.stringify(results.producers));
+    }
+    if (PHASES.has('readers')) {
+      const readers = await load(CLIENTS, (i) => ({ url: reads[i % reads.length], method: 'GET' }), pid, service.url);
+      results.readers = {
+        clients: CLIENTS,
+        ...report(readers.outcomes, SECONDS),
+        peakRssMiB: readers.peakRssMiB,
+        memoryAtPeakMiB: readers.memoryAtPeakMiB,
+        serviceCpuSeconds: readers.serviceCpuSeconds,
+      };
+      console.log(name, 'readers', JSON.stringify(results.readers));
+    }
+    if (PHASES.has('mixed')) {
+      const mixed = await load(
+        CLIENTS,
+        (i) =>
+          i % 2 === 0
+            ? { url: `${service.url}/api/v1/lineage`, method: 'POST', body: events[e++ % events.length] }
+            : { url: reads[i % reads.length], method: 'GET' },
+        pid,
+        service.url,
+      );
+      results.mixed = {
+        clients: CLIENTS,
+        writes: report(
+          mixed.outcomes.filter((o) => o.kind === 'write'),
+          SECONDS,
+        ),
+        reads: report(
+          mixed.outcomes.filter((o) => o.kind === 'read'),
+          SECONDS,
+        ),
+        peakRssMiB: mixed.peakRssMiB,
+        memoryAtPeakMiB: mixed.memoryAtPeakMiB,
+        serviceCpuSeconds: mixed.serviceCpuSeconds,
+      };
+      console.log(name, 'mixed', JSON.stringify(results.mixed));
+    }
     return results;
   } finally {
     await service.stop();
@@ -195,7 +265,7 @@ async function main() {
   const loadBefore = os.loadavg();
   const sides: Record<string, unknown> = {};
   for (const s of SIDES) sides[s.name] = { ref: s.ref, ...(await side(s.name, s.root, seed, events)) };
-  const file = writeResult('overload', {
+  const file = writeResult(RESULT, {
     benchmark: 'overload',
     machine: {
       ...machine(),

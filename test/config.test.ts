@@ -105,6 +105,14 @@ describe('config', () => {
     },
   );
 
+  it('lets the V8 heap grow 20% past its live size between full collections by default (HEAP_GROWTH_PERCENT)', () => {
+    expect(loadConfig({})).to.include({ heapGrowthPercent: 20 });
+    expect(loadConfig({ HEAP_GROWTH_PERCENT: '0' })).to.include({ heapGrowthPercent: 0 });
+    expect(loadConfig({ HEAP_GROWTH_PERCENT: '50' })).to.include({ heapGrowthPercent: 50 });
+    expect(errorOf({ HEAP_GROWTH_PERCENT: 'low' }).variable).to.equal('HEAP_GROWTH_PERCENT');
+    expect(errorOf({ HEAP_GROWTH_PERCENT: '1000' }).variable).to.equal('HEAP_GROWTH_PERCENT');
+  });
+
   it('caps the facet property keys at 5,000 by default, configurable', () => {
     expect(loadConfig({})).to.include({ facetKeysMax: 5000 });
     expect(loadConfig({ FACET_KEYS_MAX: '20000' })).to.include({ facetKeysMax: 20_000 });
