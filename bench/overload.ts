@@ -5,6 +5,13 @@
  * the service's peak RSS. Sides (BENCH_OVERLOAD_SIDES, `name=ref`, `.` = this checkout) run in turn,
  * each on a fresh Neo4j seeded with the same traffic; the default compares the service before
  * issue 22 (a91d58a) with this checkout. Results: bench/results/overload.json.
+ *
+ * Per phase it also records the service's CPU seconds and, from its /metrics at the sample nearest
+ * the peak RSS, the memory by kind (V8 heap total and used, new and old space, external), and the
+ * same idle after seeding. Knobs: BENCH_OVERLOAD_SECONDS (45), BENCH_OVERLOAD_CLIENTS (256),
+ * BENCH_OVERLOAD_SEED_EVENTS (6000), BENCH_OVERLOAD_PHASES (producers,readers,mixed),
+ * BENCH_OVERLOAD_RESULT (overload: the result file's name); BENCH_SERVICE_NODE_ARGS and the
+ * service's own variables (e.g. HEAP_GROWTH_PERCENT) pass through to both sides.
  */
 import fs from 'node:fs';
 import http from 'node:http';

@@ -225,7 +225,7 @@ export function loadConfig(env: Env = process.env): Config {
     ingestMaxWaitMs: int(env, 'INGEST_MAX_WAIT_MS', 1000, 10, 600_000),
     queryMaxConcurrent: int(env, 'QUERY_MAX_CONCURRENT', 4, 1, 1024),
     queryMaxWaitMs: int(env, 'QUERY_MAX_WAIT_MS', 2000, 0, 600_000),
-    queryMemorySoftLimitBytes: parseSize('QUERY_MEMORY_SOFT_LIMIT', str(env, 'QUERY_MEMORY_SOFT_LIMIT', '192mb')),
+    queryMemorySoftLimitBytes: parseSize('QUERY_MEMORY_SOFT_LIMIT', str(env, 'QUERY_MEMORY_SOFT_LIMIT', '128mb')),
     heapGrowthPercent: int(env, 'HEAP_GROWTH_PERCENT', DEFAULT_HEAP_GROWTH_PERCENT, 0, 300),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000),
     facetKeysMax: int(env, 'FACET_KEYS_MAX', 5000, 10, 1_000_000),

@@ -99,7 +99,7 @@ describe('config', () => {
       expect(errorOf({ QUERY_MAX_CONCURRENT: '0' }).variable).to.equal('QUERY_MAX_CONCURRENT');
       expect(errorOf({ QUERY_MAX_WAIT_MS: 'soon' }).variable).to.equal('QUERY_MAX_WAIT_MS');
       expect(errorOf({ REQUEST_TIMEOUT_MS: '10' }).variable).to.equal('REQUEST_TIMEOUT_MS');
-      expect(loadConfig({})).to.include({ queryMemorySoftLimitBytes: 192 * 1024 * 1024 });
+      expect(loadConfig({})).to.include({ queryMemorySoftLimitBytes: 128 * 1024 * 1024 });
       expect(loadConfig({ QUERY_MEMORY_SOFT_LIMIT: '0' })).to.include({ queryMemorySoftLimitBytes: 0 });
       expect(errorOf({ QUERY_MEMORY_SOFT_LIMIT: 'plenty' }).variable).to.equal('QUERY_MEMORY_SOFT_LIMIT');
     },
