@@ -29,7 +29,7 @@ export function applyMemorySettings(settings: MemorySettings): void {
   applied = { ...settings };
 }
 
-/** What applyMemorySettings applied (null: nothing, V8's defaults), and V8's heap limit, for the start-up log and /metrics. */
+/** What applyMemorySettings applied (null: nothing, V8's defaults) and V8's heap limit: the start-up log, /metrics. */
 export function memorySettingsInEffect(): { applied: MemorySettings | null; heapSizeLimitBytes: number } {
   return { applied, heapSizeLimitBytes: v8.getHeapStatistics().heap_size_limit };
 }

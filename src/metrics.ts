@@ -16,7 +16,8 @@ export function createMetrics(): Metrics {
   for (const [name, help, read] of [
     [
       'lineage_heap_growth_percent',
-      'HEAP_GROWTH_PERCENT in effect: how far the V8 heap may grow past its live size between full collections (0: V8 default)',
+      'HEAP_GROWTH_PERCENT in effect: how far the V8 heap may grow past its live size between full collections ' +
+        '(0: V8 default)',
       () => memorySettingsInEffect().applied?.heapGrowthPercent ?? 0,
     ],
     [
