@@ -6,12 +6,13 @@
  * each on a fresh Neo4j seeded with the same traffic; the default compares the service before
  * issue 22 (a91d58a) with this checkout. Results: bench/results/overload.json.
  *
- * Per phase it also records the service's CPU seconds and, from its /metrics at the sample nearest
+ * Per phase it also records the service's CPU and GC seconds and, from its /metrics at the sample nearest
  * the peak RSS, the memory by kind (V8 heap total and used, new and old space, external), and the
  * same idle after seeding. Knobs: BENCH_OVERLOAD_SECONDS (45), BENCH_OVERLOAD_CLIENTS (256),
  * BENCH_OVERLOAD_SEED_EVENTS (6000), BENCH_OVERLOAD_PHASES (producers,readers,mixed),
  * BENCH_OVERLOAD_RESULT (overload: the result file's name); BENCH_SERVICE_NODE_ARGS and the
- * service's own variables (e.g. HEAP_GROWTH_PERCENT) pass through to both sides.
+ * service's own variables (e.g. HEAP_GROWTH_PERCENT) pass through to both sides;
+ * BENCH_OVERLOAD_ENV_<side> (JSON) sets variables for one side only.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -81,6 +82,11 @@ async function memoryBreakdown(url: string): Promise<Record<string, number> | nu
       return m ? Math.round(Number(m[1]) / 1048576) : -1;
     };
     const space = (s: string) => value(`nodejs_heap_space_size_used_bytes{space="${s}"}`);
+    // GC time so far (s), all kinds: prom-client's histogram sums.
+    const gcSeconds = [...text.matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} ([0-9.e+-]+)/gm)].reduce(
+      (sum, m) => sum + Number(m[1]),
+      0,
+    );
     return {
       rss: value('process_resident_memory_bytes'),
       heapTotal: value('nodejs_heap_size_total_bytes'),
@@ -90,6 +96,7 @@ async function memoryBreakdown(url: string): Promise<Record<string, number> | nu
       oldSpaceUsed: space('old'),
       largeObjectSpaceUsed: space('large_object'),
       codeSpaceUsed: space('code'),
+      gcSecondsSoFar: Math.round(gcSeconds * 100) / 100,
     };
   } catch {
     return null;
@@ -155,6 +162,7 @@ async function load(
   const outcomes: Outcome[] = [];
   const stopRss = rssSampler(servicePid, serviceUrl);
   const cpuBefore = processCpuSeconds(servicePid);
+  const gcBefore = (await memoryBreakdown(serviceUrl))?.gcSecondsSoFar ?? Number.NaN;
   const deadline = performance.now() + SECONDS * 1000;
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
@@ -172,12 +180,17 @@ async function load(
   const { peak, atPeak } = stopRss();
   // The service's CPU over the phase (user + system): what its GC settings cost shows here.
   const serviceCpuSeconds = Math.round((processCpuSeconds(servicePid) - cpuBefore) * 10) / 10;
-  return { outcomes, peakRssMiB: peak, memoryAtPeakMiB: atPeak, serviceCpuSeconds };
+  const gcAfter = (await memoryBreakdown(serviceUrl))?.gcSecondsSoFar ?? Number.NaN;
+  const serviceGcSeconds = Math.round((gcAfter - gcBefore) * 100) / 100;
+  return { outcomes, peakRssMiB: peak, memoryAtPeakMiB: atPeak, serviceCpuSeconds, serviceGcSeconds };
 }
 
 async function side(name: string, root: string, seed: Buffer[], events: Buffer[]) {
   const neo4j = await startBenchNeo4j(`overload-${name}`);
-  const service = await startServiceProcess(neo4j.uri, { LOG_LEVEL: 'error' }, root);
+  // BENCH_OVERLOAD_ENV_<side name>: that side's own service variables, as JSON (e.g. two sides of one
+  // checkout with HEAP_GROWTH_PERCENT 0 and 20).
+  const sideEnv = JSON.parse(process.env[`BENCH_OVERLOAD_ENV_${name}`] ?? '{}') as Record<string, string>;
+  const service = await startServiceProcess(neo4j.uri, { LOG_LEVEL: 'error', ...sideEnv }, root);
   const pid = service.child.pid!;
   try {
     const seedAgent = new http.Agent({ keepAlive: true, maxSockets: 8 });
@@ -216,6 +229,7 @@ async function side(name: string, root: string, seed: Buffer[], events: Buffer[]
         peakRssMiB: producers.peakRssMiB,
         memoryAtPeakMiB: producers.memoryAtPeakMiB,
         serviceCpuSeconds: producers.serviceCpuSeconds,
+        serviceGcSeconds: producers.serviceGcSeconds,
       };
       console.log(name, 'producers', JSON.stringify(results.producers));
     }
@@ -227,6 +241,7 @@ async function side(name: string, root: string, seed: Buffer[], events: Buffer[]
         peakRssMiB: readers.peakRssMiB,
         memoryAtPeakMiB: readers.memoryAtPeakMiB,
         serviceCpuSeconds: readers.serviceCpuSeconds,
+        serviceGcSeconds: readers.serviceGcSeconds,
       };
       console.log(name, 'readers', JSON.stringify(results.readers));
     }
@@ -253,6 +268,7 @@ async function side(name: string, root: string, seed: Buffer[], events: Buffer[]
         peakRssMiB: mixed.peakRssMiB,
         memoryAtPeakMiB: mixed.memoryAtPeakMiB,
         serviceCpuSeconds: mixed.serviceCpuSeconds,
+        serviceGcSeconds: mixed.serviceGcSeconds,
       };
       console.log(name, 'mixed', JSON.stringify(results.mixed));
     }
