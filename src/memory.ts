@@ -8,13 +8,14 @@
  * heap of this service stays small (about 20 MB idle, tens of MB under load: requests in flight, the
  * admitted queries' results), but with that much growth allowed the heap reached 160-220 MB under 256
  * producers or readers and resident memory 300-330 MiB. Capping the growth factor makes V8 collect
- * sooner and hand memory back, for a little more GC time. It is a V8 flag that V8 reads at every full
- * collection, so setting it here (not on the command line) works.
+ * sooner and hand memory back, for more GC CPU (measured in docs/operations.md#memory: 50% is the
+ * middle of RSS and CPU). It is a V8 flag that V8 reads at every full collection, so setting it here
+ * (not on the command line) works: that was measured too (bench/results/overload-memory-probes.json).
  */
 import v8 from 'node:v8';
 
-/** Default HEAP_GROWTH_PERCENT: after a full collection, the heap may grow 20% past what survived it. */
-export const DEFAULT_HEAP_GROWTH_PERCENT = 20;
+/** Default HEAP_GROWTH_PERCENT: after a full collection, the heap may grow 50% past what survived it. */
+export const DEFAULT_HEAP_GROWTH_PERCENT = 50;
 
 export interface MemorySettings {
   /** 1 + this/100 is the factor by which the heap may grow between full collections; 0 leaves V8's own. */

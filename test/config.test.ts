@@ -105,8 +105,8 @@ describe('config', () => {
     },
   );
 
-  it('lets the V8 heap grow 20% past its live size between full collections by default (HEAP_GROWTH_PERCENT)', () => {
-    expect(loadConfig({})).to.include({ heapGrowthPercent: 20 });
+  it('lets the V8 heap grow 50% past its live size between full collections by default (HEAP_GROWTH_PERCENT)', () => {
+    expect(loadConfig({})).to.include({ heapGrowthPercent: 50 });
     expect(loadConfig({ HEAP_GROWTH_PERCENT: '0' })).to.include({ heapGrowthPercent: 0 });
     expect(loadConfig({ HEAP_GROWTH_PERCENT: '50' })).to.include({ heapGrowthPercent: 50 });
     expect(errorOf({ HEAP_GROWTH_PERCENT: 'low' }).variable).to.equal('HEAP_GROWTH_PERCENT');

@@ -37,10 +37,10 @@ const gauge = (metrics: string, name: string) => Number(new RegExp(`^${name} (\\
 describe('memory settings of the service process', function () {
   this.timeout(120_000);
 
-  it('applies HEAP_GROWTH_PERCENT (default 20), reported with the heap limit in the log and /metrics', async () => {
+  it('applies HEAP_GROWTH_PERCENT (default 50), reported with the heap limit in the log and /metrics', async () => {
     const byDefault = await metricsOf({});
-    expect(gauge(byDefault.metrics, 'lineage_heap_growth_percent')).to.equal(20);
-    expect(byDefault.log).to.match(/"heapGrowthPercent":20,"heapSizeLimitMiB":\d+.*"msg":"memory settings"/);
+    expect(gauge(byDefault.metrics, 'lineage_heap_growth_percent')).to.equal(50);
+    expect(byDefault.log).to.match(/"heapGrowthPercent":50,"heapSizeLimitMiB":\d+.*"msg":"memory settings"/);
 
     const set = await metricsOf({ HEAP_GROWTH_PERCENT: '35' });
     expect(gauge(set.metrics, 'lineage_heap_growth_percent')).to.equal(35);
