@@ -5,6 +5,14 @@
  * the service's peak RSS. Sides (BENCH_OVERLOAD_SIDES, `name=ref`, `.` = this checkout) run in turn,
  * each on a fresh Neo4j seeded with the same traffic; the default compares the service before
  * issue 22 (a91d58a) with this checkout. Results: bench/results/overload.json.
+ *
+ * Per phase it also records the service's CPU and GC seconds and, from its /metrics at the sample nearest
+ * the peak RSS, the memory by kind (V8 heap total and used, new and old space, external), and the
+ * same idle after seeding. Knobs: BENCH_OVERLOAD_SECONDS (45), BENCH_OVERLOAD_CLIENTS (256),
+ * BENCH_OVERLOAD_SEED_EVENTS (6000), BENCH_OVERLOAD_PHASES (producers,readers,mixed),
+ * BENCH_OVERLOAD_RESULT (overload: the result file's name); BENCH_SERVICE_NODE_ARGS and the
+ * service's own variables (e.g. HEAP_GROWTH_PERCENT) pass through to both sides;
+ * BENCH_OVERLOAD_ENV_<side> (JSON) sets variables for one side only.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -14,6 +22,7 @@ import {
   checkoutRef,
   cpuSpeedProbe,
   machine,
+  processCpuSeconds,
   startBenchNeo4j,
   startServiceProcess,
   summarize,
@@ -25,6 +34,9 @@ const SECONDS = Number(process.env.BENCH_OVERLOAD_SECONDS ?? 45);
 const CLIENTS = Number(process.env.BENCH_OVERLOAD_CLIENTS ?? 256);
 const SEED_EVENTS = Number(process.env.BENCH_OVERLOAD_SEED_EVENTS ?? 6000);
 const CLIENT_TIMEOUT_MS = 30_000;
+// BENCH_OVERLOAD_PHASES: a subset of producers,readers,mixed (quicker runs while tuning one of them).
+const PHASES = new Set((process.env.BENCH_OVERLOAD_PHASES ?? 'producers,readers,mixed').split(','));
+const RESULT = process.env.BENCH_OVERLOAD_RESULT ?? 'overload';
 const SIDES = (process.env.BENCH_OVERLOAD_SIDES ?? `before=a91d58a;after=.`)
   .split(';')
   .filter(Boolean)
@@ -60,8 +72,41 @@ function call(agent: http.Agent, url: string, method: string, body?: Buffer): Pr
   });
 }
 
-function rssSampler(pid: number) {
+/** The service's memory by kind (MiB), from its Prometheus /metrics (prom-client's process and V8 gauges). */
+async function memoryBreakdown(url: string): Promise<Record<string, number> | null> {
+  try {
+    const res = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) });
+    const text = await res.text();
+    const value = (name: string) => {
+      const m = new RegExp(`^${name.replace(/[{}]/g, '\\$&')} ([0-9.e+]+)`, 'm').exec(text);
+      return m ? Math.round(Number(m[1]) / 1048576) : -1;
+    };
+    const space = (s: string) => value(`nodejs_heap_space_size_used_bytes{space="${s}"}`);
+    // GC time so far (s), all kinds: prom-client's histogram sums.
+    const gcSeconds = [...text.matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} ([0-9.e+-]+)/gm)].reduce(
+      (sum, m) => sum + Number(m[1]),
+      0,
+    );
+    return {
+      rss: value('process_resident_memory_bytes'),
+      heapTotal: value('nodejs_heap_size_total_bytes'),
+      heapUsed: value('nodejs_heap_size_used_bytes'),
+      external: value('nodejs_external_memory_bytes'),
+      newSpaceUsed: space('new'),
+      oldSpaceUsed: space('old'),
+      largeObjectSpaceUsed: space('large_object'),
+      codeSpaceUsed: space('code'),
+      gcSecondsSoFar: Math.round(gcSeconds * 100) / 100,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Peak RSS of `pid` (sampled every 200 ms) and the memory breakdown nearest that peak (every second). */
+function rssSampler(pid: number, url: string) {
   let peak = 0;
+  let atPeak: Record<string, number> | null = null;
   const sample = () => {
     try {
       const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
@@ -71,10 +116,19 @@ function rssSampler(pid: number) {
     }
   };
   const timer = setInterval(sample, 200);
+  let scraping = false;
+  const scraper = setInterval(async () => {
+    if (scraping) return;
+    scraping = true;
+    const m = await memoryBreakdown(url);
+    if (m && m.rss > (atPeak?.rss ?? 0)) atPeak = m;
+    scraping = false;
+  }, 1000);
   return () => {
     clearInterval(timer);
+    clearInterval(scraper);
     sample();
-    return peak;
+    return { peak, atPeak };
   };
 }
 
@@ -101,11 +155,14 @@ async function load(
   clients: number,
   next: (i: number) => { url: string; method: string; body?: Buffer },
   servicePid: number,
+  serviceUrl: string,
 ) {
   const kindOf = (method: string): 'write' | 'read' => (method === 'POST' ? 'write' : 'read');
   const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
   const outcomes: Outcome[] = [];
-  const stopRss = rssSampler(servicePid);
+  const stopRss = rssSampler(servicePid, serviceUrl);
+  const cpuBefore = processCpuSeconds(servicePid);
+  const gcBefore = (await memoryBreakdown(serviceUrl))?.gcSecondsSoFar ?? Number.NaN;
   const deadline = performance.now() + SECONDS * 1000;
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
@@ -120,12 +177,20 @@ async function load(
     }),
   );
   agent.destroy();
-  return { outcomes, peakRssMiB: stopRss() };
+  const { peak, atPeak } = stopRss();
+  // The service's CPU over the phase (user + system): what its GC settings cost shows here.
+  const serviceCpuSeconds = Math.round((processCpuSeconds(servicePid) - cpuBefore) * 10) / 10;
+  const gcAfter = (await memoryBreakdown(serviceUrl))?.gcSecondsSoFar ?? Number.NaN;
+  const serviceGcSeconds = Math.round((gcAfter - gcBefore) * 100) / 100;
+  return { outcomes, peakRssMiB: peak, memoryAtPeakMiB: atPeak, serviceCpuSeconds, serviceGcSeconds };
 }
 
 async function side(name: string, root: string, seed: Buffer[], events: Buffer[]) {
   const neo4j = await startBenchNeo4j(`overload-${name}`);
-  const service = await startServiceProcess(neo4j.uri, { LOG_LEVEL: 'error' }, root);
+  // BENCH_OVERLOAD_ENV_<side name>: that side's own service variables, as JSON (e.g. two sides of one
+  // checkout with HEAP_GROWTH_PERCENT 0 and 20).
+  const sideEnv = JSON.parse(process.env[`BENCH_OVERLOAD_ENV_${name}`] ?? '{}') as Record<string, string>;
+  const service = await startServiceProcess(neo4j.uri, { LOG_LEVEL: 'error', ...sideEnv }, root);
   const pid = service.child.pid!;
   try {
     const seedAgent = new http.Agent({ keepAlive: true, maxSockets: 8 });
@@ -146,39 +211,67 @@ async function side(name: string, root: string, seed: Buffer[], events: Buffer[]
       '/api/v1/jobs?limit=1000',
       '/api/v1/search?q=a&limit=1000&offset=500',
     ].map((p) => `${service.url}${p}`);
-    const results: Record<string, unknown> = { idleRssMiB: idleRss };
-    let e = 0;
-    const producers = await load(
-      CLIENTS,
-      () => ({ url: `${service.url}/api/v1/lineage`, method: 'POST', body: events[e++ % events.length] }),
-      pid,
-    );
-    results.producers = { clients: CLIENTS, ...report(producers.outcomes, SECONDS), peakRssMiB: producers.peakRssMiB };
-    console.log(name, 'producers', JSON.stringify(results.producers));
-    const readers = await load(CLIENTS, (i) => ({ url: reads[i % reads.length], method: 'GET' }), pid);
-    results.readers = { clients: CLIENTS, ...report(readers.outcomes, SECONDS), peakRssMiB: readers.peakRssMiB };
-    console.log(name, 'readers', JSON.stringify(results.readers));
-    const mixed = await load(
-      CLIENTS,
-      (i) =>
-        i % 2 === 0
-          ? { url: `${service.url}/api/v1/lineage`, method: 'POST', body: events[e++ % events.length] }
-          : { url: reads[i % reads.length], method: 'GET' },
-      pid,
-    );
-    results.mixed = {
-      clients: CLIENTS,
-      writes: report(
-        mixed.outcomes.filter((o) => o.kind === 'write'),
-        SECONDS,
-      ),
-      reads: report(
-        mixed.outcomes.filter((o) => o.kind === 'read'),
-        SECONDS,
-      ),
-      peakRssMiB: mixed.peakRssMiB,
+    const results: Record<string, unknown> = {
+      idleRssMiB: idleRss,
+      idleMemoryMiB: await memoryBreakdown(service.url),
     };
-    console.log(name, 'mixed', JSON.stringify(results.mixed));
+    let e = 0;
+    if (PHASES.has('producers')) {
+      const producers = await load(
+        CLIENTS,
+        () => ({ url: `${service.url}/api/v1/lineage`, method: 'POST', body: events[e++ % events.length] }),
+        pid,
+        service.url,
+      );
+      results.producers = {
+        clients: CLIENTS,
+        ...report(producers.outcomes, SECONDS),
+        peakRssMiB: producers.peakRssMiB,
+        memoryAtPeakMiB: producers.memoryAtPeakMiB,
+        serviceCpuSeconds: producers.serviceCpuSeconds,
+        serviceGcSeconds: producers.serviceGcSeconds,
+      };
+      console.log(name, 'producers', JSON.stringify(results.producers));
+    }
+    if (PHASES.has('readers')) {
+      const readers = await load(CLIENTS, (i) => ({ url: reads[i % reads.length], method: 'GET' }), pid, service.url);
+      results.readers = {
+        clients: CLIENTS,
+        ...report(readers.outcomes, SECONDS),
+        peakRssMiB: readers.peakRssMiB,
+        memoryAtPeakMiB: readers.memoryAtPeakMiB,
+        serviceCpuSeconds: readers.serviceCpuSeconds,
+        serviceGcSeconds: readers.serviceGcSeconds,
+      };
+      console.log(name, 'readers', JSON.stringify(results.readers));
+    }
+    if (PHASES.has('mixed')) {
+      const mixed = await load(
+        CLIENTS,
+        (i) =>
+          i % 2 === 0
+            ? { url: `${service.url}/api/v1/lineage`, method: 'POST', body: events[e++ % events.length] }
+            : { url: reads[i % reads.length], method: 'GET' },
+        pid,
+        service.url,
+      );
+      results.mixed = {
+        clients: CLIENTS,
+        writes: report(
+          mixed.outcomes.filter((o) => o.kind === 'write'),
+          SECONDS,
+        ),
+        reads: report(
+          mixed.outcomes.filter((o) => o.kind === 'read'),
+          SECONDS,
+        ),
+        peakRssMiB: mixed.peakRssMiB,
+        memoryAtPeakMiB: mixed.memoryAtPeakMiB,
+        serviceCpuSeconds: mixed.serviceCpuSeconds,
+        serviceGcSeconds: mixed.serviceGcSeconds,
+      };
+      console.log(name, 'mixed', JSON.stringify(results.mixed));
+    }
     return results;
   } finally {
     await service.stop();
@@ -195,7 +288,7 @@ async function main() {
   const loadBefore = os.loadavg();
   const sides: Record<string, unknown> = {};
   for (const s of SIDES) sides[s.name] = { ref: s.ref, ...(await side(s.name, s.root, seed, events)) };
-  const file = writeResult('overload', {
+  const file = writeResult(RESULT, {
     benchmark: 'overload',
     machine: {
       ...machine(),

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { projectRoot } from './paths.js';
 import { KeyFileError, parseKeys, type ApiKey } from './auth/keys.js';
 import { parseDuration, type Duration } from './domain/duration.js';
+import { DEFAULT_HEAP_GROWTH_PERCENT } from './memory.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -62,6 +63,8 @@ export interface Config {
   queryMaxWaitMs: number;
   /** Resident memory (bytes) above which one query runs at a time; 0 = off. */
   queryMemorySoftLimitBytes: number;
+  /** How far (%) V8's heap may grow past its live size between full collections (src/memory.ts); 0 = V8's own. */
+  heapGrowthPercent: number;
   /** Time allowed to receive a whole request, headers and body (ms); slower clients are cut off with 408. */
   requestTimeoutMs: number;
   /** Most facet property keys (`facet.<name>`, `jobFacet.<name>`) in the database; events adding more get 422. */
@@ -224,7 +227,8 @@ export function loadConfig(env: Env = process.env): Config {
     ingestMaxWaitMs: int(env, 'INGEST_MAX_WAIT_MS', 1000, 10, 600_000),
     queryMaxConcurrent: int(env, 'QUERY_MAX_CONCURRENT', 4, 1, 1024),
     queryMaxWaitMs: int(env, 'QUERY_MAX_WAIT_MS', 2000, 0, 600_000),
-    queryMemorySoftLimitBytes: parseSize('QUERY_MEMORY_SOFT_LIMIT', str(env, 'QUERY_MEMORY_SOFT_LIMIT', '192mb')),
+    queryMemorySoftLimitBytes: parseSize('QUERY_MEMORY_SOFT_LIMIT', str(env, 'QUERY_MEMORY_SOFT_LIMIT', '128mb')),
+    heapGrowthPercent: int(env, 'HEAP_GROWTH_PERCENT', DEFAULT_HEAP_GROWTH_PERCENT, 0, 300),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000),
     facetKeysMax: int(env, 'FACET_KEYS_MAX', 5000, 10, 1_000_000),
     ingestLingerMs: int(env, 'INGEST_LINGER_MS', 10, 0, 1000),

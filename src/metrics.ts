@@ -1,6 +1,7 @@
 /** Prometheus metrics served on GET /metrics (Marquez serves them on the app port too). */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CommitterStats } from './ingest/committer.js';
+import { memorySettingsInEffect } from './memory.js';
 
 export interface Metrics {
   registry: Registry;
@@ -11,6 +12,28 @@ export interface Metrics {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // The memory settings in effect (src/memory.ts), beside prom-client's heap and RSS gauges.
+  for (const [name, help, read] of [
+    [
+      'lineage_heap_growth_percent',
+      'HEAP_GROWTH_PERCENT in effect: how far the V8 heap may grow past its live size between full collections ' +
+        '(0: V8 default)',
+      () => memorySettingsInEffect().applied?.heapGrowthPercent ?? 0,
+    ],
+    [
+      'lineage_heap_size_limit_bytes',
+      "V8's heap size limit (--max-old-space-size and the young generation)",
+      () => memorySettingsInEffect().heapSizeLimitBytes,
+    ],
+  ] as const)
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
   return {
     registry,
     httpDuration: new Histogram({

@@ -20,6 +20,7 @@ import { projectRoot } from './paths.js';
 import { trackConnections } from './http/connections.js';
 import { observeNeo4j } from './metrics.js';
 import { DEFAULT_IDLE_WARM_UP, warmUpWhileIdle, warmUpWritePath } from './ingest/warm-up.js';
+import { applyMemorySettings, memorySettingsInEffect } from './memory.js';
 
 /** Time allowed to receive a request's headers (ms), at most REQUEST_TIMEOUT_MS. */
 const HEADERS_TIMEOUT_MS = 10_000;
@@ -304,7 +305,14 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // Before anything big is allocated: the heap's growth between collections (src/memory.ts).
+  applyMemorySettings({ heapGrowthPercent: config.heapGrowthPercent });
   const logger = createLogger(config.logLevel, config.logFormat);
+  const memory = memorySettingsInEffect();
+  logger.info(
+    { heapGrowthPercent: config.heapGrowthPercent, heapSizeLimitMiB: Math.round(memory.heapSizeLimitBytes / 1048576) },
+    'memory settings',
+  );
   let service: RunningService;
   try {
     service = await startService(config, logger, () => process.exit(1));

@@ -99,11 +99,19 @@ describe('config', () => {
       expect(errorOf({ QUERY_MAX_CONCURRENT: '0' }).variable).to.equal('QUERY_MAX_CONCURRENT');
       expect(errorOf({ QUERY_MAX_WAIT_MS: 'soon' }).variable).to.equal('QUERY_MAX_WAIT_MS');
       expect(errorOf({ REQUEST_TIMEOUT_MS: '10' }).variable).to.equal('REQUEST_TIMEOUT_MS');
-      expect(loadConfig({})).to.include({ queryMemorySoftLimitBytes: 192 * 1024 * 1024 });
+      expect(loadConfig({})).to.include({ queryMemorySoftLimitBytes: 128 * 1024 * 1024 });
       expect(loadConfig({ QUERY_MEMORY_SOFT_LIMIT: '0' })).to.include({ queryMemorySoftLimitBytes: 0 });
       expect(errorOf({ QUERY_MEMORY_SOFT_LIMIT: 'plenty' }).variable).to.equal('QUERY_MEMORY_SOFT_LIMIT');
     },
   );
+
+  it('lets the V8 heap grow 50% past its live size between full collections by default (HEAP_GROWTH_PERCENT)', () => {
+    expect(loadConfig({})).to.include({ heapGrowthPercent: 50 });
+    expect(loadConfig({ HEAP_GROWTH_PERCENT: '0' })).to.include({ heapGrowthPercent: 0 });
+    expect(loadConfig({ HEAP_GROWTH_PERCENT: '50' })).to.include({ heapGrowthPercent: 50 });
+    expect(errorOf({ HEAP_GROWTH_PERCENT: 'low' }).variable).to.equal('HEAP_GROWTH_PERCENT');
+    expect(errorOf({ HEAP_GROWTH_PERCENT: '1000' }).variable).to.equal('HEAP_GROWTH_PERCENT');
+  });
 
   it('caps the facet property keys at 5,000 by default, configurable', () => {
     expect(loadConfig({})).to.include({ facetKeysMax: 5000 });

@@ -23,7 +23,9 @@ export interface AdmissionOptions {
   /**
    * Above this resident memory (bytes), one query runs at a time: a page of 1,000 jobs is 14 MB
    * of JSON and several times that while it is built, so concurrency alone does not bound memory.
-   * 0 turns it off.
+   * 0 turns it off. 128 MB: about the idle service's resident memory (120-130 MB with the heap
+   * growth capped, src/memory.ts), so once the service is loaded heavy queries run one at a time; with a
+   * higher limit they ran four at once, each slower, and starved ingestion of Neo4j's two cores.
    */
   memorySoftLimitBytes: number;
   /** The process's resident memory now (bytes); injectable for tests. */
@@ -34,7 +36,7 @@ export const DEFAULT_ADMISSION_OPTIONS: AdmissionOptions = {
   maxConcurrent: 4,
   maxWaitMs: 2000,
   maxQueue: 1000,
-  memorySoftLimitBytes: 192 * 1024 * 1024,
+  memorySoftLimitBytes: 128 * 1024 * 1024,
   memoryUsage: () => process.memoryUsage.rss(),
 };
 
