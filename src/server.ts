@@ -177,11 +177,10 @@ export async function startService(
       if (config.idleWarmUpMs === 0 || stopWarmUp.signal.aborted) return;
       const outage = (idleWarmUp = new AbortController());
       const opts = { ...DEFAULT_IDLE_WARM_UP, budgetMs: config.idleWarmUpMs };
-      warmUpWhileIdle(services.committer, logger, opts, AbortSignal.any([stopWarmUp.signal, outage.signal])).catch(
-        (err: unknown) => {
-          if (!stopWarmUp.signal.aborted && !outage.signal.aborted) logger.debug({ err }, 'idle warm-up stopped');
-        },
-      );
+      const stopped = AbortSignal.any([stopWarmUp.signal, outage.signal]);
+      warmUpWhileIdle(services.committer, logger, opts, stopped, services.admission).catch((err: unknown) => {
+        if (!stopWarmUp.signal.aborted && !outage.signal.aborted) logger.debug({ err }, 'idle warm-up stopped');
+      });
     };
     const warmUpFailed = (what: string) => (err: unknown) => {
       if (!stopWarmUp.signal.aborted) logger.warn({ err }, what);

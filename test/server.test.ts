@@ -128,7 +128,7 @@ describe('server process lifecycle (local Neo4j)', function () {
     expect(proc.output(), 'ready only after a rehearsal of the write path').to.include('write path warmed up');
     await until(
       'rehearsals while ingestion is idle, after ready',
-      () => proc.output().includes('write path warmed further while ingestion was idle'),
+      () => proc.output().includes('write path warmed further while the service was idle'),
       60_000,
     );
     // A client that stops sending mid-body gets 408 after REQUEST_TIMEOUT_MS (3 s here) instead of holding its socket.

@@ -12,7 +12,7 @@
  * compiling itself over its first 14,000 events (docs/performance/service-journal.md, bench:cold-curve).
  * So after ready the rehearsals go on while ingestion is idle (warmUpWhileIdle): a service restarted in
  * a quiet hour meets its producers with most of that compiling done (60 s of rehearsals: the first 2,000
- * events cost Neo4j 14.8 instead of 22.9 ms of CPU each). They yield to real events at once.
+ * events cost Neo4j 14.8 instead of 22.9 ms of CPU each). They give way to real events and reads.
  */
 import { randomUUID } from 'node:crypto';
 import type { IngestCommitter } from './committer.js';
@@ -143,11 +143,19 @@ export interface IdleWarmUpOptions {
   pollMs: number;
 }
 
+/** What the query API's admission (src/http/middleware/admission.ts) says about the reads. */
+export interface QueryActivity {
+  readonly inFlight: number;
+  readonly queued: number;
+  readonly stats: { readonly admitted: number };
+}
+
 export const DEFAULT_IDLE_WARM_UP: IdleWarmUpOptions = { budgetMs: 60_000, quietMs: 1000, pollMs: 250 };
 
 /**
- * Rehearses (rolled back, like warmUpWritePath) while the committer has nothing queued or in flight
- * and has been quiet for `quietMs`, until `budgetMs` of rehearsing is spent or `signal` aborts. A
+ * Rehearses (rolled back, like warmUpWritePath) while the committer has nothing queued or in flight,
+ * nor the query API (`queries`), and both have been quiet for `quietMs`, until `budgetMs` of
+ * rehearsing is spent or `signal` aborts. A
  * rehearsal is one batch (tens of ms once warm), so a producer arriving meanwhile waits at most
  * that long for the CPU. Resolves with what it did.
  */
@@ -156,9 +164,17 @@ export async function warmUpWhileIdle(
   logger: Logger,
   opts: IdleWarmUpOptions = DEFAULT_IDLE_WARM_UP,
   signal?: AbortSignal,
+  queries?: QueryActivity,
 ) {
   let lastBusy = performance.now();
-  const busy = () => committer.queued > 0 || committer.inFlight > 0;
+  let admitted = queries?.stats.admitted ?? 0;
+  const busy = () => {
+    // A query admitted since the last look counts, however short: reads must not share the CPU either.
+    const seen = queries?.stats.admitted ?? 0;
+    const queried = seen !== admitted || (queries !== undefined && queries.inFlight + queries.queued > 0);
+    admitted = seen;
+    return queried || committer.queued > 0 || committer.inFlight > 0;
+  };
   const noteActivity = () => {
     lastBusy = performance.now();
   };
@@ -169,7 +185,7 @@ export async function warmUpWhileIdle(
   try {
     while (spentMs < opts.budgetMs && !signal?.aborted) {
       if (busy()) noteActivity();
-      if (busy() || performance.now() - lastBusy < opts.quietMs) {
+      if (performance.now() - lastBusy < opts.quietMs) {
         await sleep(opts.pollMs, signal);
         continue;
       }
@@ -183,7 +199,7 @@ export async function warmUpWhileIdle(
     committer.offCommit(noteActivity);
   }
   const result = { rehearsals, spentMs: Math.round(spentMs), lastMs: Math.round(lastMs) };
-  if (rehearsals > 0) logger.info(result, 'write path warmed further while ingestion was idle');
+  if (rehearsals > 0) logger.info(result, 'write path warmed further while the service was idle');
   return result;
 }
 

@@ -41,7 +41,7 @@ describe('warm-up of the write path (before /readyz turns ready)', () => {
   });
 });
 
-describe('warm-up while ingestion is idle (after /readyz turned ready)', () => {
+describe('warm-up while the service is idle (after /readyz turned ready)', () => {
   const t = useTestApp();
   const silent = createLogger('silent');
 
@@ -71,6 +71,23 @@ describe('warm-up while ingestion is idle (after /readyz turned ready)', () => {
     stop.abort();
     const result = await warming;
     expect(result.rehearsals).to.equal(0);
+  });
+
+  it('does not rehearse while the query API is being read', async () => {
+    const stop = new AbortController();
+    const warming = warmUpWhileIdle(
+      t().app.services.committer,
+      silent,
+      { budgetMs: 60_000, quietMs: 3000, pollMs: 10 },
+      stop.signal,
+      t().app.services.admission,
+    );
+    for (const until = Date.now() + 4000; Date.now() < until; ) {
+      expect((await t().get('/api/v1/namespaces')).status).to.equal(200);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    stop.abort();
+    expect((await warming).rehearsals).to.equal(0);
   });
 
   it('rehearses once ingestion has been quiet long enough', async () => {
