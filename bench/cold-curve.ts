@@ -143,8 +143,9 @@ async function main() {
     benchmark: 'cold-curve',
     machine: { ...machine(), cpuSpeedProbeOpsPerSecond: probe },
     method:
-      `in-process, a fresh local Neo4j per pass (empty database, schema, ingest statements planned), ${events.length} ` +
-      `events of bench:ingest's traffic through writeEvents, 2 writers, batches of ${BATCH}, windows of ${WINDOW}; ` +
+      'in-process, a fresh local Neo4j per pass (empty database, schema, ingest statements planned), ' +
+      `${events.length} events of bench:ingest's traffic through writeEvents, 2 writers, batches of ${BATCH}, ` +
+      `windows of ${WINDOW}; ` +
       'sides alternate round by round',
     sides: Object.fromEntries(
       SIDES.map((s) => [s.name, { jvmArgs: s.jvmArgs, conf: s.conf, rehearseSeconds: s.rehearseSeconds }]),

@@ -246,9 +246,9 @@ async function main() {
     },
     method:
       `the service as npm start runs it (own local Neo4j, fresh processes), ${EVENTS} events of bench:ingest's ` +
-      `traffic at concurrency ${CONCURRENCY} ${IDLE_MS > 0 ? `${IDLE_MS} ms after` : 'right after'} /readyz turned 200, ` +
-      `windows of ${WINDOW} events; 'fresh' on ` +
-      `an empty database, 'restart' on the data the fresh pass wrote; sides one after the other`,
+      `traffic at concurrency ${CONCURRENCY} ${IDLE_MS > 0 ? `${IDLE_MS} ms after` : 'right after'} /readyz ` +
+      `turned 200, windows of ${WINDOW} events; 'fresh' on an empty database, 'restart' on the data the fresh ` +
+      'pass wrote; sides one after the other',
     sides: results,
   });
   console.log(`wrote ${file}`);

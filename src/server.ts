@@ -175,7 +175,8 @@ export async function startService(
     const warmWhileIdle = () => {
       idleWarmUp?.abort();
       if (config.idleWarmUpMs === 0 || stopWarmUp.signal.aborted) return;
-      const outage = (idleWarmUp = new AbortController());
+      const outage = new AbortController();
+      idleWarmUp = outage;
       const opts = { ...DEFAULT_IDLE_WARM_UP, budgetMs: config.idleWarmUpMs };
       const stopped = AbortSignal.any([stopWarmUp.signal, outage.signal]);
       warmUpWhileIdle(services.committer, logger, opts, stopped, services.admission).catch((err: unknown) => {
