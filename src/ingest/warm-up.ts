@@ -15,6 +15,7 @@
  * events cost Neo4j 14.8 instead of 22.9 ms of CPU each). They give way to real events and reads.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { IngestCommitter } from './committer.js';
 import type { Logger } from '../logger.js';
 import type { NormalizedEvent } from '../domain/openlineage/types.js';
@@ -137,7 +138,7 @@ export async function warmUpWritePath(
 export interface IdleWarmUpOptions {
   /** Rehearsal time allowed in all (ms). */
   budgetMs: number;
-  /** Ingestion counts as idle once nothing has been queued, written or committed for this long (ms)... */
+  /** The service counts as idle once no event has been queued or committed, and no query run, for this long (ms)... */
   quietMs: number;
   /** ...checked this often (ms) while it is not. */
   pollMs: number;
@@ -155,9 +156,8 @@ export const DEFAULT_IDLE_WARM_UP: IdleWarmUpOptions = { budgetMs: 60_000, quiet
 /**
  * Rehearses (rolled back, like warmUpWritePath) while the committer has nothing queued or in flight,
  * nor the query API (`queries`), and both have been quiet for `quietMs`, until `budgetMs` of
- * rehearsing is spent or `signal` aborts. A
- * rehearsal is one batch (tens of ms once warm), so a producer arriving meanwhile waits at most
- * that long for the CPU. Resolves with what it did.
+ * rehearsing is spent or `signal` aborts. A rehearsal is one batch (tens of ms once warm), so a
+ * producer arriving meanwhile waits at most that long for the CPU. Resolves with what it did.
  */
 export async function warmUpWhileIdle(
   committer: IngestCommitter,
@@ -186,7 +186,8 @@ export async function warmUpWhileIdle(
     while (spentMs < opts.budgetMs && !signal?.aborted) {
       if (busy()) noteActivity();
       if (performance.now() - lastBusy < opts.quietMs) {
-        await sleep(opts.pollMs, signal);
+        // Resolves early (never throws) when the service stops or Neo4j goes away.
+        await sleep(opts.pollMs, undefined, { signal }).catch(() => undefined);
         continue;
       }
       const start = performance.now();
@@ -201,16 +202,4 @@ export async function warmUpWhileIdle(
   const result = { rehearsals, spentMs: Math.round(spentMs), lastMs: Math.round(lastMs) };
   if (rehearsals > 0) logger.info(result, 'write path warmed further while the service was idle');
   return result;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

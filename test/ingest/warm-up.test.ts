@@ -2,7 +2,13 @@ import { expect } from 'chai';
 import { useTestApp } from '../helper.js';
 import { graphShape, value } from '../support/graph.js';
 import { createLogger } from '../../src/logger.js';
-import { WARM_UP_NAMESPACE, warmUpBatch, warmUpWhileIdle, warmUpWritePath } from '../../src/ingest/warm-up.js';
+import {
+  type QueryActivity,
+  WARM_UP_NAMESPACE,
+  warmUpBatch,
+  warmUpWhileIdle,
+  warmUpWritePath,
+} from '../../src/ingest/warm-up.js';
 import { runEvent } from '../support/events.js';
 import { describeExit } from '../../src/neo4j/local/server.js';
 
@@ -55,39 +61,32 @@ describe('warm-up while the service is idle (after /readyz turned ready)', () =>
     expect(t().app.services.committer.stats.transactions, 'nothing committed').to.equal(committed);
   });
 
-  it('does not rehearse while producers keep writing, and stops when told', async () => {
+  /** Rehearsals of an idle warm-up (3 s quiet rule) while `act` runs every 200 ms for 4 s, then stopped. */
+  async function rehearsalsWhile(act: () => Promise<void>, queries?: QueryActivity): Promise<number> {
     const stop = new AbortController();
-    const warming = warmUpWhileIdle(
-      t().app.services.committer,
-      silent,
-      { budgetMs: 60_000, quietMs: 3000, pollMs: 10 },
-      stop.signal,
-    );
-    // An event every 200 ms for 4 s: never 3 s without a commit, and past the first quiet period.
+    const opts = { budgetMs: 60_000, quietMs: 3000, pollMs: 10 };
+    const warming = warmUpWhileIdle(t().app.services.committer, silent, opts, stop.signal, queries);
+    // Never 3 s without activity, and past the first quiet period.
     for (const until = Date.now() + 4000; Date.now() < until; ) {
-      expect((await t().post('/api/v1/lineage', runEvent({ inputs: ['public.orders'] }))).status).to.equal(201);
+      await act();
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     stop.abort();
-    const result = await warming;
-    expect(result.rehearsals).to.equal(0);
+    return (await warming).rehearsals;
+  }
+
+  it('does not rehearse while producers keep writing, and stops when told', async () => {
+    const post = async () => {
+      expect((await t().post('/api/v1/lineage', runEvent({ inputs: ['public.orders'] }))).status).to.equal(201);
+    };
+    expect(await rehearsalsWhile(post)).to.equal(0);
   });
 
   it('does not rehearse while the query API is being read', async () => {
-    const stop = new AbortController();
-    const warming = warmUpWhileIdle(
-      t().app.services.committer,
-      silent,
-      { budgetMs: 60_000, quietMs: 3000, pollMs: 10 },
-      stop.signal,
-      t().app.services.admission,
-    );
-    for (const until = Date.now() + 4000; Date.now() < until; ) {
+    const read = async () => {
       expect((await t().get('/api/v1/namespaces')).status).to.equal(200);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    stop.abort();
-    expect((await warming).rehearsals).to.equal(0);
+    };
+    expect(await rehearsalsWhile(read, t().app.services.admission)).to.equal(0);
   });
 
   it('rehearses once ingestion has been quiet long enough', async () => {
