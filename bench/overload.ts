@@ -150,6 +150,12 @@ function report(outcomes: Outcome[], seconds: number) {
   };
 }
 
+/** What the service used during a phase, as every phase reports it. */
+function serviceFacts(phase: Awaited<ReturnType<typeof load>>) {
+  const { peakRssMiB, memoryAtPeakMiB, serviceCpuSeconds, serviceGcSeconds } = phase;
+  return { peakRssMiB, memoryAtPeakMiB, serviceCpuSeconds, serviceGcSeconds };
+}
+
 /** `clients` loops for SECONDS, each sending what `next` gives; a 503 makes a client wait its Retry-After (1 s). */
 async function load(
   clients: number,
@@ -226,10 +232,7 @@ async function side(name: string, root: string, seed: Buffer[], events: Buffer[]
       results.producers = {
         clients: CLIENTS,
         ...report(producers.outcomes, SECONDS),
-        peakRssMiB: producers.peakRssMiB,
-        memoryAtPeakMiB: producers.memoryAtPeakMiB,
-        serviceCpuSeconds: producers.serviceCpuSeconds,
-        serviceGcSeconds: producers.serviceGcSeconds,
+        ...serviceFacts(producers),
       };
       console.log(name, 'producers', JSON.stringify(results.producers));
     }
@@ -238,10 +241,7 @@ async function side(name: string, root: string, seed: Buffer[], events: Buffer[]
       results.readers = {
         clients: CLIENTS,
         ...report(readers.outcomes, SECONDS),
-        peakRssMiB: readers.peakRssMiB,
-        memoryAtPeakMiB: readers.memoryAtPeakMiB,
-        serviceCpuSeconds: readers.serviceCpuSeconds,
-        serviceGcSeconds: readers.serviceGcSeconds,
+        ...serviceFacts(readers),
       };
       console.log(name, 'readers', JSON.stringify(results.readers));
     }
@@ -265,10 +265,7 @@ async function side(name: string, root: string, seed: Buffer[], events: Buffer[]
           mixed.outcomes.filter((o) => o.kind === 'read'),
           SECONDS,
         ),
-        peakRssMiB: mixed.peakRssMiB,
-        memoryAtPeakMiB: mixed.memoryAtPeakMiB,
-        serviceCpuSeconds: mixed.serviceCpuSeconds,
-        serviceGcSeconds: mixed.serviceGcSeconds,
+        ...serviceFacts(mixed),
       };
       console.log(name, 'mixed', JSON.stringify(results.mixed));
     }
