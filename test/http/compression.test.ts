@@ -1,20 +1,8 @@
 import { expect } from 'chai';
-import http from 'node:http';
 import zlib from 'node:zlib';
 import { useTestApp } from '../helper.js';
 import { runEvent } from '../support/events.js';
-
-/** A raw GET (fetch would decompress transparently): status, headers and the body bytes as sent. */
-function rawGet(baseUrl: string, path: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    const req = http.get(`${baseUrl}${path}`, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-  });
-}
+import { rawGet } from '../support/raw-http.js';
 
 describe('response compression', () => {
   const t = useTestApp();

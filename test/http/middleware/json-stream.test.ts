@@ -1,20 +1,9 @@
 import { expect } from 'chai';
-import http from 'node:http';
 import zlib from 'node:zlib';
 import { jsonPieces, STREAM_MIN_ITEMS } from '../../../src/http/middleware/json-stream.js';
 import { useTestApp } from '../../helper.js';
 import { runEvent } from '../../support/events.js';
-
-function rawGet(baseUrl: string, path: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    const req = http.get(`${baseUrl}${path}`, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-  });
-}
+import { rawGet } from '../../support/raw-http.js';
 
 describe('large JSON answers stream', () => {
   it('the streamed text is exactly JSON.stringify of the body', () => {
