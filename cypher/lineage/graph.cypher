@@ -28,11 +28,12 @@
 //   $runDetails (boolean: the latest run's facets and dataset versions, else its state and times),
 //   $maxNodes (integer: at most this many nodes; the service asks for one more than its cap to detect truncation)
 // Returns one row per node: isJob, node: the projection src/store/mappers.ts reads (toJob / toDataset):
-//   n {<properties>, inputs, outputs ([[namespace, name]]: a job's edges in view, [] for a dataset), tags ([name]),
+//   n {<properties>, inputs ([[namespace, name]]: a job's input edges in view, [] for a dataset), tags ([name]),
 //   fieldTags ([[field, tag]]), latestRun (the job's latest run at $asOf: r {.*, reads, wrote: the versions
 //   it read / wrote, v {.*} without their `fields`}, or null), version (a dataset's current version at
 //   $asOf when $pointInTime: v {.id, .fields, .lifecycleState, committedAt}, else null)}; and out: the node's
-//   outgoing edges in view (a job's outputs, a dataset's consumers) as
+//   outgoing edges in view (a job's outputs: the service sets the job's `outputs` from them; a dataset's
+//   consumers) as
 //   {to: [namespace, name], firstSeenAt, lastSeenAt, lastRunId, lastRunState}. Temporal properties as ISO
 //   strings (decoding driver DateTimes costs more than the rest of the rendering).
 // The service keeps the edges whose both ends are in the result.
@@ -43,7 +44,9 @@ MATCH (s)(()-[e:INPUT_TO|PRODUCES WHERE e.firstSeenAt <= $asOf AND any(i IN rang
     WHERE x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false) AND coalesce(x.deletedAt,
       x.createdAt) <= $asOf)){0, 42 /*maxRels*/}(n)
 WITH DISTINCT n LIMIT $maxNodes
-CALL (n) {
+// Guarded by label: a dataset has no runs, and a version is only looked up as of a point in time.
+OPTIONAL CALL (n) {
+  WITH n WHERE n:Job
   OPTIONAL MATCH (n)-[:LATEST_RUN]->(l:Run)
   OPTIONAL CALL (n, l) {
     WITH n, l WHERE l.sortTime > $asOf
@@ -54,10 +57,11 @@ CALL (n) {
   }
   RETURN CASE WHEN l.sortTime <= $asOf THEN l ELSE r END AS run
 }
-CALL (n) {
+OPTIONAL CALL (n) {
+  WITH n WHERE $pointInTime AND NOT n:Job
   OPTIONAL MATCH (n)-[:CURRENT_VERSION]->(c:DatasetVersion)
   OPTIONAL CALL (n, c) {
-    WITH n, c WHERE $pointInTime AND coalesce(c.committedAt, c.createdAt) > $asOf
+    WITH n, c WHERE coalesce(c.committedAt, c.createdAt) > $asOf
     OPTIONAL CALL (n) {
       MATCH (v:DatasetVersion) USING INDEX v:DatasetVersion(namespace, name, committedAt, id)
         WHERE v.namespace = n.namespace AND v.name = n.name AND v.committedAt <= $asOf AND v.id IS NOT NULL
@@ -74,8 +78,7 @@ CALL (n) {
     }
     RETURN coalesce(v, p) AS past
   }
-  RETURN CASE WHEN NOT $pointInTime THEN null WHEN coalesce(c.committedAt, c.createdAt) <= $asOf THEN c
-    ELSE past END AS version
+  RETURN CASE WHEN coalesce(c.committedAt, c.createdAt) <= $asOf THEN c ELSE past END AS version
 }
 WITH n, run, version,
   CASE WHEN $facets THEN properties(n) ELSE n {.namespace, .name, .type, .simpleName, .parentJobName, .createdAt,
@@ -94,14 +97,12 @@ RETURN n:Job AS isJob,
   base {.*, createdAt: toString(n.createdAt), updatedAt: toString(n.updatedAt),
     lastModifiedAt: toString(n.lastModifiedAt),
     currentVersionAt: toString(n.currentVersionAt), deletedAt: toString(n.deletedAt),
-    inputs: [(d)-[e:INPUT_TO]->(n) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1)
-      WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf)) | [d.namespace,
-      d.name]],
-    outputs: [(n)-[e:PRODUCES]->(d) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1)
-      WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf)) | [d.namespace,
-      d.name]],
+    // A job's outputs are its `out` edges (the service copies them); its inputs are read here.
+    inputs: CASE WHEN n:Job THEN [(d)-[e:INPUT_TO]->(n) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0,
+      size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
+      | [d.namespace, d.name]] ELSE [] END,
     tags: [(n)-[:TAGGED]->(t) | t.name],
-    fieldTags: [(n)-[:HAS_FIELD]->(f)-[:TAGGED]->(t) | [f.name, t.name]],
+    fieldTags: CASE WHEN n:Job THEN [] ELSE [(n)-[:HAS_FIELD]->(f)-[:TAGGED]->(t) | [f.name, t.name]] END,
     version: CASE WHEN version IS NULL THEN null ELSE version {.id, .fields, .lifecycleState,
       committedAt: toString(coalesce(version.committedAt, version.createdAt))} END,
     latestRun: CASE WHEN run IS NULL THEN null ELSE runBase {.*, createdAt: toString(run.createdAt),

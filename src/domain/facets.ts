@@ -36,9 +36,12 @@ export function facetProps(
 /** Reads the facets back out of a node's property map, by name (Neo4j keeps properties in no set order). */
 export function facetsFromProps(props: Record<string, unknown>, prefix = FACET_PREFIX): Record<string, unknown> {
   const facets: Record<string, unknown> = {};
-  for (const key of Object.keys(props).sort()) {
+  // Filtered before sorting: most nodes carry a few facet keys among many other properties.
+  for (const key of Object.keys(props)
+    .filter((k) => k.startsWith(prefix))
+    .sort()) {
     const value = props[key];
-    if (key.startsWith(prefix) && typeof value === 'string') {
+    if (typeof value === 'string') {
       try {
         facets[key.slice(prefix.length)] = JSON.parse(value);
       } catch {

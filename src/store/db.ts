@@ -8,7 +8,8 @@
  *   `driver.executeQuery`: pipelined BEGIN, the driver's managed retries, the transaction timeout and
  *   metadata, and an AbortSignal that ends the query in Neo4j when the caller gives up (an HTTP
  *   client that disconnected, the client-side deadline, Neo4j marked down). Every single-statement
- *   read and command of the repositories goes this way.
+ *   read and command of the repositories goes this way; `executeMapped` is the same with each record
+ *   mapped as it arrives (the lineage graph, whose answer can be thousands of rows).
  * - `read` / `write` / `rehearse`: a unit of work of several statements in one transaction, run by
  *   the hand-made loop below. It stays for what executeQuery cannot do:
  *   * the ingest write (src/ingest/committer.ts, src/store/ingest.ts): several statements in one
@@ -25,6 +26,7 @@
  */
 import neo4j, {
   type Driver,
+  type Record as NeoRecord,
   type EagerResult,
   type ManagedTransaction,
   type RecordShape,
@@ -306,6 +308,37 @@ export class Db {
     params: Params = {},
     opts: ExecuteOptions = {},
   ): Promise<EagerResult<R>> {
+    return this.executeWith(routing, op, text, params, opts, undefined);
+  }
+
+  /**
+   * `execute`, with each record turned into a `T` by `map` the moment it arrives, so a large answer is
+   * mapped while Neo4j is still producing it (on a second core) instead of after its last record.
+   * `map` must be pure: a retried attempt maps its records again, into a fresh list.
+   */
+  async executeMapped<R extends RecordShape, T>(
+    routing: 'READ' | 'WRITE',
+    op: string,
+    text: string,
+    params: Params,
+    map: (record: NeoRecord<R>) => T,
+    opts: ExecuteOptions = {},
+  ): Promise<T[]> {
+    const transformer = neo4j.resultTransformers.mappedResultTransformer({
+      map,
+      collect: (mapped: T[]) => mapped,
+    });
+    return this.executeWith(routing, op, text, params, opts, transformer);
+  }
+
+  private async executeWith<T>(
+    routing: 'READ' | 'WRITE',
+    op: string,
+    text: string,
+    params: Params,
+    opts: ExecuteOptions,
+    resultTransformer: ((result: Result) => Promise<T>) | undefined,
+  ): Promise<T> {
     this.assertServing();
     if (opts.signal?.aborted) throw new QueryCancelled(op);
     const timeoutMs = opts.timeoutMs ?? this.defaultTimeoutMs;
@@ -317,7 +350,8 @@ export class Db {
       timeoutMs + CLIENT_DEADLINE_GRACE_MS,
     );
     this.inFlight.add(controller);
-    const run = this.driver.executeQuery<EagerResult<R>>(text, params, {
+    const run = this.driver.executeQuery<T>(text, params, {
+      ...(resultTransformer ? { resultTransformer } : {}),
       routing,
       database: this.database,
       // As read/write: no causal chaining between statements (a single server; the ingest path has none either).
@@ -363,11 +397,13 @@ export class Db {
 
 /** Turns driver Integers (and nested values) into plain JSON-friendly numbers. */
 export function toNative(value: unknown): unknown {
+  // Primitives first (most values): mapping a large answer calls this for every property.
+  if (value === null || typeof value !== 'object') return value;
   if (neo4j.isInt(value)) return (value as neo4j.Integer).toNumber();
   if (Array.isArray(value)) return value.map(toNative);
-  if (value && typeof value === 'object' && value.constructor === Object) {
+  if (value.constructor === Object) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = toNative(v);
+    for (const k in value) out[k] = toNative((value as Record<string, unknown>)[k]);
     return out;
   }
   return value;

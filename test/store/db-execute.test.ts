@@ -99,4 +99,42 @@ describe('Db.execute: one statement through the driver executeQuery', function (
       }
     },
   );
+
+  it('executeMapped maps every record once, in order', async () => {
+    const db = testDb();
+    const seen: number[] = [];
+    const mapped = await db.executeMapped(
+      'READ',
+      'test: mapped',
+      'UNWIND range(1, $n) AS x RETURN x, x * 2 AS y',
+      { n: 5000 },
+      (record) => {
+        const x = (record.get('x') as { toNumber(): number }).toNumber();
+        seen.push(x);
+        return { x, y: (record.get('y') as { toNumber(): number }).toNumber() };
+      },
+    );
+    expect(seen).to.have.length(5000);
+    expect(mapped).to.have.length(5000);
+    expect(mapped[0]).to.deep.equal({ x: 1, y: 2 });
+    expect(mapped[4999]).to.deep.equal({ x: 5000, y: 10000 });
+    expect(mapped.every((m, i) => m.x === i + 1)).to.equal(true);
+  });
+
+  it('executeMapped rejects with QueryCancelled when its signal aborts, and with a mapping error', async () => {
+    const db = testDb(120_000);
+    const controller = new AbortController();
+    const pending = db
+      .executeMapped('READ', 'test: endless mapped', ENDLESS, {}, (r) => r, { signal: controller.signal })
+      .catch((e: unknown) => e);
+    await until('the statement to run in Neo4j', async () => (await running('test: endless mapped')) === 1);
+    controller.abort();
+    expect(await pending).to.be.instanceOf(QueryCancelled);
+    const failing = await db
+      .executeMapped('READ', 'test: mapping fails', 'UNWIND range(1, 3) AS x RETURN x', {}, () => {
+        throw new Error('bad record');
+      })
+      .catch((e: unknown) => e);
+    expect((failing as Error).message).to.equal('bad record');
+  });
 });

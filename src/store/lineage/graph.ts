@@ -40,6 +40,34 @@ export function edgeExtras(e: Props, pointInTime: boolean): EdgeExtras {
   };
 }
 
+/** One row of cypher/lineage/graph.cypher as its answer node, and the node's outgoing edges (wired later). */
+export function renderGraphRow(
+  row: { isJob: boolean; node: Props; out: Props[] },
+  asOf: number | null,
+  include: ReadonlySet<LineageInclude>,
+): { node: LineageNode; out: { destination: string; extras: EdgeExtras }[] } {
+  const { isJob, out } = row;
+  let node = row.node;
+  // A job's outputs are its out edges (graph.cypher reads them once).
+  if (isJob) node.outputs = out.map((e) => e.to);
+  const nodeId = (isJob ? jobNodeId : datasetNodeId)(node.namespace as string, node.name as string);
+  if (asOf !== null) node = isJob ? jobAsOf(node, asOf) : datasetAsOf(node);
+  const destinationId = isJob ? datasetNodeId : jobNodeId;
+  return {
+    node: {
+      id: nodeId,
+      type: isJob ? 'JOB' : 'DATASET',
+      data: nodeData(isJob ? toJob(node) : toDataset(node), isJob, include),
+      inEdges: [],
+      outEdges: [],
+    },
+    out: out.map((e) => {
+      const [a, b] = e.to as [string, string];
+      return { destination: destinationId(a, b), extras: edgeExtras(e, asOf !== null) };
+    }),
+  };
+}
+
 export class GraphLineage {
   constructor(
     private readonly reader: LineageReader,
@@ -64,7 +92,9 @@ export class GraphLineage {
     const start = await this.reader.resolve(id.kind, id.candidates, timeParams.asOf, signal);
     if (!start) return null;
     if (fields === 'minimal') return this.minimal(start.eid, id.kind, depth, direction, timeParams, view.asOf, signal);
-    const recs = await this.reader.run(
+    const asOf = view.asOf?.getTime() ?? null;
+    // Mapped as the records arrive: the node data is built while Neo4j still walks and renders the rest.
+    const rendered = await this.reader.runMapped(
       'lineage/graph',
       graphQuery(direction, maxRelsFor(id.kind, depth)),
       {
@@ -74,32 +104,15 @@ export class GraphLineage {
         runDetails: include.has('latestRuns'),
         maxNodes: int(this.maxNodes + 1),
       },
+      (rec) => renderGraphRow({ isJob: rec.get('isJob'), node: rec.get('node'), out: rec.get('out') }, asOf, include),
       signal,
     );
-    const truncated = recs.length > this.maxNodes;
-    const asOf = view.asOf?.getTime() ?? null;
+    const truncated = rendered.length > this.maxNodes;
     const nodes: LineageNode[] = [];
     const outs = new Map<string, { destination: string; extras: EdgeExtras }[]>();
-    for (const rec of recs.slice(0, this.maxNodes)) {
-      let node = rec.get('node') as Props;
-      const isJob = rec.get('isJob') as boolean;
-      const nodeId = (isJob ? jobNodeId : datasetNodeId)(node.namespace as string, node.name as string);
-      if (asOf !== null) node = isJob ? jobAsOf(node, asOf) : datasetAsOf(node);
-      nodes.push({
-        id: nodeId,
-        type: isJob ? 'JOB' : 'DATASET',
-        data: nodeData(isJob ? toJob(node) : toDataset(node), isJob, include),
-        inEdges: [],
-        outEdges: [],
-      });
-      const destinationId = isJob ? datasetNodeId : jobNodeId;
-      outs.set(
-        nodeId,
-        (rec.get('out') as Props[]).map((e) => {
-          const [a, b] = e.to as [string, string];
-          return { destination: destinationId(a, b), extras: edgeExtras(e, asOf !== null) };
-        }),
-      );
+    for (const { node, out } of rendered.slice(0, this.maxNodes)) {
+      nodes.push(node);
+      outs.set(node.id, out);
     }
     return { graph: wireEdges(nodes, outs), truncated };
   }

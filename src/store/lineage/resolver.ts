@@ -1,4 +1,5 @@
 /** Node ids to graph nodes: one query over all of an id's candidate (namespace, name) splits. */
+import type { Record as NeoRecord } from 'neo4j-driver';
 import { compactCypher } from '../cypher.js';
 import type { Db } from '../db.js';
 import type { ParamsOf, QueryName, RowOf } from '../catalogue.js';
@@ -25,6 +26,17 @@ export class LineageReader {
   async run<K extends QueryName>(op: K, text: string, params: ParamsOf<K>, signal?: AbortSignal) {
     const res = await this.db.execute<RowOf<K>>('READ', op, text, params, { timeoutMs: this.timeoutMs, signal });
     return res.records;
+  }
+
+  /** `run`, each record mapped by `map` as it arrives (Db.executeMapped): for answers of thousands of rows. */
+  async runMapped<K extends QueryName, T>(
+    op: K,
+    text: string,
+    params: ParamsOf<K>,
+    map: (record: NeoRecord<RowOf<K>>) => T,
+    signal?: AbortSignal,
+  ): Promise<T[]> {
+    return this.db.executeMapped<RowOf<K>, T>('READ', op, text, params, map, { timeoutMs: this.timeoutMs, signal });
   }
 
   /** The job or (primary) dataset a parsed id names, or null when none of its splits existed (undeleted) at `asOf`. */

@@ -168,20 +168,24 @@ describe('GET /api/v1/lineage: errors, symlinks, soft deletes, timeouts', () => 
     it('answer 504 with a clear message when the traversal exceeds the transaction timeout', async () => {
       await runJob(t(), 'j', ['a'], ['b']);
       const seen: (number | undefined)[] = [];
-      // Lineage reads are single statements: they go through db.execute (the driver's executeQuery).
+      // Lineage reads are single statements: they go through db.execute (the driver's executeQuery), the graph
+      // itself through db.executeMapped (the same, with each record mapped as it arrives).
+      const timedOut = () =>
+        Object.assign(new Error('The transaction has been terminated. Retry your operation in a new transaction'), {
+          code: 'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration',
+        });
       const execute = slow.db.execute.bind(slow.db);
       slow.db.execute = (async (routing, op, text, params, opts) => {
         seen.push(opts?.timeoutMs ?? slow.db.defaultTimeoutMs);
-        if (op === 'lineage/graph') {
-          throw Object.assign(
-            new Error('The transaction has been terminated. Retry your operation in a new transaction'),
-            {
-              code: 'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration',
-            },
-          );
-        }
+        if (op === 'lineage/graph') throw timedOut();
         return execute(routing, op, text, params, opts);
       }) as typeof slow.db.execute;
+      const executeMapped = slow.db.executeMapped.bind(slow.db);
+      slow.db.executeMapped = (async (routing, op, text, params, map, opts) => {
+        seen.push(opts?.timeoutMs ?? slow.db.defaultTimeoutMs);
+        if (op === 'lineage/graph') throw timedOut();
+        return executeMapped(routing, op, text, params, map, opts);
+      }) as typeof slow.db.executeMapped;
       const res = await slow.get(p(ds('a'), { depth: 100 }));
       expect(res.status, res.text).to.equal(504);
       expect(res.body).to.include({ code: 504, error: 'timeout' });
