@@ -80,6 +80,12 @@ export interface RouteRuntime {
   authorize(ctx: Context, scope: Scope): void;
   /** Parses a JSON body into ctx.request.body (koa-bodyparser with the configured limit). */
   parseBody: Middleware;
+  /**
+   * Reserves the body's bytes in the process-wide budget (BODY_BYTES_IN_FLIGHT) before it is read;
+   * throws 503 when the budget is taken. Returns what to call once the handler is done with the body
+   * (src/http/body-budget.ts). Absent: no budget.
+   */
+  reserveBody?(ctx: Context): () => void;
 }
 
 export type AnyRouteSpec = RouteSpec<TProperties, TProperties, TSchema, TSchema>;
@@ -249,7 +255,12 @@ function parseParameters(
 
 const hasBody = (ctx: Context) => Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
 
-async function parseBody(ctx: Context, spec: BodySpec<TSchema>, runtime: RouteRuntime): Promise<unknown> {
+async function parseBody(
+  ctx: Context,
+  spec: BodySpec<TSchema>,
+  runtime: RouteRuntime,
+  held: (done: () => void) => void,
+): Promise<unknown> {
   const required = spec.required !== false;
   if (!required && !hasBody(ctx)) return undefined;
   if (!ctx.is('application/json', '+json')) {
@@ -259,6 +270,9 @@ async function parseBody(ctx: Context, spec: BodySpec<TSchema>, runtime: RouteRu
       `Content-Type must be application/json, got '${ctx.get('content-type') || 'none'}'`,
     );
   }
+  // Reserved after the key, parameters and Content-Type are checked (401/403/400/415 first), before
+  // a byte of the body is read.
+  if (runtime.reserveBody) held(runtime.reserveBody(ctx));
   await runtime.parseBody(ctx, async () => undefined);
   const raw = (ctx.request as unknown as { rawBody?: string }).rawBody;
   if (raw === undefined || raw.trim() === '') {
@@ -305,11 +319,19 @@ export function route<
     runtime.authorize(ctx, spec.scope);
     const params = paramsSchema ? parseParameters('path', paramsSchema, ctx.params as Record<string, string>) : {};
     const query = querySchema ? parseParameters('query', querySchema, ctx.query) : {};
-    const body = spec.body ? await parseBody(ctx, spec.body as BodySpec<TSchema>, runtime) : undefined;
-    const answer = await spec.handler({ params, query, body } as Request<P, Q, B>, ctx);
-    if (answer !== undefined) {
-      ctx.status = spec.success.status;
-      ctx.body = answer;
+    // The body's reservation is kept until the handler is done with it, whatever the outcome.
+    let bodyDone: (() => void) | undefined;
+    try {
+      const body = spec.body
+        ? await parseBody(ctx, spec.body as BodySpec<TSchema>, runtime, (done) => (bodyDone = done))
+        : undefined;
+      const answer = await spec.handler({ params, query, body } as Request<P, Q, B>, ctx);
+      if (answer !== undefined) {
+        ctx.status = spec.success.status;
+        ctx.body = answer;
+      }
+    } finally {
+      bodyDone?.();
     }
   };
   declarations.set(middleware, spec as unknown as AnyRouteSpec);
