@@ -8,6 +8,7 @@ import { projectRoot } from './paths.js';
 import { KeyFileError, parseKeys, type ApiKey } from './auth/keys.js';
 import { parseDuration, type Duration } from './domain/duration.js';
 import { DEFAULT_HEAP_GROWTH_PERCENT } from './memory.js';
+import { DEFAULT_BODY_BYTES_IN_FLIGHT } from './http/body-budget.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -216,7 +217,12 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const bodyLimitBytes = parseSize('BODY_LIMIT', str(env, 'BODY_LIMIT', '10mb'));
-  const bodyBytesInFlight = parseSize('BODY_BYTES_IN_FLIGHT', str(env, 'BODY_BYTES_IN_FLIGHT', '64mb'));
+  // Unset: 64 MiB (http/body-budget.ts), or BODY_LIMIT if that is larger, so that raising BODY_LIMIT alone
+  // keeps a valid configuration.
+  const bodyBytesInFlight = parseSize(
+    'BODY_BYTES_IN_FLIGHT',
+    str(env, 'BODY_BYTES_IN_FLIGHT', `${Math.max(DEFAULT_BODY_BYTES_IN_FLIGHT, bodyLimitBytes)}b`),
+  );
   if (bodyBytesInFlight !== 0 && bodyBytesInFlight < bodyLimitBytes) {
     throw new ConfigError(
       'BODY_BYTES_IN_FLIGHT',

@@ -82,15 +82,28 @@ export function bodyBytesToReserve(ctx: Context, bodyLimitBytes: number): number
   return 0;
 }
 
+/** A body's reservation, as the route reports its progress (route.ts). */
+export interface BodyHold {
+  /** The body is read and parsed: the handler holds it from now on. */
+  read(): void;
+  /** The handler is done with the body, whatever the outcome (called on every path). */
+  done(): void;
+}
+
+const NOTHING_HELD: BodyHold = { read: () => undefined, done: () => undefined };
+
 /**
  * Reserves the bytes of `ctx`'s body in `budget` before the body is read; throws 503 when the budget is
- * taken. Returns what the route calls once its handler is done with the body (on every path): the
- * reservation is released when that has happened and the answer is finished or the connection closed.
+ * taken. The reservation is released once the handler is done with the body and the answer is
+ * finished (or the connection closed): a client that leaves while its event waits for its transaction
+ * does not free the event, which the committer still holds. A client that leaves while its body is
+ * still being read frees it at once: the read ends there (or never ends: the gzip inflater the body
+ * parser pipes the request into is not told of an aborted request), and nothing parsed is held.
  */
-export function reserveBody(budget: BodyBudget, bodyLimitBytes: number, ctx: Context): () => void {
-  if (budget.limitBytes === 0) return () => undefined;
+export function reserveBody(budget: BodyBudget, bodyLimitBytes: number, ctx: Context): BodyHold {
+  if (budget.limitBytes === 0) return NOTHING_HELD;
   const bytes = bodyBytesToReserve(ctx, bodyLimitBytes);
-  if (bytes === 0) return () => undefined;
+  if (bytes === 0) return NOTHING_HELD;
   const release = budget.tryReserve(bytes);
   if (release === null) {
     throw new HttpError(
@@ -103,24 +116,36 @@ export function reserveBody(budget: BodyBudget, bodyLimitBytes: number, ctx: Con
       { Connection: 'close' },
     );
   }
-  let answered = false;
+  let read = false;
   let handled = false;
+  let answered = false;
+  let leftUnread = false;
   const settle = () => {
-    if (answered && handled) release();
-  };
-  const onAnswered = () => {
-    answered = true;
-    settle();
+    if ((answered && handled) || leftUnread) release();
   };
   const res = ctx.res;
-  // 'close' follows 'finish', and comes alone when the client goes away (abort, request timeout).
-  if (res.writableFinished || res.closed) answered = true;
-  else {
-    res.once('finish', onAnswered);
-    res.once('close', onAnswered);
-  }
-  return () => {
-    handled = true;
+  // 'close' follows 'finish', and comes alone when the connection ends first (the client went away,
+  // the request timed out).
+  const onClose = () => {
+    answered = true;
+    if (!read && !res.writableFinished) leftUnread = true;
     settle();
+  };
+  if (res.writableFinished || res.closed) onClose();
+  else {
+    res.once('finish', () => {
+      answered = true;
+      settle();
+    });
+    res.once('close', onClose);
+  }
+  return {
+    read: () => {
+      read = true;
+    },
+    done: () => {
+      handled = true;
+      settle();
+    },
   };
 }

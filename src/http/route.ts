@@ -16,6 +16,7 @@ import { HttpError } from './errors.js';
 import { decoderOf, FORMATS } from './params.js';
 import type { Scope } from '../auth/keys.js';
 import type { ErrorDetail } from '../api/types.js';
+import type { BodyHold } from './body-budget.js';
 
 export type { Scope };
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -82,10 +83,10 @@ export interface RouteRuntime {
   parseBody: Middleware;
   /**
    * Reserves the body's bytes in the process-wide budget (BODY_BYTES_IN_FLIGHT) before it is read;
-   * throws 503 when the budget is taken. Returns what to call once the handler is done with the body
-   * (src/http/body-budget.ts). Absent: no budget.
+   * throws 503 when the budget is taken. The route reports when the body is read and when the handler is
+   * done with it (src/http/body-budget.ts). Absent: no budget.
    */
-  reserveBody?(ctx: Context): () => void;
+  reserveBody?(ctx: Context): BodyHold;
 }
 
 export type AnyRouteSpec = RouteSpec<TProperties, TProperties, TSchema, TSchema>;
@@ -259,7 +260,7 @@ async function parseBody(
   ctx: Context,
   spec: BodySpec<TSchema>,
   runtime: RouteRuntime,
-  held: (done: () => void) => void,
+  held: (hold: BodyHold) => void,
 ): Promise<unknown> {
   const required = spec.required !== false;
   if (!required && !hasBody(ctx)) return undefined;
@@ -272,8 +273,10 @@ async function parseBody(
   }
   // Reserved after the key, parameters and Content-Type are checked (401/403/400/415 first), before
   // a byte of the body is read.
-  if (runtime.reserveBody) held(runtime.reserveBody(ctx));
+  const hold = runtime.reserveBody?.(ctx);
+  if (hold) held(hold);
   await runtime.parseBody(ctx, async () => undefined);
+  hold?.read();
   const raw = (ctx.request as unknown as { rawBody?: string }).rawBody;
   if (raw === undefined || raw.trim() === '') {
     if (!required) return undefined;
@@ -320,10 +323,10 @@ export function route<
     const params = paramsSchema ? parseParameters('path', paramsSchema, ctx.params as Record<string, string>) : {};
     const query = querySchema ? parseParameters('query', querySchema, ctx.query) : {};
     // The body's reservation is kept until the handler is done with it, whatever the outcome.
-    let bodyDone: (() => void) | undefined;
+    let bodyHold: BodyHold | undefined;
     try {
       const body = spec.body
-        ? await parseBody(ctx, spec.body as BodySpec<TSchema>, runtime, (done) => (bodyDone = done))
+        ? await parseBody(ctx, spec.body as BodySpec<TSchema>, runtime, (hold) => (bodyHold = hold))
         : undefined;
       const answer = await spec.handler({ params, query, body } as Request<P, Q, B>, ctx);
       if (answer !== undefined) {
@@ -331,7 +334,7 @@ export function route<
         ctx.body = answer;
       }
     } finally {
-      bodyDone?.();
+      bodyHold?.done();
     }
   };
   declarations.set(middleware, spec as unknown as AnyRouteSpec);
