@@ -4,6 +4,8 @@
  * Bodies are held in flight by raw sockets that send the headers and part of the body.
  */
 import { expect } from 'chai';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { build, type TestApp } from '../helper.js';
 import { holdRunLock, rows } from '../support/graph.js';
@@ -150,6 +152,24 @@ describe('request-body bytes in flight (BODY_BYTES_IN_FLIGHT)', () => {
       const goneGzip = await holdBody(gzipped.length, gzipped.subarray(0, 100), BODY_LIMIT, ['Content-Encoding: gzip']);
       goneGzip.abort();
       await until(() => inFlight() === 0, 'released after the gzip client went away');
+    });
+
+    it('bytes are given back when a body does not arrive within the request timeout (408)', async () => {
+      // The server's own timeouts, as server.ts sets them (REQUEST_TIMEOUT_MS), on a listener of the same app.
+      const server = http.createServer(
+        { requestTimeout: 1000, connectionsCheckingInterval: 100 },
+        t.app.koa.callback(),
+      );
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const slow = rawRequest(url, head('/api/v1/lineage', 50_000), '{"eventType":', 30_000);
+        await until(() => inFlight() === 50_000, 'the slow body is reserved');
+        expect((await slow.answer).status).to.equal(408);
+        await until(() => inFlight() === 0, 'released after the request timed out');
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
     });
 
     it('a client that goes away while its event waits for its transaction: held until the transaction ends', async () => {
