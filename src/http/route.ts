@@ -274,14 +274,19 @@ async function parseBody(
   // Reserved after the key, parameters and Content-Type are checked (401/403/400/415 first), before
   // a byte of the body is read.
   const hold = runtime.reserveBody?.(ctx);
-  if (hold) held(hold);
-  await runtime.parseBody(ctx, async () => undefined);
-  hold?.read();
+  const parse = () => runtime.parseBody(ctx, async () => undefined);
+  if (hold) {
+    held(hold);
+    await hold.read(parse);
+  } else await parse();
   const raw = (ctx.request as unknown as { rawBody?: string }).rawBody;
   if (raw === undefined || raw.trim() === '') {
     if (!required) return undefined;
     throw new HttpError(400, 'bad_request', `The request body is empty; expected ${spec.what}`);
   }
+  // Not needed once parsed: dropped, it no longer doubles the body's memory while the handler (the
+  // committer, for an event) holds the parsed body.
+  delete (ctx.request as unknown as { rawBody?: string }).rawBody;
   const body = (ctx.request as unknown as { body?: unknown }).body;
   const type = (spec.schema as { type?: string }).type;
   if (type === 'array' && !Array.isArray(body))

@@ -20,10 +20,10 @@ const BUDGET = 128 * KiB;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits (up to 10 s) until `cond` holds. */
-async function until(cond: () => boolean, what: string): Promise<void> {
+async function until(cond: () => boolean, what: string, now?: () => number): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}${now ? ` (now ${now()})` : ''}`);
     await sleep(10);
   }
 }
@@ -61,7 +61,7 @@ describe('request-body bytes in flight (BODY_BYTES_IN_FLIGHT)', () => {
       const before = inFlight();
       const r = rawRequest(t.baseUrl, head('/api/v1/lineage', length, extra), partial, 60_000);
       held.push(r);
-      await until(() => inFlight() === before + reserved, `${reserved} more bytes are reserved`);
+      await until(() => inFlight() === before + reserved, `${reserved} more bytes are reserved`, inFlight);
       return r;
     }
 
@@ -149,7 +149,14 @@ describe('request-body bytes in flight (BODY_BYTES_IN_FLIGHT)', () => {
       await until(() => inFlight() === 0, 'released after the client went away');
       // Also from a gzip body (the body parser's inflater is never told that the request was aborted).
       const gzipped = gzipSync(JSON.stringify(eventOfSize(20 * KiB)));
-      const goneGzip = await holdBody(gzipped.length, gzipped.subarray(0, 100), BODY_LIMIT, ['Content-Encoding: gzip']);
+      const goneGzip = rawRequest(
+        t.baseUrl,
+        head('/api/v1/lineage', gzipped.length, ['Content-Encoding: gzip']),
+        gzipped.subarray(0, 100),
+        60_000,
+      );
+      held.push(goneGzip);
+      await until(() => inFlight() >= gzipped.length, 'the gzip body is reserved');
       goneGzip.abort();
       await until(() => inFlight() === 0, 'released after the gzip client went away');
     });
@@ -195,22 +202,77 @@ describe('request-body bytes in flight (BODY_BYTES_IN_FLIGHT)', () => {
       ).to.deep.equal([{ job: 'waits_for_lock' }]);
     });
 
-    it('a gzip or chunked body reserves BODY_LIMIT, the most it may inflate to', async () => {
-      const gzipped = gzipSync(JSON.stringify(runEvent({ job: 'gzipped' })));
-      await holdBody(gzipped.length, gzipped.subarray(0, 10), BODY_LIMIT, ['Content-Encoding: gzip']);
+    it('a chunked body without a length reserves BODY_LIMIT, the most the parser reads', async () => {
+      await holdBody('chunked', '5\r\n{"eve\r\n', BODY_LIMIT);
       await holdBody('chunked', '5\r\n{"eve\r\n', BODY_LIMIT);
       expect(inFlight()).to.equal(BUDGET);
       const refused = await t.post('/api/v1/lineage', runEvent({ job: 'refused' }));
       expect(refused.status).to.equal(503);
       expect(refused.body.message).to.include('BODY_BYTES_IN_FLIGHT');
-      for (const r of held) r.abort();
-      await until(() => inFlight() === 0, 'released');
-      const accepted = await t.request('POST', '/api/v1/lineage', {
-        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
-        body: gzipped,
-      });
-      expect(accepted.status).to.equal(201);
     });
+
+    it(
+      'a gzip body reserves its compressed length, then its inflated bytes as they are read: small compressed ' +
+        'bodies stay cheap, and one that inflates past the budget is refused while it is read',
+      async () => {
+        // Many small gzip bodies at once take only what they inflate to.
+        const small = gzipSync(JSON.stringify(runEvent({ job: 'gzipped' })));
+        for (let i = 0; i < 4; i++) {
+          const r = rawRequest(
+            t.baseUrl,
+            head('/api/v1/lineage', small.length, ['Content-Encoding: gzip']),
+            small.subarray(0, small.length - 8),
+            60_000,
+          );
+          held.push(r);
+        }
+        await until(() => inFlight() > 4 * small.length, 'the small gzip bodies have inflated');
+        expect(inFlight(), 'each takes its inflated size, not BODY_LIMIT').to.be.below(16 * KiB);
+        expect((await t.post('/api/v1/lineage', runEvent({ job: 'beside_gzip' }))).status).to.equal(201);
+        for (const r of held) r.abort();
+        held = [];
+        await until(() => inFlight() === 0, 'released');
+
+        // 60 KB of JSON in about 1 KB of gzip: the reservation grows as it inflates.
+        const json = JSON.stringify(eventOfSize(60_000, 'inflates'));
+        const big = gzipSync(json);
+        expect(big.length).to.be.below(4 * KiB);
+        const growing = rawRequest(
+          t.baseUrl,
+          head('/api/v1/lineage', big.length, ['Content-Encoding: gzip']),
+          big.subarray(0, big.length - 8),
+          60_000,
+        );
+        held.push(growing);
+        await until(() => inFlight() > 10 * big.length, 'the reservation has grown past the compressed length');
+        expect(inFlight()).to.be.at.most(json.length);
+        growing.abort();
+        await until(() => inFlight() === 0, 'released');
+
+        // With 100,000 bytes held, it cannot inflate to 60 KB: 503 once it is past what is left.
+        await holdBody(60_000, '{', 60_000);
+        await holdBody(40_000, '{', 40_000);
+        const refusal = rawRequest(t.baseUrl, head('/api/v1/lineage', big.length, ['Content-Encoding: gzip']), big);
+        const refused = await refusal.answer;
+        expect(refused.status).to.equal(503);
+        expect(refused.headers['retry-after']).to.equal('1');
+        expect(refused.headers.connection).to.equal('close');
+        expect(JSON.parse(refused.body)).to.include({ error: 'overloaded' });
+        expect(JSON.parse(refused.body).message).to.match(/has inflated to \d+ bytes so far/);
+        expect(await refusal.closed).to.equal(true);
+        await until(() => inFlight() === 100_000, 'the refused body gave its bytes back');
+        for (const r of held) r.abort();
+        held = [];
+        await until(() => inFlight() === 0, 'released');
+
+        const accepted = await t.request('POST', '/api/v1/lineage', {
+          headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+          body: big,
+        });
+        expect(accepted.status).to.equal(201);
+        expect(inFlight()).to.equal(0);
+      },
+    );
 
     it('checks that answer without reading the body come first: 413 for a declared length past BODY_LIMIT, 415', async () => {
       await holdBody(60_000, '{', 60_000);
