@@ -179,7 +179,7 @@ describe('request-body bytes in flight (BODY_BYTES_IN_FLIGHT)', () => {
       }
     });
 
-    it('a client that goes away while its event waits for its transaction: held until the transaction ends', async () => {
+    it('a client that leaves while its event waits for its transaction: held until the transaction ends', async () => {
       const runId = '01909a1c-7777-7000-8000-000000000001';
       const release = await holdRunLock(runId);
       try {
@@ -274,7 +274,7 @@ describe('request-body bytes in flight (BODY_BYTES_IN_FLIGHT)', () => {
       },
     );
 
-    it('checks that answer without reading the body come first: 413 for a declared length past BODY_LIMIT, 415', async () => {
+    it('checks that need no body come first: 413 for a declared length past BODY_LIMIT, 415', async () => {
       await holdBody(60_000, '{', 60_000);
       await holdBody(60_000, '{', 60_000);
       const tooLarge = await answerOf(t.baseUrl, head('/api/v1/lineage', BODY_LIMIT + 1));
