@@ -32,9 +32,9 @@ import { HttpError } from './errors.js';
  * 32 MiB: three bodies at the 10 MB BODY_LIMIT, or thousands of ordinary 1-15 KB events, at once. A
  * body costs several times its size in memory while it is in flight (the string, the parsed object
  * graph, the facets' JSON, the driver's buffers). With 48 producers of 4 MB events
- * (bench:overload:large, bench/results/overload-large-sweep.json) 32 MiB peaked at 455 MiB resident,
- * 64 MiB at 773, no cap at 1,225, for the same events accepted (41-43 in 30 s: Neo4j's pace), and
- * accepted events waited less the lower the cap (p50 3.6 / 6.2 / 17.7 s).
+ * (bench:overload:large; docs/operations.md#memory) 32 MiB peaked at 437-455 MiB resident, 64 MiB at
+ * 773, no cap at 1,225-1,515, and no fewer events were accepted with the cap (Neo4j's pace bounds
+ * them); accepted events waited less the lower the cap.
  */
 export const DEFAULT_BODY_BYTES_IN_FLIGHT = 32 * 1024 * 1024;
 
