@@ -99,6 +99,9 @@ export class BodyBudget {
   }
 }
 
+/** The encodings the body parser inflates (the `inflation` package). */
+const INFLATED = new Set(['gzip', 'deflate', 'br']);
+
 /** What a request's body reserves before it is read, and whether it grows as it is read; null: no body. */
 export function bodyReservation(
   ctx: Context,
@@ -109,7 +112,9 @@ export function bodyReservation(
   const length = /^\d+$/.test(declared) ? Math.min(Number(declared), bodyLimitBytes) : null;
   const chunked = ctx.get('transfer-encoding') !== '';
   if (length === 0 || (length === null && !chunked)) return null;
-  if (encoding !== '' && encoding !== 'identity') return { bytes: length ?? 0, growsWhileRead: true };
+  if (INFLATED.has(encoding)) return { bytes: length ?? 0, growsWhileRead: true };
+  // Any other encoding is refused (415) by the parser before a byte is read.
+  if (encoding !== '' && encoding !== 'identity') return { bytes: length ?? 0, growsWhileRead: false };
   return { bytes: length ?? bodyLimitBytes, growsWhileRead: false };
 }
 
