@@ -13,6 +13,12 @@
  * BENCH_OVERLOAD_RESULT (overload: the result file's name); BENCH_SERVICE_NODE_ARGS and the
  * service's own variables (e.g. HEAP_GROWTH_PERCENT) pass through to both sides;
  * BENCH_OVERLOAD_ENV_<side> (JSON) sets variables for one side only.
+ *
+ * The `large` phase (not in the default list) sends large events: BENCH_OVERLOAD_LARGE_CLIENTS (48)
+ * producers each POSTing events of BENCH_OVERLOAD_LARGE_MB (4) MB, the bench:ingest events with a
+ * Spark-style logical plan run facet (the facet that makes real Spark events megabytes long). It
+ * measures what BODY_BYTES_IN_FLIGHT bounds: `npm run bench:overload:large` runs it with the cap
+ * (the default) and without (BODY_BYTES_IN_FLIGHT=0), one side each.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -37,6 +43,8 @@ const CLIENT_TIMEOUT_MS = 30_000;
 // BENCH_OVERLOAD_PHASES: a subset of producers,readers,mixed (quicker runs while tuning one of them).
 const PHASES = new Set((process.env.BENCH_OVERLOAD_PHASES ?? 'producers,readers,mixed').split(','));
 const RESULT = process.env.BENCH_OVERLOAD_RESULT ?? 'overload';
+const LARGE_CLIENTS = Number(process.env.BENCH_OVERLOAD_LARGE_CLIENTS ?? 48);
+const LARGE_MB = Number(process.env.BENCH_OVERLOAD_LARGE_MB ?? 4);
 const SIDES = (process.env.BENCH_OVERLOAD_SIDES ?? `before=a91d58a;after=.`)
   .split(';')
   .filter(Boolean)
@@ -191,6 +199,47 @@ async function load(
   return { outcomes, peakRssMiB: peak, memoryAtPeakMiB: atPeak, serviceCpuSeconds, serviceGcSeconds };
 }
 
+/**
+ * A `spark.logicalPlan` run facet of about `bytes` bytes of JSON: a flat list of plan nodes with
+ * their expressions, as the Spark integration sends for wide queries.
+ */
+function logicalPlanFacet(bytes: number): Buffer {
+  const nodes: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const columns = Array.from({ length: 8 }, (_, c) => `col_${(i * 8 + c) % 997}#${i * 8 + c}L`);
+    const node = JSON.stringify({
+      class: `org.apache.spark.sql.catalyst.plans.logical.${['Project', 'Filter', 'Join', 'Aggregate'][i % 4]}`,
+      'num-children': i % 4 === 2 ? 2 : 1,
+      projectList: columns.map((c) => [
+        { class: 'org.apache.spark.sql.catalyst.expressions.AttributeReference', name: c },
+      ]),
+      condition: `isnotnull(${columns[0]}) AND (${columns[1]} > ${i}) AND (${columns[2]} = ${columns[3]})`,
+    });
+    nodes.push(node);
+    size += node.length + 1;
+  }
+  return Buffer.from(
+    `{"_producer":"https://github.com/OpenLineage/OpenLineage/tree/1.24.0/integration/spark",` +
+      `"_schemaURL":"https://openlineage.io/spec/facets/1-0-0/LogicalPlanRunFacet.json","plan":[${nodes.join(',')}]}`,
+  );
+}
+
+/** Large events: each of `events` (parsed from the traffic) with `plan` as its `spark.logicalPlan` run facet. */
+function largeEvents(events: Buffer[], plan: Buffer): (i: number) => Buffer {
+  const PLACEHOLDER = '"__PLAN__"';
+  const parts = events.map((e) => {
+    const event = JSON.parse(e.toString()) as { run: { facets?: Record<string, unknown> } };
+    event.run.facets = { ...event.run.facets, 'spark.logicalPlan': '__PLAN__' };
+    const [before, after] = JSON.stringify(event).split(PLACEHOLDER);
+    return [Buffer.from(before), Buffer.from(after)];
+  });
+  return (i) => {
+    const [before, after] = parts[i % parts.length];
+    return Buffer.concat([before, plan, after]);
+  };
+}
+
 async function side(name: string, root: string, seed: Buffer[], events: Buffer[]) {
   const neo4j = await startBenchNeo4j(`overload-${name}`);
   // BENCH_OVERLOAD_ENV_<side name>: that side's own service variables, as JSON (e.g. two sides of one
@@ -218,6 +267,7 @@ async function side(name: string, root: string, seed: Buffer[], events: Buffer[]
       '/api/v1/search?q=a&limit=1000&offset=500',
     ].map((p) => `${service.url}${p}`);
     const results: Record<string, unknown> = {
+      env: sideEnv,
       idleRssMiB: idleRss,
       idleMemoryMiB: await memoryBreakdown(service.url),
     };
@@ -235,6 +285,24 @@ async function side(name: string, root: string, seed: Buffer[], events: Buffer[]
         ...serviceFacts(producers),
       };
       console.log(name, 'producers', JSON.stringify(results.producers));
+    }
+    if (PHASES.has('large')) {
+      const plan = logicalPlanFacet(LARGE_MB * 1024 * 1024);
+      const large = largeEvents(events, plan);
+      let l = 0;
+      const producers = await load(
+        LARGE_CLIENTS,
+        () => ({ url: `${service.url}/api/v1/lineage`, method: 'POST', body: large(l++) }),
+        pid,
+        service.url,
+      );
+      results.large = {
+        clients: LARGE_CLIENTS,
+        eventBytes: large(0).length,
+        ...report(producers.outcomes, SECONDS),
+        ...serviceFacts(producers),
+      };
+      console.log(name, 'large', JSON.stringify(results.large));
     }
     if (PHASES.has('readers')) {
       const readers = await load(CLIENTS, (i) => ({ url: reads[i % reads.length], method: 'GET' }), pid, service.url);
@@ -295,8 +363,10 @@ async function main() {
     },
     method:
       `per side: a fresh Neo4j (bench heap), the built service with its defaults, ${SEED_EVENTS} events ` +
-      `seeded; then ${SECONDS} s each of ${CLIENTS} producers (bench:ingest traffic), ${CLIENTS} readers (lineage ` +
-      `depth 20, search and job lists of 1,000), and both mixed; a client waits Retry-After (1 s) after a 503; ` +
+      `seeded; then ${SECONDS} s each of the phases ${[...PHASES].join(', ')}: ${CLIENTS} producers (bench:ingest ` +
+      `traffic), ${CLIENTS} readers (lineage depth 20, search and job lists of 1,000), both mixed, or ` +
+      `${LARGE_CLIENTS} producers of ${LARGE_MB} MB events (large: a spark.logicalPlan run facet); a client ` +
+      `waits Retry-After (1 s) after a 503; ` +
       `client timeout ${CLIENT_TIMEOUT_MS / 1000} s; the load generator shares the 2 cores`,
     sides,
   });

@@ -35,6 +35,7 @@ import { buildOpenApi, type OpenApiDocument } from './http/openapi.js';
 import type { RouteRuntime } from './http/route.js';
 import { AUTH_OFF, createAuthorizer, type AuthOptions } from './http/auth.js';
 import { requestId } from './http/middleware/request-id.js';
+import { reserveBody } from './http/body-budget.js';
 import { securityHeaders } from './http/middleware/security.js';
 import cors from '@koa/cors';
 import { packageVersion } from './paths.js';
@@ -45,6 +46,8 @@ export interface AppOptions {
   db: Db;
   logger: Logger;
   bodyLimitBytes: number;
+  /** Request-body bytes in flight at once (BODY_BYTES_IN_FLIGHT; 0 off); unset: the default (32 MiB). */
+  bodyBytesInFlight?: number;
   /** Group-commit settings (see CommitterOptions); unset ones take the committer's defaults. */
   ingest?: Partial<CommitterOptions>;
   /** The lineage window when a request names none (LINEAGE_WINDOW; default P30D). */
@@ -86,6 +89,7 @@ export function createApp(opts: AppOptions): App {
     { window: opts.lineageWindow },
     opts.queries,
     opts.facetKeysMax,
+    opts.bodyBytesInFlight,
   );
   const koa = new Koa();
   koa.proxy = opts.trustProxy !== undefined && opts.trustProxy !== false;
@@ -143,6 +147,7 @@ export function createApp(opts: AppOptions): App {
         throw bodyError(err);
       },
     }),
+    reserveBody: (ctx) => reserveBody(services.bodyBudget, opts.bodyLimitBytes, ctx),
   };
   const api = new Router({ prefix: '/api/v1' });
   for (const make of [

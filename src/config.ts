@@ -8,6 +8,7 @@ import { projectRoot } from './paths.js';
 import { KeyFileError, parseKeys, type ApiKey } from './auth/keys.js';
 import { parseDuration, type Duration } from './domain/duration.js';
 import { DEFAULT_HEAP_GROWTH_PERCENT } from './memory.js';
+import { DEFAULT_BODY_BYTES_IN_FLIGHT } from './http/body-budget.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -45,6 +46,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Maximum accepted request body, in bytes (after decompression). */
   bodyLimitBytes: number;
+  /** Request-body bytes in flight at once, over all requests (http/body-budget.ts); 0 = no cap. */
+  bodyBytesInFlight: number;
   /** Upper bound of any read transaction (ms); lineage traversals answer 504 past it. */
   queryTimeoutMs: number;
   /** Upper bound of one ingest transaction (ms): generous, since aborting a write only makes producers retry. */
@@ -213,12 +216,28 @@ export function loadConfig(env: Env = process.env): Config {
     };
   }
 
+  const bodyLimitBytes = parseSize('BODY_LIMIT', str(env, 'BODY_LIMIT', '10mb'));
+  // Unset: 32 MiB (http/body-budget.ts), or BODY_LIMIT if that is larger, so that raising BODY_LIMIT alone
+  // keeps a valid configuration.
+  const bodyBytesInFlight = parseSize(
+    'BODY_BYTES_IN_FLIGHT',
+    str(env, 'BODY_BYTES_IN_FLIGHT', `${Math.max(DEFAULT_BODY_BYTES_IN_FLIGHT, bodyLimitBytes)}b`),
+  );
+  if (bodyBytesInFlight !== 0 && bodyBytesInFlight < bodyLimitBytes) {
+    throw new ConfigError(
+      'BODY_BYTES_IN_FLIGHT',
+      `must be 0 (no cap) or at least BODY_LIMIT (${bodyLimitBytes} bytes), so that a body BODY_LIMIT allows can ` +
+        `be taken; got ${bodyBytesInFlight} bytes`,
+    );
+  }
+
   return {
     ...httpSettings(env),
     host: str(env, 'HOST', '0.0.0.0'),
     port: int(env, 'PORT', 5000, 0, 65535),
     logLevel,
-    bodyLimitBytes: parseSize('BODY_LIMIT', str(env, 'BODY_LIMIT', '10mb')),
+    bodyLimitBytes,
+    bodyBytesInFlight,
     queryTimeoutMs: int(env, 'QUERY_TIMEOUT_MS', 10_000, 100, 600_000),
     ingestTimeoutMs: int(env, 'INGEST_TIMEOUT_MS', 60_000, 1000, 600_000),
     ingestWriters: int(env, 'INGEST_WRITERS', 2, 1, 16),

@@ -149,6 +149,31 @@ export function observeAdmission(
   for (const [name, help, read] of gauges) gaugeFrom(metrics, name, help, read);
 }
 
+/** The cap on request-body bytes in flight (BODY_BYTES_IN_FLIGHT; http/body-budget.ts), read at scrape time. */
+export function observeBodyBudget(
+  metrics: Metrics,
+  budget: { stats: { refused: number }; inFlight: number; limitBytes: number },
+): void {
+  gaugeFrom(
+    metrics,
+    'lineage_request_body_bytes_in_flight',
+    'Request-body bytes reserved now: bodies being read or held until their request is answered',
+    () => budget.inFlight,
+  );
+  gaugeFrom(
+    metrics,
+    'lineage_request_body_bytes_in_flight_limit',
+    'BODY_BYTES_IN_FLIGHT in effect (0: no cap)',
+    () => budget.limitBytes,
+  );
+  countFrom(
+    metrics,
+    'lineage_request_body_refused_requests_total',
+    'Requests refused with 503 overloaded before their body was read: BODY_BYTES_IN_FLIGHT was taken',
+    () => budget.stats.refused,
+  );
+}
+
 /**
  * Neo4j as the service sees it: up or down, outages so far, and, for the local server this process
  * supervises, its restarts (`restarts` is undefined for an external Neo4j).

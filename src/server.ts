@@ -96,6 +96,7 @@ export async function startService(
       db,
       logger,
       bodyLimitBytes: config.bodyLimitBytes,
+      bodyBytesInFlight: config.bodyBytesInFlight,
       ingest: {
         timeoutMs: config.ingestTimeoutMs,
         writers: config.ingestWriters,
@@ -310,7 +311,12 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, config.logFormat);
   const memory = memorySettingsInEffect();
   logger.info(
-    { heapGrowthPercent: config.heapGrowthPercent, heapSizeLimitMiB: Math.round(memory.heapSizeLimitBytes / 1048576) },
+    {
+      heapGrowthPercent: config.heapGrowthPercent,
+      heapSizeLimitMiB: Math.round(memory.heapSizeLimitBytes / 1048576),
+      bodyLimitBytes: config.bodyLimitBytes,
+      bodyBytesInFlight: config.bodyBytesInFlight,
+    },
     'memory settings',
   );
   let service: RunningService;

@@ -3,7 +3,7 @@
  * admission, metrics observers) on one Db, once per app; every router gets them as `Services`.
  */
 import type { Logger } from './logger.js';
-import { observeAdmission, observeCommitter, observeNeo4j, type Metrics } from './metrics.js';
+import { observeAdmission, observeBodyBudget, observeCommitter, observeNeo4j, type Metrics } from './metrics.js';
 import { Admission, type AdmissionOptions } from './http/middleware/admission.js';
 import type { Db } from './store/db.js';
 import { NamespaceRepository } from './store/namespaces.js';
@@ -20,6 +20,7 @@ import { StatsRepository } from './store/stats.js';
 import { Readiness } from './readiness.js';
 import { ImpactRepository } from './store/impact.js';
 import { DEFAULT_FACET_KEYS_MAX, FacetKeyBudget } from './ingest/facet-keys.js';
+import { BodyBudget, DEFAULT_BODY_BYTES_IN_FLIGHT } from './http/body-budget.js';
 
 export interface Services {
   db: Db;
@@ -43,6 +44,8 @@ export interface Services {
   admission: Admission;
   /** The cap on facet property keys (FACET_KEYS_MAX). */
   facetKeys: FacetKeyBudget;
+  /** The cap on request-body bytes in flight (BODY_BYTES_IN_FLIGHT; http/body-budget.ts). */
+  bodyBudget: BodyBudget;
 }
 
 export function createServices(
@@ -53,18 +56,22 @@ export function createServices(
   lineage: LineageOptions = {},
   queries: Partial<AdmissionOptions> = {},
   facetKeysMax = DEFAULT_FACET_KEYS_MAX,
+  bodyBytesInFlight = DEFAULT_BODY_BYTES_IN_FLIGHT,
 ): Services {
   const committer = new IngestCommitter(db, logger, { ...DEFAULT_COMMITTER_OPTIONS, ...ingest });
   observeCommitter(metrics, committer);
   const admission = new Admission(queries);
   observeAdmission(metrics, admission);
   observeNeo4j(metrics, db.availability);
+  const bodyBudget = new BodyBudget(bodyBytesInFlight);
+  observeBodyBudget(metrics, bodyBudget);
   const lineageRepository = new LineageRepository(db, lineage);
   return {
     db,
     logger,
     metrics,
     admission,
+    bodyBudget,
     facetKeys: new FacetKeyBudget(db, facetKeysMax),
     namespaces: new NamespaceRepository(db),
     committer,

@@ -52,6 +52,25 @@ describe('config', () => {
     expect(errorOf({ INGEST_MIN_BATCH: '0' }).variable).to.equal('INGEST_MIN_BATCH');
   });
 
+  it(
+    'caps request-body bytes in flight (BODY_BYTES_IN_FLIGHT): 32 MB by default, 0 for no cap, never below ' +
+      'BODY_LIMIT',
+    () => {
+      expect(loadConfig({}).bodyBytesInFlight).to.equal(32 * 1024 * 1024);
+      expect(loadConfig({ BODY_BYTES_IN_FLIGHT: '0' }).bodyBytesInFlight).to.equal(0);
+      expect(loadConfig({ BODY_BYTES_IN_FLIGHT: '1g' }).bodyBytesInFlight).to.equal(1024 ** 3);
+      expect(loadConfig({ BODY_LIMIT: '1mb', BODY_BYTES_IN_FLIGHT: '1mb' }).bodyBytesInFlight).to.equal(1024 ** 2);
+      const below = errorOf({ BODY_BYTES_IN_FLIGHT: '5mb' });
+      expect(below.variable).to.equal('BODY_BYTES_IN_FLIGHT');
+      expect(below.message).to.match(/at least BODY_LIMIT \(10485760 bytes\)/);
+      expect(loadConfig({ BODY_LIMIT: '100mb' }).bodyBytesInFlight, 'unset, at least BODY_LIMIT').to.equal(
+        100 * 1024 ** 2,
+      );
+      expect(loadConfig({ BODY_LIMIT: '100mb', BODY_BYTES_IN_FLIGHT: '0' }).bodyLimitBytes).to.equal(100 * 1024 ** 2);
+      expect(errorOf({ BODY_BYTES_IN_FLIGHT: 'lots' }).message).to.match(/BODY_BYTES_IN_FLIGHT must be a size/);
+    },
+  );
+
   it('profiles ingestion only when INGEST_PROFILE asks: statements, or phases', () => {
     expect(loadConfig({}).ingestProfile).to.equal('off');
     expect(loadConfig({ INGEST_PROFILE: '1' }).ingestProfile).to.equal('statements');

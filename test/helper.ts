@@ -66,6 +66,8 @@ export interface TestApp {
 
 export interface BuildOptions {
   bodyLimitBytes?: number;
+  /** BODY_BYTES_IN_FLIGHT (0 off); unset: the service's default. */
+  bodyBytesInFlight?: number;
   queryTimeoutMs?: number;
   db?: Db;
   ingest?: Partial<CommitterOptions>;
@@ -91,6 +93,7 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
     db,
     logger: opts.logger ?? createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'),
     bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024,
+    bodyBytesInFlight: opts.bodyBytesInFlight,
     // Load shedding is tested where a test asks for it (test/http/load-shedding.test.ts): elsewhere a
     // busy test machine must not turn a slow transaction into a 503. Nor does the test process's own
     // memory say anything about the app's.

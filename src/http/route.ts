@@ -16,6 +16,7 @@ import { HttpError } from './errors.js';
 import { decoderOf, FORMATS } from './params.js';
 import type { Scope } from '../auth/keys.js';
 import type { ErrorDetail } from '../api/types.js';
+import type { BodyHold } from './body-budget.js';
 
 export type { Scope };
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -80,6 +81,12 @@ export interface RouteRuntime {
   authorize(ctx: Context, scope: Scope): void;
   /** Parses a JSON body into ctx.request.body (koa-bodyparser with the configured limit). */
   parseBody: Middleware;
+  /**
+   * Reserves the body's bytes in the process-wide budget (BODY_BYTES_IN_FLIGHT) before it is read;
+   * throws 503 when the budget is taken. The route reports when the body is read and when the handler is
+   * done with it (src/http/body-budget.ts). Absent: no budget.
+   */
+  reserveBody?(ctx: Context): BodyHold;
 }
 
 export type AnyRouteSpec = RouteSpec<TProperties, TProperties, TSchema, TSchema>;
@@ -249,7 +256,12 @@ function parseParameters(
 
 const hasBody = (ctx: Context) => Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
 
-async function parseBody(ctx: Context, spec: BodySpec<TSchema>, runtime: RouteRuntime): Promise<unknown> {
+async function parseBody(
+  ctx: Context,
+  spec: BodySpec<TSchema>,
+  runtime: RouteRuntime,
+  held: (hold: BodyHold) => void,
+): Promise<unknown> {
   const required = spec.required !== false;
   if (!required && !hasBody(ctx)) return undefined;
   if (!ctx.is('application/json', '+json')) {
@@ -259,12 +271,22 @@ async function parseBody(ctx: Context, spec: BodySpec<TSchema>, runtime: RouteRu
       `Content-Type must be application/json, got '${ctx.get('content-type') || 'none'}'`,
     );
   }
-  await runtime.parseBody(ctx, async () => undefined);
+  // Reserved after the key, parameters and Content-Type are checked (401/403/400/415 first), before
+  // a byte of the body is read.
+  const hold = runtime.reserveBody?.(ctx);
+  const parse = () => runtime.parseBody(ctx, async () => undefined);
+  if (hold) {
+    held(hold);
+    await hold.read(parse);
+  } else await parse();
   const raw = (ctx.request as unknown as { rawBody?: string }).rawBody;
   if (raw === undefined || raw.trim() === '') {
     if (!required) return undefined;
     throw new HttpError(400, 'bad_request', `The request body is empty; expected ${spec.what}`);
   }
+  // Not needed once parsed: dropped, it no longer doubles the body's memory while the handler (the
+  // committer, for an event) holds the parsed body.
+  delete (ctx.request as unknown as { rawBody?: string }).rawBody;
   const body = (ctx.request as unknown as { body?: unknown }).body;
   const type = (spec.schema as { type?: string }).type;
   if (type === 'array' && !Array.isArray(body))
@@ -305,11 +327,19 @@ export function route<
     runtime.authorize(ctx, spec.scope);
     const params = paramsSchema ? parseParameters('path', paramsSchema, ctx.params as Record<string, string>) : {};
     const query = querySchema ? parseParameters('query', querySchema, ctx.query) : {};
-    const body = spec.body ? await parseBody(ctx, spec.body as BodySpec<TSchema>, runtime) : undefined;
-    const answer = await spec.handler({ params, query, body } as Request<P, Q, B>, ctx);
-    if (answer !== undefined) {
-      ctx.status = spec.success.status;
-      ctx.body = answer;
+    // The body's reservation is kept until the handler is done with it, whatever the outcome.
+    let bodyHold: BodyHold | undefined;
+    try {
+      const body = spec.body
+        ? await parseBody(ctx, spec.body as BodySpec<TSchema>, runtime, (hold) => (bodyHold = hold))
+        : undefined;
+      const answer = await spec.handler({ params, query, body } as Request<P, Q, B>, ctx);
+      if (answer !== undefined) {
+        ctx.status = spec.success.status;
+        ctx.body = answer;
+      }
+    } finally {
+      bodyHold?.done();
     }
   };
   declarations.set(middleware, spec as unknown as AnyRouteSpec);

@@ -1,21 +1,10 @@
 import { expect } from 'chai';
 import { build, testDb, testDriver, type TestApp } from '../helper.js';
 import { Db } from '../../src/store/db.js';
-import { rows } from '../support/graph.js';
+import { holdRunLock, rows } from '../support/graph.js';
 import { runEvent } from '../support/events.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Holds the write lock of run `id` in an open transaction until `release` is called (then rolls back). */
-async function holdRunLock(id: string): Promise<() => Promise<void>> {
-  const session = testDriver().session({ database: process.env.TEST_NEO4J_DATABASE ?? 'neo4j' });
-  const tx = session.beginTransaction();
-  await tx.run('MERGE (r:Run {id: $id}) SET r.lockedByTest = true', { id });
-  return async () => {
-    await tx.rollback();
-    await session.close();
-  };
-}
 
 describe('load shedding', () => {
   describe('query admission (QUERY_MAX_CONCURRENT, QUERY_MAX_WAIT_MS)', () => {

@@ -2,6 +2,7 @@
 import type { Db } from '../../src/store/db.js';
 import { toNative } from '../../src/store/db.js';
 import { digest, parseStamps, DELETED } from '../../src/domain/facet-stamps.js';
+import { testDriver } from '../helper.js';
 
 export async function rows(
   db: Db,
@@ -73,4 +74,15 @@ export async function staleFacetDigests(db: Db): Promise<string[]> {
     }
   }
   return stale;
+}
+
+/** Holds the write lock of run `id` in an open transaction until `release` is called (then rolls back). */
+export async function holdRunLock(id: string): Promise<() => Promise<void>> {
+  const session = testDriver().session({ database: process.env.TEST_NEO4J_DATABASE ?? 'neo4j' });
+  const tx = session.beginTransaction();
+  await tx.run('MERGE (r:Run {id: $id}) SET r.lockedByTest = true', { id });
+  return async () => {
+    await tx.rollback();
+    await session.close();
+  };
 }

@@ -19,7 +19,7 @@ import { IngestOverloaded } from '../../ingest/committer.js';
 import { toHttpError } from '../middleware/errors.js';
 import { routes, type RouteRuntime } from '../route.js';
 import { forbiddenNamespace, namespaceForbidden, principalOf, type Principal } from '../auth.js';
-import { BatchResult } from '../../api/schemas.js';
+import { BatchResult, ErrorBody } from '../../api/schemas.js';
 
 /**
  * 422: `limit_exceeded` naming the limits (docs/operations.md#limits) when the event is past one, else
@@ -89,7 +89,9 @@ export function lineageIngestRouter(
     errors: {
       403: "The key may not write into one of the event's namespaces (nothing is written)",
       409: 'The run id belongs to another job',
-      503: 'Not stored for now (overloaded, or Neo4j unavailable): send it again after Retry-After',
+      503:
+        'Not stored for now (overloaded: the ingest queue or BODY_BYTES_IN_FLIGHT is full; or Neo4j unavailable): ' +
+        'send it again after Retry-After',
     },
     handler: async ({ body }, ctx) => {
       const parsed = parseEvent(body);
@@ -122,8 +124,9 @@ export function lineageIngestRouter(
       503: {
         description:
           'Nothing stored and something worth retrying (overloaded, Neo4j unavailable), with Retry-After; the body ' +
-          'lists each event as for 200',
-        schema: BatchResult,
+          'lists each event as for 200. Refused before its body was read (BODY_BYTES_IN_FLIGHT taken): an ' +
+          'Error',
+        schema: Type.Union([BatchResult, ErrorBody]),
       },
     },
     handler: async ({ body }, ctx) => {
