@@ -46,7 +46,7 @@ export interface AppOptions {
   db: Db;
   logger: Logger;
   bodyLimitBytes: number;
-  /** Request-body bytes in flight at once (BODY_BYTES_IN_FLIGHT; 0 off); unset: the default (32 MiB). */
+  /** Request-body bytes in flight at once (BODY_BYTES_IN_FLIGHT; 0 off); unset: the default (12 MiB). */
   bodyBytesInFlight?: number;
   /** Group-commit settings (see CommitterOptions); unset ones take the committer's defaults. */
   ingest?: Partial<CommitterOptions>;

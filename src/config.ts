@@ -217,7 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const bodyLimitBytes = parseSize('BODY_LIMIT', str(env, 'BODY_LIMIT', '10mb'));
-  // Unset: 32 MiB (http/body-budget.ts), or BODY_LIMIT if that is larger, so that raising BODY_LIMIT alone
+  // Unset: 12 MiB (http/body-budget.ts), or BODY_LIMIT if that is larger, so that raising BODY_LIMIT alone
   // keeps a valid configuration.
   const bodyBytesInFlight = parseSize(
     'BODY_BYTES_IN_FLIGHT',

@@ -53,10 +53,10 @@ describe('config', () => {
   });
 
   it(
-    'caps request-body bytes in flight (BODY_BYTES_IN_FLIGHT): 32 MB by default, 0 for no cap, never below ' +
+    'caps request-body bytes in flight (BODY_BYTES_IN_FLIGHT): 12 MiB by default, 0 for no cap, never below ' +
       'BODY_LIMIT',
     () => {
-      expect(loadConfig({}).bodyBytesInFlight).to.equal(32 * 1024 * 1024);
+      expect(loadConfig({}).bodyBytesInFlight).to.equal(12 * 1024 * 1024);
       expect(loadConfig({ BODY_BYTES_IN_FLIGHT: '0' }).bodyBytesInFlight).to.equal(0);
       expect(loadConfig({ BODY_BYTES_IN_FLIGHT: '1g' }).bodyBytesInFlight).to.equal(1024 ** 3);
       expect(loadConfig({ BODY_LIMIT: '1mb', BODY_BYTES_IN_FLIGHT: '1mb' }).bodyBytesInFlight).to.equal(1024 ** 2);

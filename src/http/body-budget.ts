@@ -29,14 +29,14 @@ import type { Context } from 'koa';
 import { HttpError } from './errors.js';
 
 /**
- * 32 MiB: three bodies at the 10 MB BODY_LIMIT, or thousands of ordinary 1-15 KB events, at once. A
- * body costs several times its size in memory while it is in flight (the string, the parsed object
- * graph, the facets' JSON, the driver's buffers). With 48 producers of 4 MB events
- * (bench:overload:large; docs/operations.md#memory) 32 MiB peaked at 437-455 MiB resident, 64 MiB at
- * 773, no cap at 1,225-1,515, and no fewer events were accepted with the cap (Neo4j's pace bounds
- * them); accepted events waited less the lower the cap.
+ * 12 MiB: one body at the 10 MB BODY_LIMIT, or hundreds of ordinary 1-15 KB events (256 producers hold
+ * about 4 MB), at once. A body costs several times its size in memory while it is in flight (the
+ * string, the parsed object graph, the facets' JSON, the driver's buffers). With 48 producers of 4 MB
+ * events (bench:overload:large; docs/operations.md#memory) 12 MiB peaked at 253 MiB resident, 16 MiB
+ * at 302-306, 32 MiB at 420-455, 64 MiB at 773, no cap at 1,225-1,515; no fewer events were accepted
+ * with a lower cap (Neo4j's pace bounds them), and accepted events waited less the lower the cap.
  */
-export const DEFAULT_BODY_BYTES_IN_FLIGHT = 32 * 1024 * 1024;
+export const DEFAULT_BODY_BYTES_IN_FLIGHT = 12 * 1024 * 1024;
 
 export interface BodyBudgetStats {
   /** Requests that reserved body bytes. */
