@@ -3,6 +3,7 @@
  * renders every node with what its `data` needs, whatever the graph size. docs/lineage.md.
  */
 import { int } from '../db.js';
+import { keepJsonText } from '../../api/json-text.js';
 import { iso } from '../time.js';
 import { toDataset, toJob } from '../mappers.js';
 import type { Duration } from '../../domain/duration.js';
@@ -54,13 +55,17 @@ export function renderGraphRow(
   if (asOf !== null) node = isJob ? jobAsOf(node, asOf) : datasetAsOf(node);
   const destinationId = isJob ? datasetNodeId : jobNodeId;
   return {
-    node: {
-      id: nodeId,
-      type: isJob ? 'JOB' : 'DATASET',
-      data: nodeData(isJob ? toJob(node) : toDataset(node), isJob, include),
-      inEdges: [],
-      outEdges: [],
-    },
+    // Its data is final here: its JSON text is made now, beside Neo4j, not after the last record.
+    node: keepJsonText(
+      {
+        id: nodeId,
+        type: isJob ? 'JOB' : 'DATASET',
+        data: nodeData(isJob ? toJob(node) : toDataset(node), isJob, include),
+        inEdges: [],
+        outEdges: [],
+      } as LineageNode,
+      'data',
+    ),
     out: out.map((e) => {
       const [a, b] = e.to as [string, string];
       return { destination: destinationId(a, b), extras: edgeExtras(e, asOf !== null) };

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import zlib from 'node:zlib';
 import { jsonPieces, STREAM_MIN_ITEMS } from '../../../src/http/middleware/json-stream.js';
+import { keepJsonText } from '../../../src/api/json-text.js';
+import { parseNodeId } from '../../../src/domain/node-id.js';
 import { useTestApp } from '../../helper.js';
 import { runEvent } from '../../support/events.js';
 import { rawGet } from '../../support/raw-http.js';
@@ -16,6 +18,25 @@ describe('large JSON answers stream', () => {
       { small: many(3), empty: [], big: many(250), emoji: '😀' },
     ];
     for (const body of bodies) expect([...jsonPieces(body)].join('')).to.equal(JSON.stringify(body));
+  });
+
+  it('members whose JSON text was kept ahead are written from it, the rest as JSON.stringify would', () => {
+    const items = Array.from({ length: STREAM_MIN_ITEMS + 1 }, (_, i) =>
+      keepJsonText({ id: `n${i}`, gone: undefined, data: { i, tags: ['a', '"b"'], at: null }, edges: [i] }, 'data'),
+    );
+    const body = { graph: items, truncated: false };
+    expect([...jsonPieces(body)].join('')).to.equal(JSON.stringify(body));
+    // The kept text is what is written (so it must be kept only once the member is final).
+    items[0].data.i = -1;
+    expect([...jsonPieces(body)].join('')).to.contain('{"id":"n0","data":{"i":0,');
+    // Invisible to everything else: keys, copies, deep comparison.
+    expect(Object.keys(items[1])).to.deep.equal(['id', 'gone', 'data', 'edges']);
+    expect(items[1]).to.deep.equal({
+      id: 'n1',
+      gone: undefined,
+      data: { i: 1, tags: ['a', '"b"'], at: null },
+      edges: [1],
+    });
   });
 
   describe('through the app', () => {
@@ -46,6 +67,33 @@ describe('large JSON answers stream', () => {
       const br = await rawGet(t().baseUrl, '/api/v1/namespaces?limit=1000', { 'accept-encoding': 'br' });
       expect(br.headers['content-encoding']).to.equal('br');
       expect(zlib.brotliDecompressSync(br.body).toString()).to.equal(text);
+    });
+
+    it('a lineage answer of more than a hundred nodes is streamed byte for byte as the answer object', async () => {
+      const chain = Array.from({ length: STREAM_MIN_ITEMS / 2 + 5 }, (_, i) =>
+        runEvent({
+          eventType: 'COMPLETE',
+          job: `chain.step_${i}`,
+          inputs: [`chain.t${i}`],
+          outputs: [`chain.t${i + 1}`],
+        }),
+      );
+      expect((await t().post('/api/v1/lineage/batch', chain)).status).to.equal(200);
+      const path = `/api/v1/lineage?nodeId=${encodeURIComponent('job:airflow:chain.step_0')}&depth=100&direction=downstream`;
+      const plain = await rawGet(t().baseUrl, path);
+      expect(plain.status).to.equal(200);
+      expect(plain.headers['transfer-encoding']).to.equal('chunked');
+      const text = plain.body.toString();
+      const answer = JSON.parse(text) as { graph: unknown[] };
+      expect(answer.graph.length).to.be.greaterThan(STREAM_MIN_ITEMS);
+      // Byte for byte JSON.stringify of the answer object as the repository builds it (JSON.stringify does not
+      // read the kept texts): the node data written from its kept text is the data itself.
+      const object = await t().app.services.lineage.lineage(
+        parseNodeId('job:airflow:chain.step_0') as never,
+        100,
+        'downstream',
+      );
+      expect(text).to.equal(JSON.stringify(object));
     });
 
     it('a short page keeps its Content-Length', async () => {
