@@ -79,7 +79,8 @@ describe('large JSON answers stream', () => {
         }),
       );
       expect((await t().post('/api/v1/lineage/batch', chain)).status).to.equal(200);
-      const path = `/api/v1/lineage?nodeId=${encodeURIComponent('job:airflow:chain.step_0')}&depth=100&direction=downstream`;
+      const start = encodeURIComponent('job:airflow:chain.step_0');
+      const path = `/api/v1/lineage?nodeId=${start}&depth=100&direction=downstream`;
       const plain = await rawGet(t().baseUrl, path);
       expect(plain.status).to.equal(200);
       expect(plain.headers['transfer-encoding']).to.equal('chunked');
