@@ -25,7 +25,6 @@ import neo4jDriver from 'neo4j-driver';
 import http from 'node:http';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import fs from 'node:fs';
 import path from 'node:path';
 import {
   cpuSpeedProbe,
@@ -38,7 +37,7 @@ import {
   writeResult,
   type ServiceProcess,
 } from './support.js';
-import { generate, ingestGraph } from './lineage-graph.js';
+import { generate, ingestOrReuse } from './lineage-graph.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
@@ -222,20 +221,7 @@ async function main() {
       `bench:lineage's graph: ${g.jobs.length} jobs + ${g.datasets.length} datasets = ` +
         `${g.jobs.length + g.datasets.length} nodes`,
     );
-    // A kept home holds the graph of an earlier run (its facts in a marker file written after the ingest).
-    const marker = KEPT_HOME ? path.join(KEPT_HOME, 'bench-impact-graph.json') : null;
-    const kept =
-      marker && fs.existsSync(marker)
-        ? (JSON.parse(fs.readFileSync(marker, 'utf8')) as {
-            domains: number;
-            written: Awaited<ReturnType<typeof ingestGraph>>;
-          })
-        : null;
-    if (kept && kept.domains !== DOMAINS) throw new Error(`${KEPT_HOME} holds a graph of ${kept.domains} domains`);
-    const written = kept?.written ?? (await ingestGraph(db, g, { log: console.log }));
-    if (kept) console.log(`reusing the graph in ${KEPT_HOME}, ingested ${kept.written.events} events earlier`);
-    else console.log(`ingested ${written.events} events in ${written.seconds} s:`, written.counts);
-    if (marker && !kept) fs.writeFileSync(marker, JSON.stringify({ domains: DOMAINS, written, at: new Date() }));
+    const { written, reused } = await ingestOrReuse(db, g, DOMAINS, KEPT_HOME);
     service = await startServiceProcess(neo4j.uri, { QUERY_TIMEOUT_MS: '60000' });
     if (BASE_REF) base = await startServiceProcess(neo4j.uri, { QUERY_TIMEOUT_MS: '60000' }, exportRef(BASE_REF));
     const url = service.url;
@@ -410,7 +396,7 @@ async function main() {
         domains: DOMAINS,
         jobs: g.jobs.length,
         datasets: g.datasets.length,
-        reusedFrom: kept ? KEPT_HOME : null,
+        reusedFrom: reused ? KEPT_HOME : null,
         ingestSeconds: written.seconds,
         counts: written.counts,
       },

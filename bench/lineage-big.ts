@@ -13,7 +13,7 @@
  *   BENCH_LINEAGE_BIG_A_REF=<commit>: also runs that commit's service on the same Neo4j and alternates
  *   requests between the two (A = that commit, B = this checkout), for a before/after in one run.
  */
-import fs from 'node:fs';
+import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -26,7 +26,7 @@ import {
   writeResult,
   type ServiceProcess,
 } from './support.js';
-import { generate, HUB_NS, ingestGraph } from './lineage-graph.js';
+import { generate, HUB_NS, ingestOrReuse } from './lineage-graph.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
@@ -55,7 +55,6 @@ async function timed(url: string): Promise<{ ms: number; nodes: number }> {
 
 async function gzipSize(url: string): Promise<number> {
   // undici's fetch decompresses; node:http does not.
-  const { request } = await import('node:http');
   return new Promise((resolve, reject) => {
     request(url, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
       let n = 0;
@@ -76,12 +75,7 @@ async function main() {
   try {
     await applySchema(db);
     const g = generate(DOMAINS);
-    // The marker is bench:impact's: both build the same graph (bench/lineage-graph.ts).
-    const marker = KEPT_HOME ? path.join(KEPT_HOME, 'bench-impact-graph.json') : null;
-    const kept = marker && fs.existsSync(marker) ? JSON.parse(fs.readFileSync(marker, 'utf8')) : null;
-    if (kept && kept.domains !== DOMAINS) throw new Error(`${KEPT_HOME} holds a graph of ${kept.domains} domains`);
-    const written = kept?.written ?? (await ingestGraph(db, g, { log: console.log }));
-    if (marker && !kept) fs.writeFileSync(marker, JSON.stringify({ domains: DOMAINS, written, at: new Date() }));
+    const { written, reused } = await ingestOrReuse(db, g, DOMAINS, KEPT_HOME);
     const env = { QUERY_TIMEOUT_MS: '60000', INGEST_IDLE_WARM_UP_MS: '0' };
     services.B = await startServiceProcess(neo4j.uri, env);
     if (A_REF) services.A = await startServiceProcess(neo4j.uri, env, exportRef(A_REF));
@@ -128,7 +122,7 @@ async function main() {
         'End to end over HTTP from a client on the same 2-core machine, Accept-Encoding: gzip, one request at a ' +
         'time, until the decompressed body is read; the service and Neo4j in their own processes.',
       target: 'the depth-20 answer of about 2,500 nodes under 300 ms',
-      graph: { domains: DOMAINS, reusedFrom: kept ? KEPT_HOME : null, events: written.events },
+      graph: { domains: DOMAINS, reusedFrom: reused ? KEPT_HOME : null, events: written.events },
       aRef: A_REF,
       warmUpRequestsPerSide: WARM_UP,
       iterations: ITERATIONS,

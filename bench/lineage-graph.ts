@@ -16,6 +16,8 @@
  * domains with a skewed popularity; one dimension table (`dim_date`) read by ~5% of all jobs (a very
  * wide fan-out hub that ties the domains together for the undirected walk).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { rng } from './traffic.js';
 import type { Db } from '../src/store/db.js';
 import { writeEvents } from '../src/store/ingest.js';
@@ -242,4 +244,34 @@ export async function ingestGraph(
   const counts: Record<string, number> = {};
   for (const r of res.records) counts[r.get('k')] = Number(r.get('c'));
   return { seconds: Math.round((performance.now() - t0) / 100) / 10, events: items.length, counts };
+}
+
+/**
+ * The graph in a server home kept between runs (bench:impact, bench:lineage:big): ingested once, its
+ * facts in a marker file written after the ingest, reused by later runs with the same `domains`.
+ * Without a kept home it is ingested every time. `reused` says which happened.
+ */
+export async function ingestOrReuse(
+  db: Db,
+  g: GeneratedGraph,
+  domains: number,
+  keptHome: string | undefined,
+): Promise<{ written: Awaited<ReturnType<typeof ingestGraph>>; reused: boolean }> {
+  const marker = keptHome ? path.join(keptHome, 'bench-impact-graph.json') : null;
+  const kept =
+    marker && fs.existsSync(marker)
+      ? (JSON.parse(fs.readFileSync(marker, 'utf8')) as {
+          domains: number;
+          written: Awaited<ReturnType<typeof ingestGraph>>;
+        })
+      : null;
+  if (kept && kept.domains !== domains) throw new Error(`${keptHome} holds a graph of ${kept.domains} domains`);
+  if (kept) {
+    console.log(`reusing the graph in ${keptHome}, ingested ${kept.written.events} events earlier`);
+    return { written: kept.written, reused: true };
+  }
+  const written = await ingestGraph(db, g, { log: console.log });
+  console.log(`ingested ${written.events} events in ${written.seconds} s:`, written.counts);
+  if (marker) fs.writeFileSync(marker, JSON.stringify({ domains, written, at: new Date() }));
+  return { written, reused: false };
 }
