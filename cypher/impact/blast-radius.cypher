@@ -11,10 +11,10 @@
 // Time (docs/lineage.md "Time"): the same rule as cypher/lineage/graph.cypher: an edge takes part when
 // it existed at $asOf and was observed within [$windowStart, $asOf], or was still among its job's latest
 // known I/O at $asOf (heldUntil); a node when it existed at $asOf and was not soft-deleted by then. With
-// a point in time the rule is graph.cypher's, verbatim. Without one ($asOf is the end of time) it is
-// read from the values the edge keeps for "now": seen within the window (lastSeenAt, the end of its last
-// span) or still held (current: its last heldUntil is FOREVER), and the node not deleted; the same edges
-// and nodes, for events dated before 9999-12-31T23:59:59.999Z, at half the cost of the walk
+// a point in time and without one, the rule is graph.cypher's, verbatim: without one ($asOf is the end of
+// time) it is read from the values the edge keeps for "now": seen within the window (lastSeenAt, the end of
+// its last span) or still held (current: its last heldUntil is FOREVER), and the node not deleted; the same
+// edges and nodes, for events dated before 9999-12-31T23:59:59.999Z, at half the cost of the walk
 // (test/store/impact-plans.test.ts checks both the text and the equivalence on stored histories).
 // A job's latest run is the one graph.cypher answers (the latest started at or before $asOf), and its
 // state is the state it had then (RUNNING or NEW if it ended, or started, later); without a point in
@@ -38,10 +38,9 @@
 MATCH (s) WHERE elementId(s) = $startId
 MATCH p = (s)(()-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0,
   size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
-  ELSE e.firstSeenAt <= $asOf AND (e.lastSeenAt >= $windowStart OR e.current) END]->/*downstream*/(x)
+  ELSE e.lastSeenAt >= $windowStart OR e.current END]->/*downstream*/(x)
     WHERE CASE WHEN $pointInTime THEN x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false)
-      AND coalesce(x.deletedAt, x.createdAt) <= $asOf) ELSE x.createdAt <= $asOf AND NOT coalesce(x.isDeleted,
-      false) END){0, 42 /*maxRels*/}(n)
+      AND coalesce(x.deletedAt, x.createdAt) <= $asOf) ELSE NOT coalesce(x.isDeleted, false) END){0, 42 /*maxRels*/}(n)
 WITH n, min(length(p)) AS distance
 WITH n, distance, n:Job AS isJob, CASE WHEN n:Job THEN 'job:' ELSE 'dataset:' END + n.namespace + ':' + n.name AS id
 ORDER BY distance, id
@@ -81,8 +80,7 @@ RETURN r.isJob AS isJob, n.namespace AS namespace, n.name AS name, r.distance AS
   // A predecessor that matters is one the walk reached a step nearer, so in view: only the edge is checked.
   [(m)-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0,
     size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
-    ELSE e.firstSeenAt <= $asOf AND (e.lastSeenAt >= $windowStart
-    OR e.current) END]->/*downstream*/(n) | elementId(m)] AS preds,
+    ELSE e.lastSeenAt >= $windowStart OR e.current END]->/*downstream*/(n) | elementId(m)] AS preds,
   // A degree check first: most nodes have no tag, and the expand it spares walks the node's whole relationship chain.
   CASE WHEN NOT detailed THEN null WHEN COUNT { (n)-[:TAGGED]->() } = 0 THEN []
     ELSE [(n)-[:TAGGED]->(t) | t.name] END AS tags,

@@ -4,16 +4,17 @@
 // costs the walk, its edges and one latest-run lookup.
 // The walk, the edge predicate and the latest-run subquery are graph.cypher's: keep the copies equal
 // (direction and the /*maxRels*/ bound are set the same way).
-// Params: $startId (elementId of the resolved start node), $asOf, $windowStart (DateTime),
+// Params: $startId (elementId of the resolved start node), $asOf, $windowStart (DateTime), $pointInTime (boolean),
 //   $maxNodes (integer: at most this many nodes; the service asks for one more than its cap to detect truncation)
 // Returns one row per node: isJob, node: n {namespace, name, latestRun: r {id, state, startedAt, endedAt} or null
 //   (ISO strings; the job's latest run at $asOf)}, and out: the node's outgoing edges in view as
 //   {to: [namespace, name], firstSeenAt, lastSeenAt, lastRunId, lastRunState}.
 MATCH (s) WHERE elementId(s) = $startId
-MATCH (s)(()-[e:INPUT_TO|PRODUCES WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1)
-  WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))]->/*downstream*/(x)
-    WHERE x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false) AND coalesce(x.deletedAt,
-      x.createdAt) <= $asOf)){0, 42 /*maxRels*/}(n)
+MATCH (s)(()-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0,
+  size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
+  ELSE e.lastSeenAt >= $windowStart OR e.current END]->/*downstream*/(x)
+    WHERE CASE WHEN $pointInTime THEN x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false)
+      AND coalesce(x.deletedAt, x.createdAt) <= $asOf) ELSE NOT coalesce(x.isDeleted, false) END){0, 42 /*maxRels*/}(n)
 WITH DISTINCT n LIMIT $maxNodes
 CALL (n) {
   OPTIONAL MATCH (n)-[:LATEST_RUN]->(l:Run)
@@ -27,8 +28,9 @@ CALL (n) {
   RETURN CASE WHEN l.sortTime <= $asOf THEN l ELSE r END AS run
 }
 RETURN n:Job AS isJob,
-  [(n)-[e:INPUT_TO|PRODUCES]->(m) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1)
-    WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
+  [(n)-[e:INPUT_TO|PRODUCES]->(m) WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0,
+    size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
+    ELSE e.lastSeenAt >= $windowStart OR e.current END
     | {to: [m.namespace, m.name], firstSeenAt: toString(e.firstSeenAt), lastSeenAt: toString(e.lastSeenAt),
       lastRunId: e.lastRunId,
        lastRunState: e.lastRunState}] AS out,

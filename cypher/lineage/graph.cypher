@@ -14,7 +14,10 @@
 // outputs, a dataset's consumers): keep the copies equal. A node takes part when it existed at
 // $asOf (createdAt) and was not soft-deleted by then. Without a point in time the service passes
 // $asOf = the end of time (everything stored counts, events dated ahead of the clock included) and
-// $windowStart = now - window.
+// $windowStart = now - window, and the rule reads what an edge keeps for "now" instead (CASE ... ELSE):
+// seen within the window (lastSeenAt, the end of its last span) or still held (current: its last
+// heldUntil is FOREVER), and the node not deleted. The same edges and nodes for events dated before
+// 9999-12-31T23:59:59.999Z, at a fraction of the walk's cost (test/store/impact-plans.test.ts checks both).
 // Symlink aliases never carry INPUT_TO/PRODUCES (ingest moves them to the primary).
 //
 // The quantifier bound marked `/*maxRels*/` (42 = depth 20 from a dataset) is replaced by the store
@@ -39,10 +42,11 @@
 // The service keeps the edges whose both ends are in the result.
 // Kept short (the store strips these comments before sending): the text is sent with every request.
 MATCH (s) WHERE elementId(s) = $startId
-MATCH (s)(()-[e:INPUT_TO|PRODUCES WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1)
-  WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))]->/*downstream*/(x)
-    WHERE x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false) AND coalesce(x.deletedAt,
-      x.createdAt) <= $asOf)){0, 42 /*maxRels*/}(n)
+MATCH (s)(()-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0,
+  size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
+  ELSE e.lastSeenAt >= $windowStart OR e.current END]->/*downstream*/(x)
+    WHERE CASE WHEN $pointInTime THEN x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false)
+      AND coalesce(x.deletedAt, x.createdAt) <= $asOf) ELSE NOT coalesce(x.isDeleted, false) END){0, 42 /*maxRels*/}(n)
 WITH DISTINCT n LIMIT $maxNodes
 // Guarded by label: a dataset has no runs, and a version is only looked up as of a point in time.
 OPTIONAL CALL (n) {
@@ -89,8 +93,9 @@ WITH n, run, version,
     .createdAt, .updatedAt,
     .nominalStartTime, .nominalEndTime, .jobVersion, .jobNamespace, .jobName} END AS runBase
 RETURN n:Job AS isJob,
-  [(n)-[e:INPUT_TO|PRODUCES]->(m) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1)
-    WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
+  [(n)-[e:INPUT_TO|PRODUCES]->(m) WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0,
+    size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
+    ELSE e.lastSeenAt >= $windowStart OR e.current END
     | {to: [m.namespace, m.name], firstSeenAt: toString(e.firstSeenAt), lastSeenAt: toString(e.lastSeenAt),
       lastRunId: e.lastRunId,
        lastRunState: e.lastRunState}] AS out,
@@ -98,8 +103,9 @@ RETURN n:Job AS isJob,
     lastModifiedAt: toString(n.lastModifiedAt),
     currentVersionAt: toString(n.currentVersionAt), deletedAt: toString(n.deletedAt),
     // A job's outputs are its `out` edges (the service copies them); its inputs are read here.
-    inputs: CASE WHEN n:Job THEN [(d)-[e:INPUT_TO]->(n) WHERE e.firstSeenAt <= $asOf AND any(i IN range(0,
-      size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
+    inputs: CASE WHEN n:Job THEN [(d)-[e:INPUT_TO]->(n) WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf
+      AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart
+      OR e.heldUntil[i] > $asOf)) ELSE e.lastSeenAt >= $windowStart OR e.current END
       | [d.namespace, d.name]] ELSE [] END,
     tags: [(n)-[:TAGGED]->(t) | t.name],
     fieldTags: CASE WHEN n:Job THEN [] ELSE [(n)-[:HAS_FIELD]->(f)-[:TAGGED]->(t) | [f.name, t.name]] END,

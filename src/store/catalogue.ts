@@ -213,7 +213,7 @@ export const catalogue = {
     { isJob: bool, out: field<Record<string, unknown>[]>(), node: field<Record<string, unknown>>() },
   ),
   'lineage/graph-minimal': query(
-    { startId: str, asOf: dateTime, windowStart: dateTime, maxNodes: integer },
+    { startId: str, asOf: dateTime, windowStart: dateTime, pointInTime: bool, maxNodes: integer },
     { isJob: bool, out: field<Record<string, unknown>[]>(), node: field<Record<string, unknown>>() },
   ),
   'lineage/resolve-dataset': query(

@@ -40,27 +40,40 @@ describe('impact query plans', () => {
   const explain = async (text: string, params: Record<string, unknown>) =>
     operators((await t().db.read({ op: 'test' }, (tx) => tx.run(`EXPLAIN ${text}`, params))).summary.plan as Plan);
 
-  /** graph.cypher's edge and node rules, as written there. */
+  // The reading of the rule without a point in time ($asOf is the end of time), in graph.cypher and the blast radius.
+  const NOW_EDGE = 'e.lastSeenAt >= $windowStart OR e.current';
+  const NOW_NODE = 'NOT coalesce(x.isDeleted, false)';
+
+  /** graph.cypher's edge and node rules at a point in time, as written there (each beside its "now" reading). */
   function graphRules() {
     const graph = flatSource('lineage/graph');
     const edge = new RegExp(
-      String.raw`e:INPUT_TO\|PRODUCES WHERE (e\.firstSeenAt <= \$asOf AND ` +
-        String.raw`any\(i IN range\(0, size\(e\.seenFrom\) - 1\) WHERE .*?\)\))\]`,
+      String.raw`e:INPUT_TO\|PRODUCES WHERE CASE WHEN \$pointInTime THEN (e\.firstSeenAt <= \$asOf AND ` +
+        String.raw`any\(i IN range\(0, size\(e\.seenFrom\) - 1\) WHERE .*?\)\)) ELSE `,
     ).exec(graph)?.[1];
     const node = new RegExp(
-      String.raw`WHERE (x\.createdAt <= \$asOf AND ` +
-        String.raw`NOT \(coalesce\(x\.isDeleted, false\) AND coalesce\(x\.deletedAt, x\.createdAt\) <= \$asOf\))`,
+      String.raw`WHERE CASE WHEN \$pointInTime THEN (x\.createdAt <= \$asOf AND ` +
+        String.raw`NOT \(coalesce\(x\.isDeleted, false\) AND coalesce\(x\.deletedAt, x\.createdAt\) <= \$asOf\)) ELSE `,
     ).exec(graph)?.[1];
     expect(edge, 'edge rule in graph.cypher').to.be.a('string');
     expect(node, 'node rule in graph.cypher').to.be.a('string');
     return { edge: edge!, node: node! };
   }
-  // The blast radius's reading of the rule without a point in time (cypher/impact/blast-radius.cypher).
-  const NOW_EDGE = 'e.firstSeenAt <= $asOf AND (e.lastSeenAt >= $windowStart OR e.current)';
-  const NOW_NODE = 'x.createdAt <= $asOf AND NOT coalesce(x.isDeleted, false)';
 
-  it("uses graph.cypher's edge and node rules verbatim (the blast radius: at a point in time)", () => {
+  it("uses graph.cypher's edge and node rules verbatim (the lineage graph and blast radius: both readings)", () => {
     const { edge, node } = graphRules();
+    // The lineage graph (and its minimal projection): every lineage relationship read, by both readings.
+    for (const [file, edges] of [
+      ['lineage/graph', 3],
+      ['lineage/graph-minimal', 2],
+    ] as const) {
+      const text = flatSource(file);
+      expect(text.split(`CASE WHEN $pointInTime THEN ${edge} ELSE ${NOW_EDGE} END`), file).to.have.length(edges + 1);
+      expect(text.split(`WHERE CASE WHEN $pointInTime THEN ${node} ELSE ${NOW_NODE} END)`), file).to.have.length(2);
+      expect(text.match(/e:INPUT_TO(\|PRODUCES)?\]->\(\w\) WHERE |e:INPUT_TO\|PRODUCES WHERE /g), file).to.have.length(
+        edges,
+      );
+    }
     for (const [file, edges, nodes] of [
       ['impact/blast-radius', 2, 1],
       ['impact/paths', 1, 1],
@@ -80,7 +93,7 @@ describe('impact query plans', () => {
     expect(text.split(`WHERE CASE WHEN $pointInTime THEN ${node} ELSE ${NOW_NODE} END)`)).to.have.length(2);
   });
 
-  it("the blast radius's rule for now selects graph.cypher's at the end of time, for any window", async function () {
+  it("the rule for now selects the point-in-time rule's edges and nodes at the end of time", async function () {
     this.timeout(180_000);
     // Histories of every kind: runs days apart, a failed run without outputs, partitions, symlinks, a JobEvent,
     // a dropped input (run 1 only), an edge seen once long ago, a deleted dataset and a deleted job.

@@ -139,6 +139,7 @@ export class GraphLineage {
         startId,
         asOf: timeParams.asOf,
         windowStart: timeParams.windowStart,
+        pointInTime: timeParams.pointInTime,
         maxNodes: int(this.maxNodes + 1),
       },
       signal,

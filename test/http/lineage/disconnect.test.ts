@@ -39,12 +39,13 @@ describe('GET /api/v1/lineage: a client that disconnects ends its query in Neo4j
       tx.run(
         `WITH datetime() AS now
          CREATE (:Dataset {namespace: 'cancel', name: 'd0', createdAt: now})
-           -[:INPUT_TO {firstSeenAt: now, seenFrom: [now], seenTo: [now], heldUntil: [now]}]
+           -[:INPUT_TO {firstSeenAt: now, lastSeenAt: now, seenFrom: [now], seenTo: [now], heldUntil: [now],
+             current: false}]
              ->(j:Job {namespace: 'cancel', name: 'fan', createdAt: now})
          WITH j, now
          UNWIND range(1, 25000) AS i
-         CREATE (j)-[:PRODUCES {firstSeenAt: now, seenFrom: [now], seenTo: [now],
-           heldUntil: [now]}]->(:Dataset {namespace: 'cancel', name: 'd' + i, createdAt: now})`,
+         CREATE (j)-[:PRODUCES {firstSeenAt: now, lastSeenAt: now, seenFrom: [now], seenTo: [now],
+           heldUntil: [now], current: false}]->(:Dataset {namespace: 'cancel', name: 'd' + i, createdAt: now})`,
       ),
     );
   });
