@@ -9,7 +9,9 @@
  * the default view; at depth 20 also with window=all, asOf 30 days ago, and include=facets,latestRuns;
  * the size of each answer as sent and compressed (gzip and br, as a client asking for them gets it);
  * the Cypher plan (PROFILE) of the traversal, which must stay a pruning breadth-first expand.
- * Env: BENCH_DOMAINS (default 900), BENCH_ITERATIONS (default 30 per case; fewer for huge results).
+ * Env: BENCH_DOMAINS (default 900), BENCH_ITERATIONS (default 30 per case; fewer for huge results);
+ *   BENCH_NEO4J_HOME: a server home kept between runs, shared with bench:impact and bench:lineage:big (the
+ *     same graph): the first run ingests it there, later runs reuse it (its times are then those of that run).
  *
  * Before/after a code change: BENCH_LINEAGE_A_REF=<commit> also runs that commit's service (a worktree,
  * see checkoutRef) on the same graph and Neo4j, and measures every depth-20 case of up to 5 MB on
@@ -18,6 +20,7 @@
  */
 import neo4jDriver from 'neo4j-driver';
 import os from 'node:os';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import http from 'node:http';
 import {
@@ -30,13 +33,14 @@ import {
   summarize,
   writeResult,
 } from './support.js';
-import { generate, ingestGraph } from './lineage-graph.js';
+import { generate, ingestGraph, ingestOrReuse } from './lineage-graph.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
 import { DEFAULT_WINDOW, graphQuery, maxRelsFor, viewParams, type Direction } from '../src/store/lineage/index.js';
 
 const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 900);
+const KEPT_HOME = process.env.BENCH_NEO4J_HOME ? path.resolve(process.env.BENCH_NEO4J_HOME) : undefined;
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const A_REF = process.env.BENCH_LINEAGE_A_REF || null;
 
@@ -174,7 +178,7 @@ function medianRatio(ratios: number[]): number | null {
 async function main() {
   const t0 = performance.now();
   const speed = cpuSpeedProbe();
-  const neo4j = await startBenchNeo4j('lineage');
+  const neo4j = await startBenchNeo4j('lineage', { homeDir: KEPT_HOME });
   const driver = createDriver(neo4j.uri, 'neo4j', '');
   const db = new Db(driver, 'neo4j', 60_000);
   let service: Awaited<ReturnType<typeof startServiceProcess>> | null = null;
@@ -187,8 +191,10 @@ async function main() {
       `generated ${g.jobs.length} jobs + ${g.datasets.length} datasets = ${g.jobs.length + g.datasets.length} nodes; ` +
         `ingesting their histories through the ingest path`,
     );
-    const written = await ingestGraph(db, g, { now, log: console.log });
-    console.log(`ingested ${written.events} events in ${written.seconds} s:`, written.counts);
+    const written = KEPT_HOME
+      ? (await ingestOrReuse(db, g, DOMAINS, KEPT_HOME)).written
+      : await ingestGraph(db, g, { now, log: console.log });
+    if (!KEPT_HOME) console.log(`ingested ${written.events} events in ${written.seconds} s:`, written.counts);
 
     service = await startServiceProcess(neo4j.uri, { QUERY_TIMEOUT_MS: '60000' });
     if (A_REF) serviceA = await startServiceProcess(neo4j.uri, { QUERY_TIMEOUT_MS: '60000' }, checkoutRef(A_REF));
@@ -279,6 +285,7 @@ async function main() {
         events: written.events,
         counts: written.counts,
         ingestSeconds: written.seconds,
+        reusedFrom: KEPT_HOME ?? null,
       },
       target:
         'p95 < 100 ms at depth 20 for results up to 1,000 nodes (default view and asOf); the depth-20 answer of ' +
