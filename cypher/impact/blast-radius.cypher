@@ -10,11 +10,11 @@
 //
 // Time (docs/lineage.md "Time"): the same rule as cypher/lineage/graph.cypher: an edge takes part when
 // it existed at $asOf and was observed within [$windowStart, $asOf], or was still among its job's latest
-// known I/O at $asOf (heldUntil); a node when it existed at $asOf and was not soft-deleted by then. With
-// a point in time and without one, the rule is graph.cypher's, verbatim: without one ($asOf is the end of
-// time) it is read from the values the edge keeps for "now": seen within the window (lastSeenAt, the end of
-// its last span) or still held (current: its last heldUntil is FOREVER), and the node not deleted; the same
-// edges and nodes, for events dated before 9999-12-31T23:59:59.999Z, at half the cost of the walk
+// known I/O at $asOf (heldUntil); a node when it existed at $asOf and was not soft-deleted by then. Both
+// readings are graph.cypher's, verbatim: with a point in time the full rule; without one ($asOf is the end
+// of time) the values the edge keeps for "now": seen within the window (lastSeenAt, the end of its last
+// span) or still held (current: its last heldUntil is FOREVER), and the node not deleted; the same edges
+// and nodes, for events dated before 9999-12-31T23:59:59.999Z, at half the cost of the walk
 // (test/store/impact-plans.test.ts checks both the text and the equivalence on stored histories).
 // A job's latest run is the one graph.cypher answers (the latest started at or before $asOf), and its
 // state is the state it had then (RUNNING or NEW if it ended, or started, later); without a point in
