@@ -25,7 +25,6 @@ import neo4jDriver from 'neo4j-driver';
 import http from 'node:http';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import path from 'node:path';
 import {
   cpuSpeedProbe,
   exportRef,
@@ -37,7 +36,7 @@ import {
   writeResult,
   type ServiceProcess,
 } from './support.js';
-import { generate, ingestOrReuse } from './lineage-graph.js';
+import { generate, ingestOrReuse, KEPT_HOME } from './lineage-graph.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
@@ -47,7 +46,6 @@ import { parseDuration } from '../src/domain/duration.js';
 
 const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 900);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
-const KEPT_HOME = process.env.BENCH_NEO4J_HOME ? path.resolve(process.env.BENCH_NEO4J_HOME) : undefined;
 const BASE_REF = process.env.BENCH_IMPACT_BASE_REF || null;
 const CSV = process.env.BENCH_IMPACT_CSV !== '0';
 

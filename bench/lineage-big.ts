@@ -15,7 +15,6 @@
  */
 import { request } from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import {
   cpuSpeedProbe,
   exportRef,
@@ -26,7 +25,7 @@ import {
   writeResult,
   type ServiceProcess,
 } from './support.js';
-import { generate, HUB_NS, ingestOrReuse } from './lineage-graph.js';
+import { generate, HUB_NS, ingestOrReuse, KEPT_HOME } from './lineage-graph.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
@@ -34,7 +33,6 @@ import { applySchema } from '../src/store/schema.js';
 const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 900);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 21);
 const WARM_UP = 8;
-const KEPT_HOME = process.env.BENCH_NEO4J_HOME ? path.resolve(process.env.BENCH_NEO4J_HOME) : undefined;
 const A_REF = process.env.BENCH_LINEAGE_BIG_A_REF || null;
 const CASES: [hub: number, depth: number][] = [
   [6, 20],

@@ -24,6 +24,12 @@ import { writeEvents } from '../src/store/ingest.js';
 import { parseEvent } from '../src/domain/openlineage/normalize.js';
 import type { Incoming } from '../src/domain/ingest/rows.js';
 
+/**
+ * BENCH_NEO4J_HOME: a Neo4j server home kept between runs of bench:lineage, bench:lineage:big and bench:impact,
+ * which share its graph (see ingestOrReuse); unset, each run builds its own.
+ */
+export const KEPT_HOME = process.env.BENCH_NEO4J_HOME ? path.resolve(process.env.BENCH_NEO4J_HOME) : undefined;
+
 export const JOB_NS = 'airflow-prod';
 export const HUB_NS = 'kafka://broker-1.example.com:9092';
 const dsNs = (k: number) => `postgres://warehouse-${k % 8}.example.com:5432`;

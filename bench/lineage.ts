@@ -20,7 +20,6 @@
  */
 import neo4jDriver from 'neo4j-driver';
 import os from 'node:os';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import http from 'node:http';
 import {
@@ -33,14 +32,13 @@ import {
   summarize,
   writeResult,
 } from './support.js';
-import { generate, ingestGraph, ingestOrReuse } from './lineage-graph.js';
+import { generate, ingestGraph, ingestOrReuse, KEPT_HOME } from './lineage-graph.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
 import { DEFAULT_WINDOW, graphQuery, maxRelsFor, viewParams, type Direction } from '../src/store/lineage/index.js';
 
 const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 900);
-const KEPT_HOME = process.env.BENCH_NEO4J_HOME ? path.resolve(process.env.BENCH_NEO4J_HOME) : undefined;
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const A_REF = process.env.BENCH_LINEAGE_A_REF || null;
 
@@ -191,9 +189,9 @@ async function main() {
       `generated ${g.jobs.length} jobs + ${g.datasets.length} datasets = ${g.jobs.length + g.datasets.length} nodes; ` +
         `ingesting their histories through the ingest path`,
     );
-    const written = KEPT_HOME
-      ? (await ingestOrReuse(db, g, DOMAINS, KEPT_HOME)).written
-      : await ingestGraph(db, g, { now, log: console.log });
+    const { written, reused } = KEPT_HOME
+      ? await ingestOrReuse(db, g, DOMAINS, KEPT_HOME)
+      : { written: await ingestGraph(db, g, { now, log: console.log }), reused: false };
     if (!KEPT_HOME) console.log(`ingested ${written.events} events in ${written.seconds} s:`, written.counts);
 
     service = await startServiceProcess(neo4j.uri, { QUERY_TIMEOUT_MS: '60000' });
@@ -285,7 +283,7 @@ async function main() {
         events: written.events,
         counts: written.counts,
         ingestSeconds: written.seconds,
-        reusedFrom: KEPT_HOME ?? null,
+        reusedFrom: reused ? KEPT_HOME : null,
       },
       target:
         'p95 < 100 ms at depth 20 for results up to 1,000 nodes (default view and asOf); the depth-20 answer of ' +
