@@ -99,17 +99,6 @@ export class BodyBudget {
   }
 }
 
-/** The error the body parser gives for a request aborted while its body is read (raw-body's). */
-function requestAborted(): Error {
-  return Object.assign(new Error('request aborted'), {
-    status: 400,
-    statusCode: 400,
-    expose: true,
-    type: 'request.aborted',
-    code: 'ECONNABORTED',
-  });
-}
-
 /** The encodings the body parser inflates (the `inflation` package). */
 const INFLATED = new Set(['gzip', 'deflate', 'br']);
 
@@ -141,20 +130,17 @@ function overloaded(budget: BodyBudget, what: string): HttpError {
   );
 }
 
-/** A body's reservation, as the route reads the body and handles the request (route.ts). */
+/** A body's reservation, as the route reads the body (body-reading.ts) and handles the request (route.ts). */
 export interface BodyHold {
-  /** Reads the body with `parse` (the body parser), counting the inflated bytes of an encoded body. */
-  read(parse: () => Promise<unknown>): Promise<void>;
+  /** Sees the stream the parser inflates an encoded body through (null: none), before a byte is read. */
+  inflating(inflater: Readable | null): void;
+  /** The body has been read and parsed. */
+  read(): void;
   /** The handler is done with the body, whatever the outcome (called on every path). */
   done(): void;
 }
 
-const NOTHING_HELD: BodyHold = {
-  read: async (parse) => {
-    await parse();
-  },
-  done: () => undefined,
-};
+const NOTHING_HELD: BodyHold = { inflating: () => undefined, read: () => undefined, done: () => undefined };
 
 /**
  * Reserves the bytes of `ctx`'s body in `budget` before the body is read; throws 503 when the budget is
@@ -162,7 +148,7 @@ const NOTHING_HELD: BodyHold = {
  * finished (or the connection closed): a client that leaves while its event waits for its transaction
  * does not free the event, which the committer still holds. A client that leaves while its body is
  * still being read frees it at once: the read ends there with a 400 nobody reads (for an encoded body
- * too: see readCountingInflated), and nothing parsed is held.
+ * too: see body-reading.ts), and nothing parsed is held.
  */
 export function reserveBody(budget: BodyBudget, bodyLimitBytes: number, ctx: Context): BodyHold {
   if (budget.limitBytes === 0) return NOTHING_HELD;
@@ -195,9 +181,10 @@ export function reserveBody(budget: BodyBudget, bodyLimitBytes: number, ctx: Con
     res.once('close', onClose);
   }
   return {
-    read: async (parse) => {
-      if (wanted.growsWhileRead) await readCountingInflated(ctx, parse, reservation, budget, bodyLimitBytes);
-      else await parse();
+    inflating: (inflater) => {
+      if (wanted.growsWhileRead) countInflated(inflater, reservation, budget, bodyLimitBytes);
+    },
+    read: () => {
       read = true;
     },
     done: () => {
@@ -208,62 +195,27 @@ export function reserveBody(budget: BodyBudget, bodyLimitBytes: number, ctx: Con
 }
 
 /**
- * Runs `parse` and counts the inflated bytes it reads, growing `reservation` with them. co-body (under
- * koa-bodyparser) pipes the request into its inflater before its first await, so the inflater is caught
- * as the request's pipe destination during the call, and its output is counted as raw-body reads it.
- * A body that cannot grow is refused there: the inflater is destroyed with the 503, which the parser
- * rejects with. Should a parser version pipe later (test/http/body-budget.test.ts fails then), the
- * body takes BODY_LIMIT at once instead, past the budget if need be.
- * The inflater is also destroyed when the client aborts the request: piped from the request, it is
- * never told, and the parser (which listens for an abort on the stream it reads, the inflater) would
- * wait for it forever, and the handler with it.
+ * Counts the bytes `inflater` inflates as the parser reads them, growing `reservation` with them. A body
+ * that cannot grow is refused there: the inflater is destroyed with the 503, which the parser rejects
+ * with. When the parser was not seen inflating (inflater null), the body takes BODY_LIMIT at once
+ * instead, past the budget if need be.
  */
-async function readCountingInflated(
-  ctx: Context,
-  parse: () => Promise<unknown>,
+function countInflated(
+  inflater: Readable | null,
   reservation: Reservation,
   budget: BodyBudget,
   bodyLimitBytes: number,
-): Promise<void> {
-  const req = ctx.req as unknown as { pipe: (destination: unknown, options?: unknown) => unknown };
-  const ownPipe = Object.hasOwn(req, 'pipe');
-  const pipe = req.pipe;
-  let inflater: Readable | null = null;
-  req.pipe = function caught(this: unknown, destination: unknown, options?: unknown) {
-    inflater ??= destination as Readable;
-    return pipe.call(this, destination, options);
-  };
-  let parsing: Promise<unknown>;
-  try {
-    parsing = parse();
-  } finally {
-    if (ownPipe) req.pipe = pipe;
-    else delete (req as { pipe?: unknown }).pipe;
-  }
-  const source = inflater as Readable | null;
-  if (source !== null) {
-    const request = ctx.req;
-    const onClose = () => {
-      if (!request.complete) source.destroy(requestAborted());
-    };
-    if (request.destroyed) onClose();
-    else {
-      request.once('close', onClose);
-      const off = () => request.off('close', onClose);
-      parsing.then(off, off);
-    }
-  }
-  if (source === null) {
+): void {
+  if (inflater === null) {
     reservation.grow(Math.max(0, bodyLimitBytes - reservation.bytes), true);
-  } else {
-    let inflated = 0;
-    source.on('data', (chunk: Buffer) => {
-      inflated += chunk.length;
-      // Past BODY_LIMIT the parser answers 413 itself.
-      const more = Math.min(inflated, bodyLimitBytes) - reservation.bytes;
-      if (more > 0 && !reservation.grow(more))
-        source.destroy(overloaded(budget, `has inflated to ${inflated} bytes so far`));
-    });
+    return;
   }
-  await parsing;
+  let inflated = 0;
+  inflater.on('data', (chunk: Buffer) => {
+    inflated += chunk.length;
+    // Past BODY_LIMIT the parser answers 413 itself.
+    const more = Math.min(inflated, bodyLimitBytes) - reservation.bytes;
+    if (more > 0 && !reservation.grow(more))
+      inflater.destroy(overloaded(budget, `has inflated to ${inflated} bytes so far`));
+  });
 }

@@ -17,6 +17,7 @@ import { decoderOf, FORMATS } from './params.js';
 import type { Scope } from '../auth/keys.js';
 import type { ErrorDetail } from '../api/types.js';
 import type { BodyHold } from './body-budget.js';
+import { readBody } from './body-reading.js';
 
 export type { Scope };
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -274,11 +275,13 @@ async function parseBody(
   // Reserved after the key, parameters and Content-Type are checked (401/403/400/415 first), before
   // a byte of the body is read.
   const hold = runtime.reserveBody?.(ctx);
-  const parse = () => runtime.parseBody(ctx, async () => undefined);
-  if (hold) {
-    held(hold);
-    await hold.read(parse);
-  } else await parse();
+  if (hold) held(hold);
+  await readBody(
+    ctx,
+    () => runtime.parseBody(ctx, async () => undefined),
+    hold && ((inflater) => hold.inflating(inflater)),
+  );
+  hold?.read();
   const raw = (ctx.request as unknown as { rawBody?: string }).rawBody;
   if (raw === undefined || raw.trim() === '') {
     if (!required) return undefined;

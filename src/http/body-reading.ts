@@ -1,0 +1,63 @@
+/**
+ * Reading a request body through the body parser, with the stream it inflates an encoded body through
+ * in hand. co-body (under koa-bodyparser) pipes the request into an inflater (gzip, deflate, br) and
+ * reads from that; the inflater is never told when the client goes away mid-body, so the parser, and
+ * the handler awaiting it, would wait for it forever. Here the inflater is caught as the request's pipe
+ * destination while the parser starts (it pipes before its first await) and destroyed with the
+ * parser's own `request aborted` error (400) when the request closes before it is complete.
+ */
+import type { Readable } from 'node:stream';
+import type { Context } from 'koa';
+
+/** The error the body parser gives for a request aborted while its body is read (raw-body's). */
+export function requestAborted(): Error {
+  return Object.assign(new Error('request aborted'), {
+    status: 400,
+    statusCode: 400,
+    expose: true,
+    type: 'request.aborted',
+    code: 'ECONNABORTED',
+  });
+}
+
+/**
+ * Runs `parse` (the body parser) on `ctx`'s request. `inflating` is called before a byte is read with
+ * the stream the parser reads from when it inflates the body, or null when it reads the request itself
+ * (an identity body) or was not seen piping (test/http/body-budget.test.ts fails then).
+ */
+export async function readBody(
+  ctx: Context,
+  parse: () => Promise<unknown>,
+  inflating?: (inflater: Readable | null) => void,
+): Promise<void> {
+  const req = ctx.req as unknown as { pipe: (destination: unknown, options?: unknown) => unknown };
+  const ownPipe = Object.hasOwn(req, 'pipe');
+  const pipe = req.pipe;
+  let caught: Readable | null = null;
+  req.pipe = function caughtPipe(this: unknown, destination: unknown, options?: unknown) {
+    caught ??= destination as Readable;
+    return pipe.call(this, destination, options);
+  };
+  let parsing: Promise<unknown>;
+  try {
+    parsing = parse();
+  } finally {
+    if (ownPipe) req.pipe = pipe;
+    else delete (req as { pipe?: unknown }).pipe;
+  }
+  const inflater = caught as Readable | null;
+  if (inflater !== null) {
+    const request = ctx.req;
+    const onClose = () => {
+      if (!request.complete) inflater.destroy(requestAborted());
+    };
+    if (request.destroyed) onClose();
+    else {
+      request.once('close', onClose);
+      const off = () => request.off('close', onClose);
+      parsing.then(off, off);
+    }
+  }
+  inflating?.(inflater);
+  await parsing;
+}
