@@ -24,10 +24,12 @@
 // with a validated integer (relationships: 2 * depth + 1 from a job, 2 * depth + 2 from a dataset).
 //
 // Params: $startId (elementId of the resolved start node), $asOf, $windowStart (DateTime),
-//   $pointInTime (boolean: an explicit asOf), $rows (integer: rows to return, the start node included;
+//   $pointInTime (boolean: an explicit asOf), $rows (integer: rows wanted, the start node included;
 //   the service asks for limit + 1, or for every reached node when it filters by $state),
 //   $state (a run state or null: only jobs whose latest run is in that state get tags and owners)
-// Returns one row per node, nearest first (distance, then node id), the start node first:
+// Returns one row per node in distance order (the start node first), every node up to the distance of
+// the $rows-th nearest (so more than $rows when others tie with it; the service orders each distance
+// by node id and keeps the first $rows):
 //   isJob, namespace, name, distance, state, endedAt (ISO; the latest run's, jobs only),
 //   eid (the node's elementId), preds ([eid]: the nodes one step before it on the walk through an edge in
 //   view, i.e. its inputs downstream, its consumers or producers upstream; the service picks `via` among
@@ -42,8 +44,10 @@ MATCH p = (s)(()-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstS
     WHERE CASE WHEN $pointInTime THEN x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false)
       AND coalesce(x.deletedAt, x.createdAt) <= $asOf) ELSE NOT coalesce(x.isDeleted, false) END){0, 42 /*maxRels*/}(n)
 WITH n, min(length(p)) AS distance
-WITH n, distance, n:Job AS isJob, CASE WHEN n:Job THEN 'job:' ELSE 'dataset:' END + n.namespace + ':' + n.name AS id
-ORDER BY distance, id
+// Within a distance the service orders rows by node id: here that would build and compare the name of
+// every node reached, where only the rows returned need it.
+WITH n, distance, n:Job AS isJob
+ORDER BY distance
 OPTIONAL CALL (n, isJob) {
   WITH n WHERE isJob AND $pointInTime
   OPTIONAL MATCH (n)-[:LATEST_RUN]->(l:Run)
@@ -70,7 +74,12 @@ CALL (reached) {
   ORDER BY distance, isJob
   RETURN collect([distance, isJob, nodes, failed]) AS counts
 }
-UNWIND range(0, size(reached[0..$rows]) - 1) AS i
+// Every row up to the distance of the $rows-th nearest, so that the service can keep the first by id
+// among those that tie with it.
+WITH reached, counts, CASE WHEN size(reached) > $rows THEN reached[$rows - 1].distance END AS cut
+WITH reached, counts, CASE WHEN cut IS NULL THEN size(reached)
+  ELSE 1 + reduce(k = 0, c IN counts | k + CASE WHEN c[0] <= cut THEN c[2] ELSE 0 END) END AS returned
+UNWIND range(0, returned - 1) AS i
 WITH reached[i] AS r, CASE WHEN i = 0 THEN size(reached) - 1 END AS total, CASE WHEN i = 0 THEN counts END AS counts
 WITH r.n AS n, r, total, counts, $state IS NULL OR r.state = $state AS detailed
 RETURN r.isJob AS isJob, n.namespace AS namespace, n.name AS name, r.distance AS distance, r.state AS state,

@@ -36,6 +36,7 @@ import {
   schemaFields,
   summarize,
   ViaPicker,
+  inDistanceThenIdOrder,
   type ImpactDirection,
   type ImpactSummary,
   type RunState,
@@ -215,13 +216,18 @@ export class ImpactRepository {
     // A transaction of its own (not executeQuery): the records go to the sink as they arrive.
     await this.db.read({ op: 'impact/blast-radius', timeoutMs: this.timeoutMs }, async (tx) => {
       const result = tx.run<RowOf<'impact/blast-radius'>>(text, params);
-      try {
+      // The query returns rows in distance order; each distance is put in id order here.
+      async function* rows() {
         for await (const rec of result) {
           const isJob = rec.get('isJob') as boolean;
           const namespace = rec.get('namespace') as string;
           const name = rec.get('name') as string;
-          const distance = num(rec.get('distance'));
-          const nodeId = isJob ? jobNodeId(namespace, name) : datasetNodeId(namespace, name);
+          const id = isJob ? jobNodeId(namespace, name) : datasetNodeId(namespace, name);
+          yield { rec, isJob, namespace, name, id, distance: num(rec.get('distance')) };
+        }
+      }
+      try {
+        for await (const { rec, isJob, namespace, name, id: nodeId, distance } of inDistanceThenIdOrder(rows())) {
           // Predecessors come as elementIds (no property read): the picker knows the previous layer's.
           const nodeVia = via.next(nodeId, distance, rec.get('preds') as string[], rec.get('eid') as string);
           vias?.set(nodeId, nodeVia);
@@ -252,7 +258,8 @@ export class ImpactRepository {
             if (matched > q.limit) continue;
             node.path = pathTo(nodeId, vias!) ?? [nodeId];
           } else if (emitted > q.limit) {
-            continue; // (the query returns limit + 1 rows, the start included: never reached)
+            // The query returns every row up to the distance of the limit-th: those that tie with it too.
+            continue;
           }
           await sink.node(node);
           emitted++;

@@ -7,6 +7,7 @@ import {
   schemaFields,
   summarize,
   ViaPicker,
+  inDistanceThenIdOrder,
 } from '../../src/domain/impact.js';
 import { csvCell, csvLine, parseCsv } from '../../src/http/csv.js';
 import { directed } from '../../src/store/cypher.js';
@@ -33,6 +34,35 @@ describe('impact: via, paths, summary', () => {
     expect(v.next('j0', 1, ['4:x:0'], '4:x:10')).to.equal('s');
     expect(v.next('d', 2, ['4:x:9', '4:x:10', '4:x:8', 'j1', '4:x:99'], '4:x:20')).to.equal('j0');
     expect(v.next('e', 2, ['4:x:20'], '4:x:21')).to.equal(null);
+  });
+
+  it('rows in distance order come out in (distance, id) order (code-unit order), one distance held at a time', async () => {
+    async function* rows() {
+      for (const [distance, id] of [
+        [0, 's'],
+        [1, 'job:b'],
+        [1, 'dataset:z'],
+        [1, 'job:B'],
+        [2, 'job:é'],
+        [2, 'job:e'],
+        [4, 'x'],
+      ] as const)
+        yield { distance, id };
+    }
+    const out: string[] = [];
+    for await (const r of inDistanceThenIdOrder(rows())) out.push(`${r.distance} ${r.id}`);
+    expect(out).to.deep.equal(['0 s', '1 dataset:z', '1 job:B', '1 job:b', '2 job:e', '2 job:é', '4 x']);
+    async function* backwards() {
+      yield { distance: 2, id: 'a' };
+      yield { distance: 1, id: 'b' };
+    }
+    let error: unknown;
+    try {
+      for await (const _ of inDistanceThenIdOrder(backwards()));
+    } catch (e) {
+      error = e;
+    }
+    expect(String(error)).to.match(/out of distance order/);
   });
 
   it('pathTo follows the vias back to the start', () => {
