@@ -15,7 +15,7 @@ import { Neo4jUnavailable, isConfigurationError, isConnectionError } from './neo
 import { applySchema } from './store/schema.js';
 import { planIngestStatements, setIngestProfile } from './store/ingest.js';
 import { createApp } from './app.js';
-import { migrateEdgeHistory, migrateFoldBookkeeping } from './store/migrations.js';
+import { migrateEdgeHistory, migrateFoldBookkeeping, migrateLatestRunEnd } from './store/migrations.js';
 import { projectRoot } from './paths.js';
 import { trackConnections } from './http/connections.js';
 import { observeNeo4j } from './metrics.js';
@@ -53,6 +53,7 @@ async function prepareGraph(db: Db, logger: Logger): Promise<number> {
   // A database written by an older version gets its lineage edges' histories.
   await migrateEdgeHistory(db, logger);
   await migrateFoldBookkeeping(db, logger);
+  await migrateLatestRunEnd(db, logger);
   await new NamespaceRepository(db).ensureDefault();
   return statements;
 }

@@ -18,7 +18,8 @@
 // (test/store/impact-plans.test.ts checks both the text and the equivalence on stored histories).
 // A job's latest run is the one graph.cypher answers (the latest started at or before $asOf), and its
 // state is the state it had then (RUNNING or NEW if it ended, or started, later); without a point in
-// time that is the job's LATEST_RUN, whose state the job keeps as latestRunState (cypher/ingest/runs-upsert).
+// time that is the job's LATEST_RUN, whose state and end the job keeps as latestRunState and latestRunEndedAt
+// (cypher/ingest/runs-upsert).
 //
 // The quantifier bound marked `/*maxRels*/` (42 = depth 20 from a dataset) is replaced by the store
 // with a validated integer (relationships: 2 * depth + 1 from a job, 2 * depth + 2 from a dataset).
@@ -63,7 +64,7 @@ OPTIONAL CALL (n, isJob) {
               WHEN run.startedAt <= $asOf THEN 'RUNNING' ELSE 'NEW' END AS state,
          CASE WHEN run.endedAt <= $asOf THEN run.endedAt END AS endedAt
 }
-// Now: the LATEST_RUN's state from the job (one property), its end only for the rows returned (below).
+// Now: the LATEST_RUN's state from the job (one property), its end (another) only for the rows returned.
 WITH n, distance, isJob, CASE WHEN $pointInTime THEN state WHEN isJob THEN n.latestRunState END AS state, endedAt
 WITH collect({n: n, distance: distance, isJob: isJob, state: state, endedAt: endedAt}) AS reached
 CALL (reached) {
@@ -83,8 +84,7 @@ UNWIND range(0, returned - 1) AS i
 WITH reached[i] AS r, CASE WHEN i = 0 THEN size(reached) - 1 END AS total, CASE WHEN i = 0 THEN counts END AS counts
 WITH r.n AS n, r, total, counts, $state IS NULL OR r.state = $state AS detailed
 RETURN r.isJob AS isJob, n.namespace AS namespace, n.name AS name, r.distance AS distance, r.state AS state,
-  toString(CASE WHEN $pointInTime THEN r.endedAt WHEN r.isJob THEN [(n)-[:LATEST_RUN]->(l:Run) | l.endedAt][0] END) AS
-    endedAt,
+  toString(CASE WHEN $pointInTime THEN r.endedAt WHEN r.isJob THEN n.latestRunEndedAt END) AS endedAt,
   elementId(n) AS eid,
   // A predecessor that matters is one the walk reached a step nearer, so in view: only the edge is checked.
   [(m)-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0,

@@ -70,6 +70,8 @@ CALL (run, j, r) {
   DELETE l
   CREATE (j)-[:LATEST_RUN]->(x)
 }
-// Denormalized so `lastRunStates` filters are an index lookup instead of a walk over every job.
-WITH j
-SET j.latestRunState = [(j)-[:LATEST_RUN]->(lr:Run) | lr.state][0]
+// Denormalized so `lastRunStates` filters are an index lookup instead of a walk over every job, and the
+// blast radius reads a job's latest run from the job alone.
+WITH DISTINCT j
+OPTIONAL MATCH (j)-[:LATEST_RUN]->(lr:Run)
+SET j.latestRunState = lr.state, j.latestRunEndedAt = lr.endedAt

@@ -250,6 +250,7 @@ export const catalogue = {
     { ...ref, runs: parsed, declared: parsed },
   ),
   'migrations/fold-bookkeeping': query({ after: str, limit: integer }, { last: strOrNull }),
+  'migrations/latest-run-end': query({ limit: integer }, { jobs: integer }),
   'migrations/record': query({ name: str, now: str }, none),
 
   'namespaces/delete': query({ name: str, now: str }, { namespace: parsed }),

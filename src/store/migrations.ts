@@ -161,3 +161,31 @@ export async function migrateFoldBookkeeping(db: Db, logger?: Logger, batchSize 
   );
   return runs;
 }
+
+export const LATEST_RUN_END_MIGRATION = 'latest-run-end';
+
+/**
+ * Gives each job whose latest run has ended its `latestRunEndedAt` (cypher/migrations/latest-run-end.cypher),
+ * which the ingest keeps beside `latestRunState` since the blast radius reads it from the job. Returns the
+ * number of jobs given it (0 when done before).
+ */
+export async function migrateLatestRunEnd(db: Db, logger?: Logger, batchSize = 2000): Promise<number> {
+  const applied = await db.read({ op: 'migration' }, (tx) =>
+    runQuery(tx, 'migrations/applied', { name: LATEST_RUN_END_MIGRATION }),
+  );
+  if (applied.records[0].get('applied')) return 0;
+  let jobs = 0;
+  for (;;) {
+    const done = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx) => {
+      const res = await runQuery(tx, 'migrations/latest-run-end', { limit: int(batchSize) });
+      return toNative(res.records[0].get('jobs')) as number;
+    });
+    if (done === 0) break;
+    jobs += done;
+    if (jobs % (batchSize * 10) === 0) logger?.info({ jobs }, 'migrating jobs: the end of each latest run');
+  }
+  await db.write({ op: 'migration' }, (tx) =>
+    runQuery(tx, 'migrations/record', { name: LATEST_RUN_END_MIGRATION, now: new Date().toISOString() }),
+  );
+  return jobs;
+}

@@ -36,7 +36,7 @@ describe('impact: via, paths, summary', () => {
     expect(v.next('e', 2, ['4:x:20'], '4:x:21')).to.equal(null);
   });
 
-  it('rows in distance order come out in (distance, id) order (code-unit order), one distance held at a time', async () => {
+  it('rows in distance order come out in (distance, id) order (code-unit order), a distance at a time', async () => {
     async function* rows() {
       for (const [distance, id] of [
         [0, 's'],

@@ -2,7 +2,12 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { useTestApp, type TestApp } from '../helper.js';
 import { runEvent, completedRun } from '../support/events.js';
-import { EDGE_HISTORY_MIGRATION, migrateEdgeHistory, migrateFoldBookkeeping } from '../../src/store/migrations.js';
+import {
+  EDGE_HISTORY_MIGRATION,
+  migrateEdgeHistory,
+  migrateFoldBookkeeping,
+  migrateLatestRunEnd,
+} from '../../src/store/migrations.js';
 import { ds, e, expectGraph, job, lineagePath as p } from '../http/lineage/support.js';
 
 async function post(t: TestApp, events: Record<string, unknown>[]) {
@@ -134,4 +139,33 @@ describe('migration: ingest bookkeeping of the fold', () => {
       expect(await migrateFoldBookkeeping(t().db), 'a second start does nothing').to.equal(0);
     },
   );
+
+  it('gives jobs the end of their latest run (latestRunEndedAt) as an older version would lack it, once', async () => {
+    await post(t(), completedRun({ job: 'done1', inputs: ['a'], outputs: ['b'] }));
+    await post(t(), completedRun({ job: 'done2', inputs: ['b'], outputs: ['c'] }));
+    await post(t(), [runEvent({ job: 'running', eventType: 'START', inputs: ['c'] })]);
+    const snapshot = async () =>
+      (
+        await t().db.read({ op: 'test' }, (tx) =>
+          tx.run(`MATCH (j:Job)-[:LATEST_RUN]->(r:Run)
+                  RETURN j.name + ' ' + coalesce(toString(j.latestRunEndedAt), '-') + ' ' +
+                    coalesce(toString(r.endedAt), '-') AS v ORDER BY v`),
+        )
+      ).records.map((r) => r.get('v') as string);
+    const before = await snapshot();
+    expect(before).to.have.length(3);
+    expect(before).to.include('running - -');
+    for (const v of before.filter((x) => x.startsWith('done'))) {
+      const [, stored, end] = v.split(' ');
+      expect(stored, v).to.equal(end);
+      expect(end, v).to.not.equal('-');
+    }
+    await t().db.write({ op: 'test' }, async (tx) => {
+      await tx.run('MATCH (j:Job) REMOVE j.latestRunEndedAt');
+      await tx.run('MATCH (m:Migration) DELETE m');
+    });
+    expect(await migrateLatestRunEnd(t().db, undefined, 1), 'one batch per job').to.equal(2);
+    expect(await snapshot()).to.deep.equal(before);
+    expect(await migrateLatestRunEnd(t().db), 'a second start does nothing').to.equal(0);
+  });
 });

@@ -80,14 +80,20 @@ async function snapshot(t: TestApp): Promise<Map<string, string>> {
   }
   await get('/api/v1/events/lineage?after=2024-01-01T00:00:00Z&limit=1000&sortDirection=asc');
   await get('/api/v1/events/lineage?after=2024-01-01T00:00:00Z&limit=1000');
-  // The stored mirror the impact walk reads for "now": each job's latestRunState is its LATEST_RUN's state.
+  // The stored mirror the impact walk reads for "now": each job's latestRunState and latestRunEndedAt are its
+  // LATEST_RUN's state and end.
   const jobs = await rows(
     t.db,
-    `MATCH (j:Job) RETURN j.namespace + ':' + j.name AS job, j.latestRunState AS stored,
-       [(j)-[:LATEST_RUN]->(r:Run) | r.state][0] AS latest ORDER BY job`,
+    `MATCH (j:Job) OPTIONAL MATCH (j)-[:LATEST_RUN]->(r:Run)
+     RETURN j.namespace + ':' + j.name AS job, j.latestRunState AS stored, r.state AS latest,
+       toString(j.latestRunEndedAt) AS storedEnd, toString(r.endedAt) AS latestEnd ORDER BY job`,
   );
-  for (const j of jobs) expect(j.stored ?? null, `${j.job}: latestRunState`).to.equal(j.latest ?? null);
-  out.set('graph: Job.latestRunState', `200 ${JSON.stringify(jobs)}`);
+  for (const j of jobs) {
+    expect(j.stored ?? null, `${j.job}: latestRunState`).to.equal(j.latest ?? null);
+    expect(j.storedEnd ?? null, `${j.job}: latestRunEndedAt`).to.equal(j.latestEnd ?? null);
+  }
+  expect(jobs.filter((j) => j.storedEnd !== null).length, 'jobs whose latest run ended').to.be.greaterThan(0);
+  out.set('graph: Job.latestRunState, latestRunEndedAt', `200 ${JSON.stringify(jobs)}`);
   return out;
 }
 
