@@ -13,6 +13,9 @@
  *   BENCH_NEO4J_HOME: a server home kept between runs, shared with bench:impact and bench:lineage:big (the
  *     same graph): the first run ingests it there, later runs reuse it (its times are then those of that run).
  *
+ *   BENCH_LINEAGE_STARTS: the starts to measure, of small,raw,rare,dim (default all; the hubs' huge answers
+ *     take most of the run's half hour); BENCH_LINEAGE_RESULT: the result's name (default lineage[-ab]).
+ *
  * Before/after a code change: BENCH_LINEAGE_A_REF=<commit> also runs that commit's service (a worktree,
  * see checkoutRef) on the same graph and Neo4j, and measures every depth-20 case of up to 5 MB on
  * both services, alternating which goes first per case; the result gets `ab` with B/A ratios of p50
@@ -217,6 +220,14 @@ async function main() {
         `dataset:${g.hubs.dim.namespace}:${g.hubs.dim.name}`,
       ],
     };
+    // BENCH_LINEAGE_STARTS=small,raw,rare,dim (all by default): which starts to measure.
+    const only = process.env.BENCH_LINEAGE_STARTS?.split(',').map((x) => x.trim());
+    const keys = ['small', 'raw', 'rare', 'dim'];
+    if (only) {
+      Object.keys(starts).forEach((name, i) => {
+        if (!only.includes(keys[i])) delete starts[name];
+      });
+    }
     const asOf30 = new Date(now - 30 * 24 * 60 * 60 * 1000).toISOString();
     const views = ['', '&window=all', `&asOf=${asOf30}`, '&include=facets,latestRuns'];
     const results = [];
@@ -267,7 +278,7 @@ async function main() {
       );
 
     const within = results.filter((r) => r.depth === 20 && (r.nodes.max ?? 0) <= 1000);
-    const file = writeResult(A_REF ? 'lineage-ab' : 'lineage', {
+    const file = writeResult(process.env.BENCH_LINEAGE_RESULT || (A_REF ? 'lineage-ab' : 'lineage'), {
       machine: { ...machine(), loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
       note:
         'Latencies are end to end over HTTP (keep-alive, one request at a time, uncompressed) from a client on ' +

@@ -7,8 +7,8 @@
 // Params: $startId (elementId of the resolved start node), $asOf, $windowStart (DateTime), $pointInTime (boolean),
 //   $maxNodes (integer: at most this many nodes; the service asks for one more than its cap to detect truncation)
 // Returns one row per node: isJob, node: n {namespace, name, latestRun: r {id, state, startedAt, endedAt} or null
-//   (ISO strings; the job's latest run at $asOf)}, and out: the node's outgoing edges in view as
-//   {to: [namespace, name], firstSeenAt, lastSeenAt, lastRunId, lastRunState}.
+//   (ISO strings; the job's latest run at $asOf)}, and out: the node's outgoing edges in view to nodes of
+//   the answer as {to: [namespace, name], firstSeenAt, lastSeenAt, lastRunId, lastRunState}.
 MATCH (s) WHERE elementId(s) = $startId
 MATCH (s)(()-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0,
   size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
@@ -16,6 +16,10 @@ MATCH (s)(()-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenA
     WHERE CASE WHEN $pointInTime THEN x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false)
       AND coalesce(x.deletedAt, x.createdAt) <= $asOf) ELSE NOT coalesce(x.isDeleted, false) END){0, 42 /*maxRels*/}(n)
 WITH DISTINCT n LIMIT $maxNodes
+// The answer's nodes: `out` edges are read only to them (a hub read by thousands of jobs answers a
+// handful of them in an upstream graph).
+WITH collect(n) AS members
+UNWIND members AS n
 CALL (n) {
   OPTIONAL MATCH (n)-[:LATEST_RUN]->(l:Run)
   OPTIONAL CALL (n, l) {
@@ -28,9 +32,9 @@ CALL (n) {
   RETURN CASE WHEN l.sortTime <= $asOf THEN l ELSE r END AS run
 }
 RETURN n:Job AS isJob,
-  [(n)-[e:INPUT_TO|PRODUCES]->(m) WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0,
-    size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
-    ELSE e.lastSeenAt >= $windowStart OR e.current END
+  [(n)-[e:INPUT_TO|PRODUCES]->(m) WHERE m IN members AND CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf
+    AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart
+    OR e.heldUntil[i] > $asOf)) ELSE e.lastSeenAt >= $windowStart OR e.current END
     | {to: [m.namespace, m.name], firstSeenAt: toString(e.firstSeenAt), lastSeenAt: toString(e.lastSeenAt),
       lastRunId: e.lastRunId,
        lastRunState: e.lastRunState}] AS out,

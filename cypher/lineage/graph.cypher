@@ -35,8 +35,8 @@
 //   fieldTags ([[field, tag]]), latestRun (the job's latest run at $asOf: r {.*, reads, wrote: the versions
 //   it read / wrote, v {.*} without their `fields`}, or null), version (a dataset's current version at
 //   $asOf when $pointInTime: v {.id, .fields, .lifecycleState, committedAt}, else null)}; and out: the node's
-//   outgoing edges in view (a job's outputs: the service sets the job's `outputs` from them; a dataset's
-//   consumers) as
+//   outgoing edges in view (a job's outputs, all of them: the service sets the job's `outputs` from them; a
+//   dataset's consumers in the answer) as
 //   {to: [namespace, name], firstSeenAt, lastSeenAt, lastRunId, lastRunState}. Temporal properties as ISO
 //   strings (decoding driver DateTimes costs more than the rest of the rendering).
 // The service keeps the edges whose both ends are in the result.
@@ -48,6 +48,10 @@ MATCH (s)(()-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenA
     WHERE CASE WHEN $pointInTime THEN x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false)
       AND coalesce(x.deletedAt, x.createdAt) <= $asOf) ELSE NOT coalesce(x.isDeleted, false) END){0, 42 /*maxRels*/}(n)
 WITH DISTINCT n LIMIT $maxNodes
+// The answer's nodes: a dataset's `out` edges are read only to them (a hub read by thousands of jobs
+// answers a handful of them in an upstream graph).
+WITH collect(n) AS members
+UNWIND members AS n
 // Guarded by label: a dataset has no runs, and a version is only looked up as of a point in time.
 OPTIONAL CALL (n) {
   WITH n WHERE n:Job
@@ -84,7 +88,7 @@ OPTIONAL CALL (n) {
   }
   RETURN CASE WHEN coalesce(c.committedAt, c.createdAt) <= $asOf THEN c ELSE past END AS version
 }
-WITH n, run, version,
+WITH n, members, run, version,
   CASE WHEN $facets THEN properties(n) ELSE n {.namespace, .name, .type, .simpleName, .parentJobName, .createdAt,
     .updatedAt,
     .location, .description, .physicalName, .sourceName, .fields, .lastModifiedAt, .lastLifecycleState, .currentVersion,
@@ -93,9 +97,9 @@ WITH n, run, version,
     .createdAt, .updatedAt,
     .nominalStartTime, .nominalEndTime, .jobVersion, .jobNamespace, .jobName} END AS runBase
 RETURN n:Job AS isJob,
-  [(n)-[e:INPUT_TO|PRODUCES]->(m) WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0,
-    size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
-    ELSE e.lastSeenAt >= $windowStart OR e.current END
+  [(n)-[e:INPUT_TO|PRODUCES]->(m) WHERE (n:Job OR m IN members) AND CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf
+    AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart
+    OR e.heldUntil[i] > $asOf)) ELSE e.lastSeenAt >= $windowStart OR e.current END
     | {to: [m.namespace, m.name], firstSeenAt: toString(e.firstSeenAt), lastSeenAt: toString(e.lastSeenAt),
       lastRunId: e.lastRunId,
        lastRunState: e.lastRunState}] AS out,
