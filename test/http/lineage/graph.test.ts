@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { useTestApp } from '../../helper.js';
-import { NS, ds, e, expectGraph, getGraph, job, lineagePath as p, runJob } from './support.js';
+import { NS, ds, e, expectGraph, getGraph, type GraphNode, job, lineagePath as p, runJob } from './support.js';
 
 describe('GET /api/v1/lineage: dataset-level graph', () => {
   const t = useTestApp();
@@ -303,6 +303,30 @@ describe('GET /api/v1/lineage: dataset-level graph', () => {
         nodes: [ds('raw'), job('load'), ds('hub'), job('c1'), ds('o1')],
         edges: [e(ds('raw'), job('load')), e(job('load'), ds('hub')), e(ds('hub'), job('c1')), e(job('c1'), ds('o1'))],
       });
+    });
+
+    it("upstream of one output: the hub's edges only to nodes in the answer, a job's outputs all of them", async () => {
+      await runJob(t(), 'c1', ['hub'], ['o1', 'side']);
+      for (const fields of ['full', 'minimal']) {
+        // (A minimal answer lists each edge once, in its origin's outEdges: not getGraph's invariants.)
+        const res = await t().get(p(ds('o1'), { direction: 'upstream', fields }));
+        expect(res.status).to.equal(200);
+        const g = res.body.graph as GraphNode[];
+        const hub = g.find((n) => n.id === ds('hub'))!;
+        expect(
+          hub.outEdges.map((x) => x.destination),
+          fields,
+        ).to.deep.equal([job('c1')]);
+        expect(
+          g.map((n) => n.id),
+          fields,
+        ).to.not.include(ds('side'));
+        if (fields === 'full') {
+          const c1 = g.find((n) => n.id === job('c1'))!;
+          const outputs = (c1.data as { outputs: { name: string }[] }).outputs.map((o) => o.name).sort();
+          expect(outputs).to.deep.equal(['o1', 'side']);
+        }
+      }
     });
 
     it('both from one output reaches its siblings through the shared hub (Marquez semantics)', async () => {
