@@ -11,8 +11,7 @@
  * the Cypher plan (PROFILE) of the traversal, which must stay a pruning breadth-first expand.
  * Env: BENCH_DOMAINS (default 900), BENCH_ITERATIONS (default 30 per case; fewer for huge results);
  *   BENCH_NEO4J_HOME: a server home kept between runs, shared with bench:impact and bench:lineage:big (the
- *     same graph): the first run ingests it there, later runs reuse it (its times are then those of that run).
- *
+ *     same graph): the first run ingests it there, later runs reuse it (its times are then those of that run);
  *   BENCH_LINEAGE_STARTS: the starts to measure, of small,raw,rare,dim (default all; the hubs' huge answers
  *     take most of the run's half hour); BENCH_LINEAGE_RESULT: the result's name (default lineage[-ab]).
  *
@@ -208,26 +207,28 @@ async function main() {
       b: { p50: number; p95: number };
     }[] = [];
     const small = g.smallDegree.map((d) => `dataset:${d.namespace}:${d.name}`);
-    const starts: Record<string, string[]> = {
-      'small-degree dataset (mid-chain, 45 rotating)': small,
-      [`raw hub (dataset:${g.hubs.raw.namespace}:${g.hubs.raw.name})`]: [
-        `dataset:${g.hubs.raw.namespace}:${g.hubs.raw.name}`,
+    const allStarts: Record<string, [label: string, ids: string[]]> = {
+      small: ['small-degree dataset (mid-chain, 45 rotating)', small],
+      raw: [
+        `raw hub (dataset:${g.hubs.raw.namespace}:${g.hubs.raw.name})`,
+        [`dataset:${g.hubs.raw.namespace}:${g.hubs.raw.name}`],
       ],
-      [`less-read raw hub (dataset:${g.hubs.rare.namespace}:${g.hubs.rare.name})`]: [
-        `dataset:${g.hubs.rare.namespace}:${g.hubs.rare.name}`,
+      rare: [
+        `less-read raw hub (dataset:${g.hubs.rare.namespace}:${g.hubs.rare.name})`,
+        [`dataset:${g.hubs.rare.namespace}:${g.hubs.rare.name}`],
       ],
-      [`dimension hub (dataset:${g.hubs.dim.namespace}:${g.hubs.dim.name})`]: [
-        `dataset:${g.hubs.dim.namespace}:${g.hubs.dim.name}`,
+      dim: [
+        `dimension hub (dataset:${g.hubs.dim.namespace}:${g.hubs.dim.name})`,
+        [`dataset:${g.hubs.dim.namespace}:${g.hubs.dim.name}`],
       ],
     };
     // BENCH_LINEAGE_STARTS=small,raw,rare,dim (all by default): which starts to measure.
     const only = process.env.BENCH_LINEAGE_STARTS?.split(',').map((x) => x.trim());
-    const keys = ['small', 'raw', 'rare', 'dim'];
-    if (only) {
-      Object.keys(starts).forEach((name, i) => {
-        if (!only.includes(keys[i])) delete starts[name];
-      });
-    }
+    const starts = Object.fromEntries(
+      Object.entries(allStarts)
+        .filter(([key]) => !only || only.includes(key))
+        .map(([, [label, ids]]) => [label, ids]),
+    );
     const asOf30 = new Date(now - 30 * 24 * 60 * 60 * 1000).toISOString();
     const views = ['', '&window=all', `&asOf=${asOf30}`, '&include=facets,latestRuns'];
     const results = [];

@@ -133,7 +133,7 @@ function overloaded(budget: BodyBudget, what: string): HttpError {
 /** A body's reservation, as the route reads the body (body-reading.ts) and handles the request (route.ts). */
 export interface BodyHold {
   /** Sees the stream the parser inflates an encoded body through (null: none), before a byte is read. */
-  inflating(inflater: Readable | null): void;
+  readonly inflating: (inflater: Readable | null) => void;
   /** The body has been read and parsed. */
   read(): void;
   /** The handler is done with the body, whatever the outcome (called on every path). */

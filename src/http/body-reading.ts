@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import type { Context } from 'koa';
 
 /** The error the body parser gives for a request aborted while its body is read (raw-body's). */
-export function requestAborted(): Error {
+function requestAborted(): Error {
   return Object.assign(new Error('request aborted'), {
     status: 400,
     statusCode: 400,

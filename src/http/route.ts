@@ -276,11 +276,7 @@ async function parseBody(
   // a byte of the body is read.
   const hold = runtime.reserveBody?.(ctx);
   if (hold) held(hold);
-  await readBody(
-    ctx,
-    () => runtime.parseBody(ctx, async () => undefined),
-    hold && ((inflater) => hold.inflating(inflater)),
-  );
+  await readBody(ctx, () => runtime.parseBody(ctx, async () => undefined), hold?.inflating);
   hold?.read();
   const raw = (ctx.request as unknown as { rawBody?: string }).rawBody;
   if (raw === undefined || raw.trim() === '') {

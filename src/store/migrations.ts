@@ -78,57 +78,69 @@ export function storedObservations(
 }
 
 /**
+ * Runs `migrate` unless the migration `name` is recorded as done, then records it; resolves to what
+ * `migrate` counted (0 when done before). An interrupted migration is not recorded, so it runs again.
+ */
+async function onceRecorded(db: Db, name: string, migrate: () => Promise<number>): Promise<number> {
+  const applied = await db.read({ op: 'migration' }, (tx) => runQuery(tx, 'migrations/applied', { name }));
+  if (applied.records[0].get('applied')) return 0;
+  const count = await migrate();
+  await db.write({ op: 'migration' }, (tx) =>
+    runQuery(tx, 'migrations/record', { name, now: new Date().toISOString() }),
+  );
+  return count;
+}
+
+/**
  * Gives every dataset-level lineage edge its history (cypher/README.md, "Lineage edges"), derived
  * from the runs and JobEvent versions already stored: a database written before edges accumulated
  * kept only each job's current version's edges. Returns the number of jobs migrated (0 when done before).
  */
 export async function migrateEdgeHistory(db: Db, logger?: Logger, batchSize = 200): Promise<number> {
-  const applied = await db.read({ op: 'migration' }, (tx) =>
-    runQuery(tx, 'migrations/applied', { name: EDGE_HISTORY_MIGRATION }),
-  );
-  if (applied.records[0].get('applied')) return 0;
-  const started = performance.now();
-  let after: { namespace: string; name: string } | null = null;
-  let jobs = 0;
-  for (;;) {
-    const cursor: { namespace: string; name: string } | null = after;
-    const batch: JobHistory[] = await db.write(
-      { op: 'migration', timeoutMs: 300_000 },
-      async (tx): Promise<JobHistory[]> => {
-        const res = await runQuery(tx, 'migrations/edge-history-runs', {
-          afterNamespace: cursor?.namespace ?? null,
-          afterName: cursor?.name ?? null,
-          limit: int(batchSize),
-        });
-        const rows: JobHistory[] = res.records.map((r) => ({
-          namespace: r.get('namespace') as string,
-          name: r.get('name') as string,
-          runs: toNative(r.get('runs')) as RunHistory[],
-          declared: toNative(r.get('declared')) as DeclaredVersion[],
-        }));
-        if (!rows.length) return rows;
-        const observations = rows.flatMap((j) => storedObservations(j, j.runs, j.declared));
-        const states = new Map(rows.flatMap((j) => j.runs.map((r) => [r.id, r.state ?? 'NEW'] as [string, string])));
-        await runQuery(tx, 'migrations/edge-history-clear', {
-          jobs: rows.map((j) => ({ namespace: j.namespace, name: j.name })),
-        });
-        await runQuery(tx, 'ingest/lineage-edges', {
-          edges: edgeWriteParams(planEdges(new Map(), observations, states)),
-        });
-        return rows;
-      },
-    );
-    if (!batch.length) break;
-    jobs += batch.length;
-    after = { namespace: batch[batch.length - 1].namespace, name: batch[batch.length - 1].name };
-    if (jobs % (batchSize * 10) === 0) logger?.info({ jobs }, 'migrating lineage edges: giving each its history');
-  }
-  await db.write({ op: 'migration' }, (tx) =>
-    runQuery(tx, 'migrations/record', { name: EDGE_HISTORY_MIGRATION, now: new Date().toISOString() }),
-  );
-  if (jobs > 0)
-    logger?.info({ jobs, ms: Math.round(performance.now() - started) }, 'lineage edges migrated: each has its history');
-  return jobs;
+  return onceRecorded(db, EDGE_HISTORY_MIGRATION, async () => {
+    const started = performance.now();
+    let after: { namespace: string; name: string } | null = null;
+    let jobs = 0;
+    for (;;) {
+      const cursor: { namespace: string; name: string } | null = after;
+      const batch: JobHistory[] = await db.write(
+        { op: 'migration', timeoutMs: 300_000 },
+        async (tx): Promise<JobHistory[]> => {
+          const res = await runQuery(tx, 'migrations/edge-history-runs', {
+            afterNamespace: cursor?.namespace ?? null,
+            afterName: cursor?.name ?? null,
+            limit: int(batchSize),
+          });
+          const rows: JobHistory[] = res.records.map((r) => ({
+            namespace: r.get('namespace') as string,
+            name: r.get('name') as string,
+            runs: toNative(r.get('runs')) as RunHistory[],
+            declared: toNative(r.get('declared')) as DeclaredVersion[],
+          }));
+          if (!rows.length) return rows;
+          const observations = rows.flatMap((j) => storedObservations(j, j.runs, j.declared));
+          const states = new Map(rows.flatMap((j) => j.runs.map((r) => [r.id, r.state ?? 'NEW'] as [string, string])));
+          await runQuery(tx, 'migrations/edge-history-clear', {
+            jobs: rows.map((j) => ({ namespace: j.namespace, name: j.name })),
+          });
+          await runQuery(tx, 'ingest/lineage-edges', {
+            edges: edgeWriteParams(planEdges(new Map(), observations, states)),
+          });
+          return rows;
+        },
+      );
+      if (!batch.length) break;
+      jobs += batch.length;
+      after = { namespace: batch[batch.length - 1].namespace, name: batch[batch.length - 1].name };
+      if (jobs % (batchSize * 10) === 0) logger?.info({ jobs }, 'migrating lineage edges: giving each its history');
+    }
+    if (jobs > 0)
+      logger?.info(
+        { jobs, ms: Math.round(performance.now() - started) },
+        'lineage edges migrated: each has its history',
+      );
+    return jobs;
+  });
 }
 
 export const FOLD_BOOKKEEPING_MIGRATION = 'fold-bookkeeping';
@@ -140,26 +152,21 @@ export const FOLD_BOOKKEEPING_MIGRATION = 'fold-bookkeeping';
  * runs visited (0 when done before).
  */
 export async function migrateFoldBookkeeping(db: Db, logger?: Logger, batchSize = 2000): Promise<number> {
-  const applied = await db.read({ op: 'migration' }, (tx) =>
-    runQuery(tx, 'migrations/applied', { name: FOLD_BOOKKEEPING_MIGRATION }),
-  );
-  if (applied.records[0].get('applied')) return 0;
-  let after = '';
-  let runs = 0;
-  for (;;) {
-    const last: string | null = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx) => {
-      const res = await runQuery(tx, 'migrations/fold-bookkeeping', { after, limit: int(batchSize) });
-      return res.records[0].get('last') as string | null;
-    });
-    if (last === null) break;
-    runs += batchSize;
-    after = last;
-    if (runs % (batchSize * 10) === 0) logger?.info({ runs }, 'migrating ingest bookkeeping');
-  }
-  await db.write({ op: 'migration' }, (tx) =>
-    runQuery(tx, 'migrations/record', { name: FOLD_BOOKKEEPING_MIGRATION, now: new Date().toISOString() }),
-  );
-  return runs;
+  return onceRecorded(db, FOLD_BOOKKEEPING_MIGRATION, async () => {
+    let after = '';
+    let runs = 0;
+    for (;;) {
+      const last: string | null = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx) => {
+        const res = await runQuery(tx, 'migrations/fold-bookkeeping', { after, limit: int(batchSize) });
+        return res.records[0].get('last') as string | null;
+      });
+      if (last === null) break;
+      runs += batchSize;
+      after = last;
+      if (runs % (batchSize * 10) === 0) logger?.info({ runs }, 'migrating ingest bookkeeping');
+    }
+    return runs;
+  });
 }
 
 export const LATEST_RUN_END_MIGRATION = 'latest-run-end';
@@ -170,22 +177,17 @@ export const LATEST_RUN_END_MIGRATION = 'latest-run-end';
  * number of jobs given it (0 when done before).
  */
 export async function migrateLatestRunEnd(db: Db, logger?: Logger, batchSize = 2000): Promise<number> {
-  const applied = await db.read({ op: 'migration' }, (tx) =>
-    runQuery(tx, 'migrations/applied', { name: LATEST_RUN_END_MIGRATION }),
-  );
-  if (applied.records[0].get('applied')) return 0;
-  let jobs = 0;
-  for (;;) {
-    const done = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx) => {
-      const res = await runQuery(tx, 'migrations/latest-run-end', { limit: int(batchSize) });
-      return toNative(res.records[0].get('jobs')) as number;
-    });
-    if (done === 0) break;
-    jobs += done;
-    if (jobs % (batchSize * 10) === 0) logger?.info({ jobs }, 'migrating jobs: the end of each latest run');
-  }
-  await db.write({ op: 'migration' }, (tx) =>
-    runQuery(tx, 'migrations/record', { name: LATEST_RUN_END_MIGRATION, now: new Date().toISOString() }),
-  );
-  return jobs;
+  return onceRecorded(db, LATEST_RUN_END_MIGRATION, async () => {
+    let jobs = 0;
+    for (;;) {
+      const done = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx) => {
+        const res = await runQuery(tx, 'migrations/latest-run-end', { limit: int(batchSize) });
+        return toNative(res.records[0].get('jobs')) as number;
+      });
+      if (done === 0) break;
+      jobs += done;
+      if (jobs % (batchSize * 10) === 0) logger?.info({ jobs }, 'migrating jobs: the end of each latest run');
+    }
+    return jobs;
+  });
 }

@@ -11,6 +11,7 @@ import { build, type TestApp } from '../helper.js';
 import { holdRunLock, rows } from '../support/graph.js';
 import { facet, runEvent } from '../support/events.js';
 import { rawRequest } from '../support/raw-http.js';
+import { handledPosts, totalOf } from '../support/metrics.js';
 import { generateKey, keyEntry, parseKeys } from '../../src/auth/keys.js';
 
 const KiB = 1024;
@@ -84,14 +85,6 @@ describe('request-body bytes in flight (BODY_BYTES_IN_FLIGHT)', () => {
       );
       held.push(r);
       return r;
-    }
-    /** POSTs whose handling has ended, by the request-duration histogram of /metrics. */
-    async function handledPosts(): Promise<number> {
-      const text = (await t.get('/metrics')).text;
-      let n = 0;
-      for (const m of text.matchAll(/^lineage_http_request_duration_seconds_count\{[^}]*method="POST"[^}]*\} (\d+)/gm))
-        n += Number(m[1]);
-      return n;
     }
 
     it(
@@ -170,12 +163,12 @@ describe('request-body bytes in flight (BODY_BYTES_IN_FLIGHT)', () => {
       const gzipped = gzipSync(JSON.stringify(eventOfSize(20 * KiB)));
       const goneGzip = holdGzip(gzipped, gzipped.subarray(0, 100));
       await until(() => inFlight() >= gzipped.length, 'the gzip body is reserved');
-      const handledBefore = await handledPosts();
+      const handledBefore = totalOf(await handledPosts(t));
       goneGzip.abort();
       await until(() => inFlight() === 0, 'released after the gzip client went away');
       // And its handling ends (the request is logged and counted), instead of waiting for the inflater forever.
       const deadline = Date.now() + 10_000;
-      while ((await handledPosts()) !== handledBefore + 1) {
+      while (totalOf(await handledPosts(t)) !== handledBefore + 1) {
         if (Date.now() > deadline) throw new Error(`the aborted gzip request was never handled to its end`);
         await sleep(20);
       }

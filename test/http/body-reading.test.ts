@@ -5,10 +5,11 @@
  */
 import { expect } from 'chai';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { type TestApp, useTestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 import { facet, runEvent } from '../support/events.js';
 import { rows } from '../support/graph.js';
 import { rawRequest } from '../support/raw-http.js';
+import { handledPosts, totalOf } from '../support/metrics.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -22,21 +23,6 @@ const ENCODINGS: Record<string, (body: Buffer) => Buffer> = {
 const EVENT = Buffer.from(
   JSON.stringify(runEvent({ job: 'aborted', runFacets: { padding: facet({ text: 'x'.repeat(20_000) }) } })),
 );
-
-/** Handled requests by status for POST, from the request-duration histogram of /metrics. */
-async function handledPosts(t: TestApp): Promise<Record<string, number>> {
-  const text = (await t.get('/metrics')).text;
-  const counts: Record<string, number> = {};
-  const line = /^lineage_http_request_duration_seconds_count\{([^}]*)\} (\d+)/gm;
-  for (const [, labels, n] of text.matchAll(line)) {
-    if (!labels.includes('method="POST"')) continue;
-    const status = /status="(\d+)"/.exec(labels)?.[1] ?? '?';
-    counts[status] = (counts[status] ?? 0) + Number(n);
-  }
-  return counts;
-}
-
-const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
 for (const [budget, bodyBytesInFlight] of [
   ['on (the default)', undefined],
@@ -64,7 +50,7 @@ for (const [budget, bodyBytesInFlight] of [
         client.abort();
         const deadline = Date.now() + 10_000;
         let after = await handledPosts(t);
-        while (total(after) !== total(before) + 1) {
+        while (totalOf(after) !== totalOf(before) + 1) {
           if (Date.now() > deadline) throw new Error(`the aborted ${encoding} request was never handled to its end`);
           await sleep(20);
           after = await handledPosts(t);

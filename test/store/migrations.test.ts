@@ -139,6 +139,10 @@ describe('migration: ingest bookkeeping of the fold', () => {
       expect(await migrateFoldBookkeeping(t().db), 'a second start does nothing').to.equal(0);
     },
   );
+});
+
+describe("migration: the end of each job's latest run", () => {
+  const t = useTestApp();
 
   it('gives jobs the end of their latest run (latestRunEndedAt) as an older version would lack it, once', async () => {
     await post(t(), completedRun({ job: 'done1', inputs: ['a'], outputs: ['b'] }));
