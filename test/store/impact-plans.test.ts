@@ -163,8 +163,8 @@ describe('impact query plans', () => {
 
   for (const direction of ['downstream', 'upstream'] as const) {
     it(
-      `blast radius ${direction}: a pruning BFS giving distances, sorted by distance, no scan, no shortest-path ` +
-        `search`,
+      `blast radius ${direction}: a pruning BFS giving distances, groups sorted by distance, no scan, ` +
+        'no shortest-path search',
       async () => {
         const ops = await explain(
           impactQuery('blast-radius', direction, maxRelsFor('dataset', 20)),
@@ -177,12 +177,22 @@ describe('impact query plans', () => {
             ? /\(s\)-\[:INPUT_TO\|PRODUCES\*0\.\.42\]->\(n\)/
             : /\(s\)<-\[:INPUT_TO\|PRODUCES\*0\.\.42\]-\(n\)/,
         );
-        // Ordered by distance alone (the service orders each distance by id): a Sort of the reached rows, never
-        // per path, and no node's name read to sort it.
+        // Ordered by distance alone (the service orders each distance by id): the reached nodes grouped by
+        // distance and type and only the groups sorted, never the nodes, and no node's name read to sort them.
+        const plan = ops.map((o) => `${o.op} ${o.details}`).join('\n');
         expect(
-          ops.some((o) => o.op === 'Sort' && o.details === 'distance ASC'),
-          ops.map((o) => `${o.op} ${o.details}`).join('\n'),
+          ops.some((o) => o.op === 'EagerAggregation' && /^distance, isJob, collect\(/.test(o.details)),
+          plan,
         ).to.equal(true);
+        expect(
+          ops.filter((o) => o.op === 'Sort').map((o) => o.details),
+          plan,
+        ).to.deep.equal(['distance ASC, isJob ASC']);
+        // A job's run at a point in time is an expression evaluated only when asked, not an Apply per node.
+        expect(
+          ops.filter((o) => /Apply/.test(o.op)).map((o) => o.details),
+          plan,
+        ).to.deep.equal(['preds, anon_0']);
         expect(ops.filter((o) => /Scan|ShortestPath|^VarLengthExpand\(All\)$/.test(o.op))).to.deep.equal([]);
       },
     );
