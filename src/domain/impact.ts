@@ -51,27 +51,38 @@ export class ViaPicker {
 }
 
 /**
- * Re-emits rows that arrive in distance order in (distance, id) order, the order of every blast-radius
+ * Puts rows that arrive in distance order in (distance, id) order, the order of every blast-radius
  * answer. The query leaves the order within a distance to the service: sorting by id in Cypher built
  * and compared the name of every node reached (25,000 for 10,000 returned), where only the rows
- * returned need one. Holds one distance's rows at a time.
+ * returned need one. Holds one distance's rows at a time. Synchronous (no promise per row): a streamed
+ * answer of 10,000 rows spent more on async iteration than on the rows.
  */
-export async function* inDistanceThenIdOrder<T extends { distance: number; id: string }>(
-  rows: AsyncIterable<T>,
-): AsyncGenerator<T> {
-  let layer: T[] = [];
-  const sorted = () => layer.sort((a, b) => compareText(a.id, b.id));
-  for await (const row of rows) {
-    if (layer.length > 0 && row.distance !== layer[0].distance) {
-      if (row.distance < layer[0].distance)
-        throw new Error(`rows out of distance order: ${row.distance} after ${layer[0].distance}`);
-      yield* sorted();
-      layer = [];
+export class DistanceThenIdOrder<T extends { distance: number; id: string }> {
+  private layer: T[] = [];
+
+  /** Takes the next row; returns the rows it completes (the previous distance, in id order), often none. */
+  push(row: T): readonly T[] {
+    const layer = this.layer;
+    if (layer.length === 0 || row.distance === layer[0].distance) {
+      layer.push(row);
+      return NO_ROWS;
     }
-    layer.push(row);
+    if (row.distance < layer[0].distance)
+      throw new Error(`rows out of distance order: ${row.distance} after ${layer[0].distance}`);
+    this.layer = [row];
+    return layer.sort(byId);
   }
-  yield* sorted();
+
+  /** The rows of the last distance, in id order, once every row has been pushed. */
+  flush(): readonly T[] {
+    const layer = this.layer;
+    this.layer = [];
+    return layer.sort(byId);
+  }
 }
+
+const NO_ROWS: readonly never[] = [];
+const byId = (a: { id: string }, b: { id: string }) => compareText(a.id, b.id);
 
 /** The path from the start to `id` through the via of every node (start first), or null when it is broken. */
 export function pathTo(id: string, via: ReadonlyMap<string, string | null>): string[] | null {

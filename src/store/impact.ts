@@ -36,7 +36,7 @@ import {
   schemaFields,
   summarize,
   ViaPicker,
-  inDistanceThenIdOrder,
+  DistanceThenIdOrder,
   type ImpactDirection,
   type ImpactSummary,
   type RunState,
@@ -45,6 +45,16 @@ import {
 import { compareText } from '../domain/compare.js';
 
 type Props = Record<string, unknown>;
+
+/** A blast-radius record with what ordering and `via` need read from it. */
+interface BlastRow {
+  rec: Neo4jRecord;
+  isJob: boolean;
+  namespace: string;
+  name: string;
+  id: string;
+  distance: number;
+}
 
 /** A job or dataset of a blast radius. */
 export interface ImpactNode {
@@ -217,52 +227,59 @@ export class ImpactRepository {
     await this.db.read({ op: 'impact/blast-radius', timeoutMs: this.timeoutMs }, async (tx) => {
       const result = tx.run<RowOf<'impact/blast-radius'>>(text, params);
       // The query returns rows in distance order; each distance is put in id order here.
-      async function* rows() {
+      const order = new DistanceThenIdOrder<BlastRow>();
+      // Returns the sink's promise only when it has one (a CSV socket that is full), so that a row costs
+      // no promise otherwise.
+      const emit = ({ rec, isJob, namespace, name, id: nodeId, distance }: BlastRow): void | Promise<void> => {
+        // Predecessors come as elementIds (no property read): the picker knows the previous layer's.
+        const nodeVia = via.next(nodeId, distance, rec.get('preds') as string[], rec.get('eid') as string);
+        vias?.set(nodeId, nodeVia);
+        const node: ImpactNode = {
+          id: nodeId,
+          type: isJob ? 'JOB' : 'DATASET',
+          namespace,
+          name,
+          distance,
+          via: nodeVia,
+          tags: (rec.get('tags') as string[] | null) ?? [],
+          owners: ownersOf(rec.get('owner')),
+          latestRunState: isJob ? ((rec.get('state') as string | null) ?? null) : null,
+          latestRunEndedAt: isJob ? iso(rec.get('endedAt')) : null,
+        };
+        if (distance === 0) {
+          total = num(rec.get('total'));
+          const counts = (rec.get('counts') as [unknown, boolean, unknown, unknown][]).map(
+            ([d, job, n, failed]) => [num(d), job ? 'JOB' : 'DATASET', num(n), num(failed)] as const,
+          );
+          emitted++;
+          return sink.head({ start: node, summary: summarize(counts) });
+        }
+        if (rootCause) {
+          if (!isJob || node.latestRunState !== q.state) return;
+          matched++;
+          if (matched > q.limit) return;
+          node.path = pathTo(nodeId, vias!) ?? [nodeId];
+        } else if (emitted > q.limit) {
+          // The query returns every row up to the distance of the limit-th: those that tie with it too.
+          return;
+        }
+        emitted++;
+        return sink.node(node);
+      };
+      try {
         for await (const rec of result) {
           const isJob = rec.get('isJob') as boolean;
           const namespace = rec.get('namespace') as string;
           const name = rec.get('name') as string;
           const id = isJob ? jobNodeId(namespace, name) : datasetNodeId(namespace, name);
-          yield { rec, isJob, namespace, name, id, distance: num(rec.get('distance')) };
+          for (const row of order.push({ rec, isJob, namespace, name, id, distance: num(rec.get('distance')) })) {
+            const pending = emit(row);
+            if (pending) await pending;
+          }
         }
-      }
-      try {
-        for await (const { rec, isJob, namespace, name, id: nodeId, distance } of inDistanceThenIdOrder(rows())) {
-          // Predecessors come as elementIds (no property read): the picker knows the previous layer's.
-          const nodeVia = via.next(nodeId, distance, rec.get('preds') as string[], rec.get('eid') as string);
-          vias?.set(nodeId, nodeVia);
-          const node: ImpactNode = {
-            id: nodeId,
-            type: isJob ? 'JOB' : 'DATASET',
-            namespace,
-            name,
-            distance,
-            via: nodeVia,
-            tags: (rec.get('tags') as string[] | null) ?? [],
-            owners: ownersOf(rec.get('owner')),
-            latestRunState: isJob ? ((rec.get('state') as string | null) ?? null) : null,
-            latestRunEndedAt: isJob ? iso(rec.get('endedAt')) : null,
-          };
-          if (distance === 0) {
-            total = num(rec.get('total'));
-            const counts = (rec.get('counts') as [unknown, boolean, unknown, unknown][]).map(
-              ([d, job, n, failed]) => [num(d), job ? 'JOB' : 'DATASET', num(n), num(failed)] as const,
-            );
-            await sink.head({ start: node, summary: summarize(counts) });
-            emitted++;
-            continue;
-          }
-          if (rootCause) {
-            if (!isJob || node.latestRunState !== q.state) continue;
-            matched++;
-            if (matched > q.limit) continue;
-            node.path = pathTo(nodeId, vias!) ?? [nodeId];
-          } else if (emitted > q.limit) {
-            // The query returns every row up to the distance of the limit-th: those that tie with it too.
-            continue;
-          }
-          await sink.node(node);
-          emitted++;
+        for (const row of order.flush()) {
+          const pending = emit(row);
+          if (pending) await pending;
         }
       } catch (err) {
         // Rows already streamed must not be streamed again by a retry of the transaction.

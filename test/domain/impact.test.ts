@@ -7,7 +7,7 @@ import {
   schemaFields,
   summarize,
   ViaPicker,
-  inDistanceThenIdOrder,
+  DistanceThenIdOrder,
 } from '../../src/domain/impact.js';
 import { csvCell, csvLine, parseCsv } from '../../src/http/csv.js';
 import { directed } from '../../src/store/cypher.js';
@@ -36,33 +36,35 @@ describe('impact: via, paths, summary', () => {
     expect(v.next('e', 2, ['4:x:20'], '4:x:21')).to.equal(null);
   });
 
-  it('rows in distance order come out in (distance, id) order (code-unit order), a distance at a time', async () => {
-    async function* rows() {
-      for (const [distance, id] of [
-        [0, 's'],
-        [1, 'job:b'],
-        [1, 'dataset:z'],
-        [1, 'job:B'],
-        [2, 'job:é'],
-        [2, 'job:e'],
-        [4, 'x'],
-      ] as const)
-        yield { distance, id };
-    }
-    const out: string[] = [];
-    for await (const r of inDistanceThenIdOrder(rows())) out.push(`${r.distance} ${r.id}`);
-    expect(out).to.deep.equal(['0 s', '1 dataset:z', '1 job:B', '1 job:b', '2 job:e', '2 job:é', '4 x']);
-    async function* backwards() {
-      yield { distance: 2, id: 'a' };
-      yield { distance: 1, id: 'b' };
-    }
-    let error: unknown;
-    try {
-      for await (const _ of inDistanceThenIdOrder(backwards()));
-    } catch (e) {
-      error = e;
-    }
-    expect(String(error)).to.match(/out of distance order/);
+  it('rows in distance order come out in (distance, id) order (code-unit order), a distance at a time', () => {
+    const order = new DistanceThenIdOrder<{ distance: number; id: string }>();
+    const out: string[][] = [];
+    for (const [distance, id] of [
+      [0, 's'],
+      [1, 'job:b'],
+      [1, 'dataset:z'],
+      [1, 'job:B'],
+      [2, 'job:é'],
+      [2, 'job:e'],
+      [4, 'x'],
+    ] as const)
+      out.push(order.push({ distance, id }).map((r) => `${r.distance} ${r.id}`));
+    out.push(order.flush().map((r) => `${r.distance} ${r.id}`));
+    // Each distance is released by the first row of the next, whole and sorted; the last by flush.
+    expect(out).to.deep.equal([
+      [],
+      ['0 s'],
+      [],
+      [],
+      ['1 dataset:z', '1 job:B', '1 job:b'],
+      [],
+      ['2 job:e', '2 job:é'],
+      ['4 x'],
+    ]);
+    expect(order.flush()).to.deep.equal([]);
+    const backwards = new DistanceThenIdOrder<{ distance: number; id: string }>();
+    backwards.push({ distance: 2, id: 'a' });
+    expect(() => backwards.push({ distance: 1, id: 'b' })).to.throw(/out of distance order/);
   });
 
   it('pathTo follows the vias back to the start', () => {
