@@ -365,6 +365,40 @@ describe('GET /api/v1/impact: blast radius', () => {
       expect(then.nodes[0]).to.deep.include({ id: job('slow'), latestRunState: 'RUNNING', latestRunEndedAt: null });
       expect(then.summary.failedJobs).to.equal(0);
     });
+
+    it('report, as of a time between two runs, the earlier run (the later one not started then)', async () => {
+      const post = (runId: string, eventType: string, time: string) =>
+        t().post(
+          '/api/v1/lineage',
+          runEvent({ job: 'nightly', runId, eventType, eventTime: time, inputs: ['in'], outputs: ['out'] }),
+        );
+      const first = randomUUID();
+      const second = randomUUID();
+      await post(first, 'START', at(1));
+      await post(first, 'FAIL', at(2));
+      await post(second, 'START', at(5));
+      await post(second, 'COMPLETE', at(6));
+      const now = await getImpact(t(), radius(ds('in')));
+      expect(now.nodes[0]).to.deep.include({
+        id: job('nightly'),
+        latestRunState: 'COMPLETED',
+        latestRunEndedAt: at(6),
+      });
+      expect(now.summary.failedJobs).to.equal(0);
+      // Between the runs: the job's LATEST_RUN started later, so the run is found by time; it had failed.
+      const between = await getImpact(t(), radius(ds('in'), { asOf: at(3) }));
+      expect(between.nodes[0]).to.deep.include({
+        id: job('nightly'),
+        latestRunState: 'FAILED',
+        latestRunEndedAt: at(2),
+      });
+      expect(between.summary.failedJobs).to.equal(1);
+      const rootCause = await getImpact(
+        t(),
+        radius(ds('out'), { asOf: at(3), direction: 'upstream', state: 'FAILED' }),
+      );
+      expect(rootCause.nodes.map((n: { id: string }) => n.id)).to.deep.equal([job('nightly')]);
+    });
   });
 
   describe('soft deletes', () => {
