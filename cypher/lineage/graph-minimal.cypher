@@ -8,7 +8,7 @@
 //   $maxNodes (integer: at most this many nodes; the service asks for one more than its cap to detect truncation)
 // Returns one row per node: isJob, node: n {namespace, name, latestRun: r {id, state, startedAt, endedAt} or null
 //   (ISO strings; the job's latest run at $asOf)}, and out: the node's outgoing edges in view to nodes of
-//   the answer as [namespace, name, firstSeenAt, lastSeenAt, lastRunId, lastRunState] (graph.cypher's lists).
+//   the answer as {to: [namespace, name], firstSeenAt, lastSeenAt, lastRunId, lastRunState}.
 MATCH (s) WHERE elementId(s) = $startId
 MATCH (s)(()-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0,
   size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
@@ -35,7 +35,8 @@ RETURN n:Job AS isJob,
   [(n)-[e:INPUT_TO|PRODUCES]->(m) WHERE m IN members AND CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf
     AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart
     OR e.heldUntil[i] > $asOf)) ELSE e.lastSeenAt >= $windowStart OR e.current END
-    | [m.namespace, m.name, toString(e.firstSeenAt), toString(e.lastSeenAt), e.lastRunId, e.lastRunState]]
-    AS out,
+    | {to: [m.namespace, m.name], firstSeenAt: toString(e.firstSeenAt), lastSeenAt: toString(e.lastSeenAt),
+      lastRunId: e.lastRunId,
+       lastRunState: e.lastRunState}] AS out,
   n {.namespace, .name, latestRun: CASE WHEN run IS NULL THEN null
     ELSE run {.id, .state, startedAt: toString(run.startedAt), endedAt: toString(run.endedAt)} END} AS node

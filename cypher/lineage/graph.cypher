@@ -37,9 +37,8 @@
 //   $asOf when $pointInTime: v {.id, .fields, .lifecycleState, committedAt}, else null)}; and out: the node's
 //   outgoing edges in view (a job's outputs, all of them: the service sets the job's `outputs` from them; a
 //   dataset's consumers in the answer) as
-//   [namespace, name, firstSeenAt, lastSeenAt, lastRunId, lastRunState] (lists, not maps: a map's keys are
-//   sent and decoded with every edge, which cost the driver and Neo4j about a tenth of a 2,427-node answer).
-//   Temporal properties as ISO strings (decoding driver DateTimes costs more than the rest of the rendering).
+//   {to: [namespace, name], firstSeenAt, lastSeenAt, lastRunId, lastRunState}. Temporal properties as ISO
+//   strings (decoding driver DateTimes costs more than the rest of the rendering).
 // The service keeps the edges whose both ends are in the result.
 // Kept short (the store strips these comments before sending): the text is sent with every request.
 MATCH (s) WHERE elementId(s) = $startId
@@ -101,8 +100,9 @@ RETURN n:Job AS isJob,
   [(n)-[e:INPUT_TO|PRODUCES]->(m) WHERE (n:Job OR m IN members) AND CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf
     AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart
     OR e.heldUntil[i] > $asOf)) ELSE e.lastSeenAt >= $windowStart OR e.current END
-    | [m.namespace, m.name, toString(e.firstSeenAt), toString(e.lastSeenAt), e.lastRunId, e.lastRunState]]
-    AS out,
+    | {to: [m.namespace, m.name], firstSeenAt: toString(e.firstSeenAt), lastSeenAt: toString(e.lastSeenAt),
+      lastRunId: e.lastRunId,
+       lastRunState: e.lastRunState}] AS out,
   base {.*, createdAt: toString(n.createdAt), updatedAt: toString(n.updatedAt),
     lastModifiedAt: toString(n.lastModifiedAt),
     currentVersionAt: toString(n.currentVersionAt), deletedAt: toString(n.deletedAt),

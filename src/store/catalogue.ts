@@ -33,7 +33,6 @@ import type {
 import type { DatasetRef } from '../domain/openlineage/types.js';
 import type { EntityRef, FieldRef } from '../domain/node-id.js';
 import type { edgeWriteParams } from './ingest.js';
-import type { OutEdgeRow } from './lineage/graph.js';
 
 /** A declared parameter or row field: its TypeScript type, at compile time only. */
 export interface Field<T> {
@@ -211,11 +210,11 @@ export const catalogue = {
       runDetails: bool,
       maxNodes: integer,
     },
-    { isJob: bool, out: field<OutEdgeRow[]>(), node: field<Record<string, unknown>>() },
+    { isJob: bool, out: field<Record<string, unknown>[]>(), node: field<Record<string, unknown>>() },
   ),
   'lineage/graph-minimal': query(
     { startId: str, asOf: dateTime, windowStart: dateTime, pointInTime: bool, maxNodes: integer },
-    { isJob: bool, out: field<OutEdgeRow[]>(), node: field<Record<string, unknown>>() },
+    { isJob: bool, out: field<Record<string, unknown>[]>(), node: field<Record<string, unknown>>() },
   ),
   'lineage/resolve-dataset': query(
     { candidates: field<EntityRef[]>(), asOf: dateTime },

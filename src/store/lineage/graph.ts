@@ -41,31 +41,16 @@ export function edgeExtras(e: Props, pointInTime: boolean): EdgeExtras {
   };
 }
 
-/**
- * An out edge as cypher/lineage/graph.cypher returns it (a list: a map's keys would be sent with every edge):
- * [namespace, name, firstSeenAt, lastSeenAt, lastRunId, lastRunState] of its destination and itself.
- */
-export type OutEdgeRow = [string, string, unknown, unknown, unknown, unknown];
-
-/** An out edge's destination id and extras, from its row. */
-function outEdge(e: OutEdgeRow, destinationId: (namespace: string, name: string) => string, pointInTime: boolean) {
-  const [namespace, name, firstSeenAt, lastSeenAt, lastRunId, lastRunState] = e;
-  return {
-    destination: destinationId(namespace, name),
-    extras: edgeExtras({ firstSeenAt, lastSeenAt, lastRunId, lastRunState }, pointInTime),
-  };
-}
-
 /** One row of cypher/lineage/graph.cypher as its answer node, and the node's outgoing edges (wired later). */
 export function renderGraphRow(
-  row: { isJob: boolean; node: Props; out: OutEdgeRow[] },
+  row: { isJob: boolean; node: Props; out: Props[] },
   asOf: number | null,
   include: ReadonlySet<LineageInclude>,
 ): { node: LineageNode; out: { destination: string; extras: EdgeExtras }[] } {
   const { isJob, out } = row;
   let node = row.node;
   // A job's outputs are its out edges (graph.cypher reads them once).
-  if (isJob) node.outputs = out.map((e) => [e[0], e[1]]);
+  if (isJob) node.outputs = out.map((e) => e.to);
   const nodeId = (isJob ? jobNodeId : datasetNodeId)(node.namespace as string, node.name as string);
   if (asOf !== null) node = isJob ? jobAsOf(node, asOf) : datasetAsOf(node);
   const destinationId = isJob ? datasetNodeId : jobNodeId;
@@ -81,7 +66,10 @@ export function renderGraphRow(
       } as LineageNode,
       'data',
     ),
-    out: out.map((e) => outEdge(e, destinationId, asOf !== null)),
+    out: out.map((e) => {
+      const [a, b] = e.to as [string, string];
+      return { destination: destinationId(a, b), extras: edgeExtras(e, asOf !== null) };
+    }),
   };
 }
 
@@ -176,7 +164,10 @@ export class GraphLineage {
       const destinationId = isJob ? datasetNodeId : jobNodeId;
       outs.set(
         nodeId,
-        (rec.get('out') as OutEdgeRow[]).map((e) => outEdge(e, destinationId, asOf !== null)),
+        (rec.get('out') as Props[]).map((e) => {
+          const [a, b] = e.to as [string, string];
+          return { destination: destinationId(a, b), extras: edgeExtras(e, asOf !== null) };
+        }),
       );
     }
     const graph = wireEdges(nodes, outs);
