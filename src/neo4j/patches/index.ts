@@ -6,6 +6,7 @@
  * expected shape. `patchGuards` runs them against any installed driver (the pinned one, or the
  * newest release line: `npm run driver:check-patches`), so a driver upgrade is one decision.
  */
+import { boltChunksGuard, installBoltChunks } from './bolt-chunks.js';
 import { boltSocketsGuard, installBoltSocketTuning, NODE_CHANNEL_MODULE } from './bolt-sockets.js';
 import { installPlainParamsFastPath, plainParamsGuard, TRANSFORMER_MODULE } from './plain-params.js';
 
@@ -16,6 +17,7 @@ import { installPlainParamsFastPath, plainParamsGuard, TRANSFORMER_MODULE } from
 export function installDriverPatches(): void {
   installBoltSocketTuning();
   installPlainParamsFastPath();
+  installBoltChunks();
 }
 
 export interface GuardResult {
@@ -36,5 +38,6 @@ export function patchGuards(load: (id: string) => unknown): GuardResult[] {
   return [
     attempt('bolt-sockets', () => boltSocketsGuard(load(NODE_CHANNEL_MODULE))),
     attempt('plain-params', () => plainParamsGuard(load(TRANSFORMER_MODULE))),
+    attempt('bolt-chunks', () => boltChunksGuard(load)),
   ];
 }

@@ -3,6 +3,7 @@ import { patchGuards } from '../../../src/neo4j/patches/index.js';
 import { requireFromDriver } from '../../../src/neo4j/patches/driver-internals.js';
 import { boltSocketsGuard } from '../../../src/neo4j/patches/bolt-sockets.js';
 import { plainParamsGuard } from '../../../src/neo4j/patches/plain-params.js';
+import { boltChunksGuard, CHUNKING_MODULE } from '../../../src/neo4j/patches/bolt-chunks.js';
 import { checkDriverRelease } from '../../../scripts/driver-guards.js';
 
 // Each driver patch's guard checks that the driver function it patches still exists with the
@@ -13,6 +14,7 @@ describe('driver patch guards', () => {
     expect(patchGuards(requireFromDriver)).to.deep.equal([
       { patch: 'bolt-sockets', problem: null },
       { patch: 'plain-params', problem: null },
+      { patch: 'bolt-chunks', problem: null },
     ]);
   });
 
@@ -34,6 +36,11 @@ describe('driver patch guards', () => {
       }),
     ).to.match(/_conn/);
     expect(plainParamsGuard({})).to.match(/no default export/);
+    expect(boltChunksGuard(() => ({}))).to.match(/no longer exports Chunker/);
+    // A driver whose connections build their chunker some other way is refused.
+    expect(
+      boltChunksGuard((id) => (id === CHUNKING_MODULE ? requireFromDriver(id) : { createChannelConnection() {} })),
+    ).to.match(/new channel_1\.Chunker/);
     expect(
       patchGuards(() => {
         throw new Error('Cannot find module');
