@@ -174,6 +174,14 @@ function validator(schema: TSchema): ValidateFunction {
 type Part = 'query' | 'path';
 const PART_NAME: Record<Part, string> = { query: 'Query parameter', path: 'Path parameter' };
 
+/**
+ * 400 for one query parameter whose value the schema accepts but the request cannot use (a combination
+ * of parameters, a node id of the wrong kind): the same `errors` entry as a schema problem.
+ */
+export function badQueryParameter(name: string, message: string): HttpError {
+  return badParameters('query', [{ name, message }]);
+}
+
 function badParameters(part: Part, problems: { name: string; message: string }[]): HttpError {
   const errors: ErrorDetail[] = problems.map((p) => ({
     path: `/${escapePointer(p.name)}`,

@@ -6,10 +6,10 @@
 import Router from '@koa/router';
 import { Type } from '@sinclair/typebox';
 import type { Services } from '../../services.js';
-import { badRequest, HttpError } from '../errors.js';
+import { HttpError } from '../errors.js';
 import { toHttpError } from '../middleware/errors.js';
 import { Param } from '../params.js';
-import { routes, type RouteRuntime } from '../route.js';
+import { badQueryParameter, routes, type RouteRuntime } from '../route.js';
 import { respondCsv, wantsCsv } from '../csv.js';
 import { asOfParam, depthParam, notFoundFor, windowParam } from './lineage.js';
 import { IMPACT_DIRECTIONS, RUN_STATES, type RunState } from '../../domain/impact.js';
@@ -112,9 +112,10 @@ const formatParam = () =>
 
 function entityId(id: ParsedNodeId, name: string): Extract<ParsedNodeId, { kind: 'job' | 'dataset' }> {
   if (id.kind === 'datasetField')
-    throw badRequest(
-      `Query parameter '${name}' names a dataset field; paths join jobs and datasets (use /api/v1/impact with a ` +
-        `datasetField: node for column impact)`,
+    throw badQueryParameter(
+      name,
+      'names a dataset field; paths join jobs and datasets (use /api/v1/impact with a datasetField: node for ' +
+        'column impact)',
     );
   return id;
 }

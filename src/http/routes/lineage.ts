@@ -6,10 +6,10 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { Type } from '@sinclair/typebox';
 import type { Services } from '../../services.js';
-import { badRequest, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
 import { Param } from '../params.js';
 import { clientGone } from '../client-gone.js';
-import { routes, type Request, type RouteRuntime } from '../route.js';
+import { badQueryParameter, routes, type Request, type RouteRuntime } from '../route.js';
 import type { ParsedNodeId } from '../../domain/node-id.js';
 import { DIRECTIONS, LINEAGE_FIELDS, LINEAGE_INCLUDES, type LineageRepository } from '../../store/lineage/index.js';
 import { LineageGraph, RunLineage } from '../../api/schemas.js';
@@ -63,12 +63,13 @@ function lineageHandler(lineage: LineageRepository) {
   return async ({ query }: Request<{}, typeof lineageQuery, never>, ctx: Context) => {
     const id = query.nodeId;
     if (id.kind === 'datasetField') {
-      throw badRequest(
-        `Node id '${id.raw}' names a dataset field; use /api/v1/column-lineage for column-level lineage`,
+      throw badQueryParameter(
+        'nodeId',
+        `'${id.raw}' names a dataset field; use /api/v1/column-lineage for column-level lineage`,
       );
     }
     if (query.fields === 'minimal' && (query.include ?? []).length > 0)
-      throw badRequest('include adds to the full node data: it cannot be combined with fields=minimal');
+      throw badQueryParameter('include', 'adds to the full node data: it cannot be combined with fields=minimal');
     const view = { asOf: query.asOf ?? null, window: query.window };
     // A deep lineage can run for seconds: if the client disconnects, Neo4j stops it.
     const graph = await lineage.lineage(

@@ -93,6 +93,7 @@ describe('GET /api/v1/impact/paths', () => {
       const res = await t().get(bad);
       expect(res.status, `${decodeURIComponent(bad)}: ${res.text}`).to.equal(400);
       expect(res.body).to.include({ code: 400, error: 'bad_request' });
+      expect(res.body.errors?.[0], res.text).to.include({ in: 'query' });
     }
   });
 

@@ -88,6 +88,7 @@ describe('GET /api/v1/lineage?fields=minimal: what a graph view draws', () => {
     const both = await t().get(p(ds('staged'), { fields: 'minimal', include: 'facets' }));
     expect(both.status).to.equal(400);
     expect(both.body.message).to.match(/fields=minimal/);
+    expect(both.body.errors).to.deep.equal([{ path: '/include', message: both.body.errors[0].message, in: 'query' }]);
     expect((await t().get(p(ds('staged'), { fields: 'some' }))).status).to.equal(400);
     expect((await t().get(p(ds('staged'), { fields: 'full' }))).status).to.equal(200);
   });

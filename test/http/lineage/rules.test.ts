@@ -34,6 +34,8 @@ describe('GET /api/v1/lineage: errors, symlinks, soft deletes, timeouts', () => 
         expect(res.status, res.text).to.equal(400);
         expect(res.body).to.include({ code: 400, error: 'bad_request' });
         expect(res.body.message).to.contain(word);
+        // Every 400 names the query parameter it is about, as docs/api.md promises.
+        expect(res.body.errors?.[0], res.text).to.include({ in: 'query' });
       });
     }
 

@@ -47,6 +47,40 @@ async function run(
 describe('GET /api/v1/lineage: time', () => {
   const t = useTestApp();
 
+  it('answers the worked example of docs/lineage.md ("Time") as the doc shows it', async () => {
+    const day = (d: number, minutes = 0) => ago(60 - d, minutes); // today is day 60
+    await run(t(), 'load', day(1), ['raw'], ['orders']);
+    await run(t(), 'load', day(2), ['raw'], ['orders']);
+    await run(t(), 'load', day(3), ['raw'], [], { end: 'FAIL' });
+    await run(t(), 'split', day(10), [], ['orders_p1']);
+    await run(t(), 'split', day(11), [], ['orders_p2']);
+    for (let d = 5; d <= 49; d++)
+      await post(t(), runEvent({ job: 'report', eventType: 'COMPLETE', eventTime: day(d), inputs: ['legacy_orders'] }));
+    await post(t(), runEvent({ job: 'report', eventType: 'COMPLETE', eventTime: day(50), inputs: ['orders'] }));
+    const nodes = async (nodeId: string, params: Record<string, string>) =>
+      nodeIds(await getGraph(t(), p(nodeId, params)));
+
+    expect(await nodes(ds('orders'), { direction: 'upstream' })).to.deep.equal(
+      [ds('orders'), job('load'), ds('raw')].sort(),
+    );
+    expect(await nodes(job('split'), { direction: 'downstream', window: 'all' })).to.deep.equal(
+      [job('split'), ds('orders_p1'), ds('orders_p2')].sort(),
+    );
+    expect(await nodes(job('split'), { direction: 'downstream' })).to.deep.equal(
+      [job('split'), ds('orders_p2')].sort(),
+    );
+    const upstreamOfOrders = [ds('orders'), job('load'), ds('raw')];
+    expect(await nodes(job('report'), { direction: 'upstream' })).to.deep.equal(
+      [job('report'), ds('legacy_orders'), ...upstreamOfOrders].sort(),
+    );
+    expect(await nodes(job('report'), { direction: 'upstream', window: 'P7D' })).to.deep.equal(
+      [job('report'), ...upstreamOfOrders].sort(),
+    );
+    expect(await nodes(job('report'), { direction: 'upstream', asOf: day(45), window: 'P7D' })).to.deep.equal(
+      [job('report'), ds('legacy_orders')].sort(),
+    );
+  });
+
   it('a run that fails before knowing its outputs keeps the producer and everything upstream of it', async () => {
     await run(t(), 'extract', ago(10), ['raw'], ['staging']);
     await run(t(), 'producer', ago(3), ['staging'], ['orders']);
