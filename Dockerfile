@@ -18,4 +18,5 @@ COPY package.json ./
 COPY cypher ./cypher
 EXPOSE 5000
 USER node
-CMD ["node", "dist/src/server.js"]
+# The Node flags of `npm start` (package.json; docs/operations.md#memory).
+CMD ["node", "--max-semi-space-size=32", "dist/src/server.js"]

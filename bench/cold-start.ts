@@ -23,6 +23,7 @@ import {
   jitCpuSeconds,
   machine,
   processCpuSeconds,
+  startScriptNodeFlags,
   summarize,
   writeResult,
 } from './support.js';
@@ -75,25 +76,32 @@ interface Started {
   neo4jPid: number | null;
 }
 
-/** Starts `dist/src/server.js` of `root` on its own local Neo4j in `home`; resolves once /readyz is 200. */
+/**
+ * Starts `dist/src/server.js` of `root` with its start script's Node flags, on its own local Neo4j in
+ * `home`; resolves once /readyz is 200.
+ */
 async function startService(side: Side, home: string): Promise<Started> {
   const port = await findFreePort();
   const url = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
-  const child = spawn(process.execPath, [path.join(side.root, 'dist/src/server.js')], {
-    env: {
-      ...process.env,
-      NEO4J_URI: '',
-      NEO4J_LOCAL_DIR: path.join(projectRoot, '.neo4j'),
-      NEO4J_LOCAL_DATA_DIR: home,
-      NEO4J_LOCAL_BOLT_PORT: '0',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      ...side.env,
+  const child = spawn(
+    process.execPath,
+    [...startScriptNodeFlags(side.root), path.join(side.root, 'dist/src/server.js')],
+    {
+      env: {
+        ...process.env,
+        NEO4J_URI: '',
+        NEO4J_LOCAL_DIR: path.join(projectRoot, '.neo4j'),
+        NEO4J_LOCAL_DATA_DIR: home,
+        NEO4J_LOCAL_BOLT_PORT: '0',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'error',
+        ...side.env,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  );
   let listenMs = NaN;
   const readyStates: Record<string, number> = {};
   for (;;) {

@@ -217,6 +217,17 @@ export function exportRef(ref: string): string {
 }
 
 /**
+ * The Node flags a checkout's `npm start` launches the service with (`node <flags> dist/src/server.js`
+ * in its package.json), so each side of an A/B runs as its own start script says.
+ */
+export function startScriptNodeFlags(root: string): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: { start?: string } };
+  const words = (pkg.scripts?.start ?? '').split(/\s+/).filter(Boolean);
+  if (words[0] !== 'node') return [];
+  return words.slice(1).filter((w) => w.startsWith('--'));
+}
+
+/**
  * Runs the real service in its own process against `neo4jUri`, as `npm start` does: the compiled
  * JavaScript (built once per bench run and checkout), not the TypeScript loader the tests use.
  * `root` is the checkout to run (this one by default; see checkoutRef).
@@ -232,8 +243,12 @@ export async function startServiceProcess(
     built.add(root);
   }
   const port = await findFreePort();
-  // BENCH_SERVICE_NODE_ARGS: extra node flags for the service (e.g. --cpu-prof when diagnosing).
-  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // The checkout's own launch flags (its `npm start`), then BENCH_SERVICE_NODE_ARGS: extra node flags
+  // for the service (e.g. --cpu-prof when diagnosing).
+  const nodeArgs = [
+    ...startScriptNodeFlags(root),
+    ...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  ];
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'dist/src/server.js')], {
     env: {
       ...process.env,

@@ -317,6 +317,9 @@ async function main(): Promise<void> {
       heapSizeLimitMiB: Math.round(memory.heapSizeLimitBytes / 1048576),
       bodyLimitBytes: config.bodyLimitBytes,
       bodyBytesInFlight: config.bodyBytesInFlight,
+      // The young generation is sized by a launch flag (`npm start`: --max-semi-space-size), not by the process.
+      nodeFlags: process.execArgv.join(' ') || null,
+      nodeOptions: process.env.NODE_OPTIONS || null,
     },
     'memory settings',
   );
