@@ -11,6 +11,9 @@
  * sooner and hand memory back, for more GC CPU (measured in docs/operations.md#memory: 50% is the
  * middle of RSS and CPU). It is a V8 flag that V8 reads at every full collection, so setting it here
  * (not on the command line) works: that was measured too (bench/results/overload-memory-probes.json).
+ *
+ * The young generation's size is the exception: V8 fixes it before any code runs, so it is a launch flag
+ * (`--max-semi-space-size=32` in package.json's start script and the Dockerfile; test/launch.test.ts).
  */
 import v8 from 'node:v8';
 
