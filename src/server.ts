@@ -15,7 +15,12 @@ import { Neo4jUnavailable, isConfigurationError, isConnectionError } from './neo
 import { applySchema } from './store/schema.js';
 import { planIngestStatements, setIngestProfile } from './store/ingest.js';
 import { createApp } from './app.js';
-import { migrateEdgeHistory, migrateFoldBookkeeping, migrateLatestRunEnd } from './store/migrations.js';
+import {
+  migrateDeletedLabel,
+  migrateEdgeHistory,
+  migrateFoldBookkeeping,
+  migrateLatestRunEnd,
+} from './store/migrations.js';
 import { projectRoot } from './paths.js';
 import { trackConnections } from './http/connections.js';
 import { observeNeo4j } from './metrics.js';
@@ -54,6 +59,7 @@ async function prepareGraph(db: Db, logger: Logger): Promise<number> {
   await migrateEdgeHistory(db, logger);
   await migrateFoldBookkeeping(db, logger);
   await migrateLatestRunEnd(db, logger);
+  await migrateDeletedLabel(db, logger);
   await new NamespaceRepository(db).ensureDefault();
   return statements;
 }

@@ -3,6 +3,6 @@
 // Params: $namespace, $name. Returns {dataset: dataset projection} (as it was, with deleted = true) or no row.
 MATCH (d:Dataset {namespace: $namespace, name: $name})
 WHERE NOT d.isDeleted
-SET d.isDeleted = true, d.deletedAt = datetime()
+SET d.isDeleted = true, d.deletedAt = datetime(), d:Deleted
 RETURN d {.*, tags: [(d)-[:TAGGED]->(t:Tag) | t.name], fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag)
   | [f.name, t.name]]} AS dataset

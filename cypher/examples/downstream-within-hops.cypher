@@ -8,11 +8,11 @@
 // view, docs/lineage.md "Time"); change P30D for another window, or drop the WHERE for all history.
 MATCH (d:Dataset {namespace: $namespace, name: $name})
 MATCH (d)(()-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]->(x)
-  WHERE NOT coalesce(x.isDeleted, false)){1,40}(n)
+  WHERE NOT x:Deleted){1,40}(n)
 WITH DISTINCT d, n
 MATCH p = SHORTEST 1 (d)(()-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D')
   OR e.current]->()){1,40}(n)
 WITH n, (length(p) + 1) / 2 AS hops
 WHERE hops <= $maxHops
-RETURN labels(n)[0] AS kind, n.namespace AS namespace, n.name AS name, hops
+RETURN CASE WHEN n:Job THEN 'Job' ELSE 'Dataset' END AS kind, n.namespace AS namespace, n.name AS name, hops
 ORDER BY hops, kind DESC, namespace, name

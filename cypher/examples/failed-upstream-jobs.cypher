@@ -6,7 +6,7 @@
 // view, docs/lineage.md "Time"); change P30D for another window, or drop the WHERE for all history.
 MATCH (d:Dataset {namespace: $namespace, name: $name})
 MATCH (d)(()<-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]-(x)
-  WHERE NOT coalesce(x.isDeleted, false)){1,40}(j)
+  WHERE NOT x:Deleted){1,40}(j)
 WITH DISTINCT d, j
 WHERE j:Job
 MATCH (j)-[:LATEST_RUN]->(r:Run)

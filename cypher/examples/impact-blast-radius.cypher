@@ -9,13 +9,13 @@
 // view, docs/lineage.md "Time"); change P30D for another window, or drop the WHERE for all history.
 MATCH (d:Dataset {namespace: $namespace, name: $name})
 MATCH p = (d)(()-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]->(x)
-  WHERE NOT coalesce(x.isDeleted, false)){1,42}(n)
+  WHERE NOT x:Deleted){1,42}(n)
 WITH d, n, min(length(p)) AS distance
 WITH d, collect({n: n, distance: distance}) AS reached
 UNWIND reached AS r
 WITH r.n AS n, r.distance AS distance,
      CASE WHEN r.distance = 1 THEN [d] ELSE [x IN reached WHERE x.distance = r.distance - 1 | x.n] END AS nearer
-RETURN labels(n)[0] AS kind, n.namespace AS namespace, n.name AS name, distance,
+RETURN CASE WHEN n:Job THEN 'Job' ELSE 'Dataset' END AS kind, n.namespace AS namespace, n.name AS name, distance,
        [(m)-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]->(n)
          WHERE m IN nearer | m.name][0] AS via
 ORDER BY distance, namespace, name

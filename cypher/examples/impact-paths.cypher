@@ -9,7 +9,7 @@
 MATCH (a:Dataset {namespace: $fromNamespace, name: $fromName})
 MATCH (b:Dataset {namespace: $toNamespace, name: $toName})
 MATCH p = SHORTEST 5 (a)(()-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]->(x)
-  WHERE NOT coalesce(x.isDeleted, false)){1,42}(b)
+  WHERE NOT x:Deleted){1,42}(b)
 RETURN length(p) AS hops,
        [n IN nodes(p) | CASE WHEN n:Job THEN 'job:' ELSE 'dataset:' END + n.namespace + ':' + n.name] AS path,
        [r IN relationships(p) | r.lastSeenAt] AS lastSeen,

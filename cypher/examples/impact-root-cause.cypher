@@ -7,7 +7,7 @@
 // view, docs/lineage.md "Time"); change P30D for another window, or drop the WHERE for all history.
 MATCH (d:Dataset {namespace: $namespace, name: $name})
 MATCH (d)(()<-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]-(x)
-  WHERE NOT coalesce(x.isDeleted, false)){1,42}(j:Job)
+  WHERE NOT x:Deleted){1,42}(j:Job)
 WITH DISTINCT d, j
 MATCH (j)-[:LATEST_RUN]->(r:Run {state: $state})
 MATCH p = SHORTEST 1 (d)(()<-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D')

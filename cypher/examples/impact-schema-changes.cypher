@@ -9,7 +9,7 @@
 // of the reading dataset no longer lists.
 MATCH (v:DatasetVersion) WHERE v.createdAt >= datetime($since) AND v.fields IS NOT NULL
 MATCH (v)-[:VERSION_OF]->(d:Dataset)
-WHERE NOT coalesce(d.isDeleted, false)
+WHERE NOT d:Deleted
 CALL (d, v) {
   MATCH (d)<-[:VERSION_OF]-(o:DatasetVersion)
   WHERE o.fields IS NOT NULL AND (o.createdAt < v.createdAt OR (o.createdAt = v.createdAt AND o.id < v.id))

@@ -8,7 +8,7 @@
 WITH coalesce(datetime($since), datetime() - duration('P1D')) AS since
 MATCH (v:DatasetVersion) WHERE v.createdAt >= since
 MATCH (v)-[:VERSION_OF]->(d:Dataset)
-WHERE NOT coalesce(d.isDeleted, false)
+WHERE NOT d:Deleted
 // The version just before v: expanded from d (a pattern comprehension), so only d's versions are read.
 WITH d, v, [(d)<-[:VERSION_OF]-(o:DatasetVersion) | o] AS all
 WITH d, v, reduce(best = null, o IN all |
@@ -18,6 +18,6 @@ WHERE v.fields IS NOT NULL AND prev.fields IS NOT NULL AND v.fields <> prev.fiel
 WITH d, max(v.createdAt) AS changedAt, collect(v.id) AS versions
 RETURN d.namespace AS namespace, d.name AS name, changedAt, versions,
        COLLECT { MATCH (d)-[e:INPUT_TO WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]->(c:Job)
-         WHERE NOT coalesce(c.isDeleted, false)
+         WHERE NOT c:Deleted
                  RETURN c.namespace + ':' + c.name AS consumer ORDER BY consumer } AS consumers
 ORDER BY changedAt DESC, namespace, name

@@ -6,10 +6,10 @@
 // view, docs/lineage.md "Time"); change P30D for another window, or drop the WHERE for all history.
 MATCH (d:Dataset {namespace: $namespace, name: $name})
 MATCH (d)(()<-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D') OR e.current]-(x)
-  WHERE NOT coalesce(x.isDeleted, false)){1,40}(s)
+  WHERE NOT x:Deleted){1,40}(s)
 WITH DISTINCT d, s
 WHERE s:Dataset AND NOT EXISTS { (s)<-[e:PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D')
-  OR e.current]-(j:Job) WHERE NOT coalesce(j.isDeleted, false) }
+  OR e.current]-(j:Job) WHERE NOT j:Deleted }
 MATCH p = SHORTEST 1 (s)(()-[e:INPUT_TO|PRODUCES WHERE e.lastSeenAt >= datetime() - duration('P30D')
   OR e.current]->()){1,40}(d)
 RETURN s.namespace AS namespace, s.name AS name, length(p) / 2 AS hops

@@ -37,6 +37,8 @@ SET d += ds.facetProps,
     d.facetStamps = coalesce(ds.facetStamps, d.facetStamps),
     // Bookkeeping of an earlier version (digests without times): replaced by facetStamps.
     d.facetDigests = null
+// The label mirrors isDeleted (cypher/README.md): the lineage walks test it without reading a property.
+REMOVE d:Deleted
 FOREACH (_ IN CASE WHEN existed THEN [] ELSE [1] END | MERGE (ns)-[:HAS_DATASET]->(d))
 WITH ds, d
 CALL (ds) {

@@ -32,6 +32,8 @@ SET j += job.facetProps,
     j.simpleName = CASE WHEN job.parentChanged OR j.simpleName IS NULL THEN job.simpleName ELSE j.simpleName END,
     j.facetStamps = coalesce(job.facetStamps, j.facetStamps)
 SET j.updatedAt = j.lastEventAt
+// The label mirrors isDeleted (cypher/README.md): the lineage walks test it without reading a property.
+REMOVE j:Deleted
 WITH job, j
 CALL (job, j) {
   // parentJobNamespace and parentJobName mirror CHILD_OF: the link changes with the parent.

@@ -3,7 +3,7 @@
 // Params: $namespace, $name. Returns {job: job projection (see list.cypher)} or no row.
 MATCH (j:Job {namespace: $namespace, name: $name})
 WHERE NOT j.isDeleted
-SET j.isDeleted = true, j.deletedAt = datetime()
+SET j.isDeleted = true, j.deletedAt = datetime(), j:Deleted
 RETURN j {.*,
   inputs: [(j)-[:CURRENT_VERSION]->(:JobVersion)-[:HAS_INPUT]->(d:Dataset) | [d.namespace, d.name]],
   outputs: [(j)-[:CURRENT_VERSION]->(:JobVersion)-[:HAS_OUTPUT]->(d:Dataset) | [d.namespace, d.name]],

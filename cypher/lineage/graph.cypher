@@ -46,7 +46,7 @@ MATCH (s)(()-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenA
   size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf))
   ELSE e.lastSeenAt >= $windowStart OR e.current END]->/*downstream*/(x)
     WHERE CASE WHEN $pointInTime THEN x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false)
-      AND coalesce(x.deletedAt, x.createdAt) <= $asOf) ELSE NOT coalesce(x.isDeleted, false) END){0, 42 /*maxRels*/}(n)
+      AND coalesce(x.deletedAt, x.createdAt) <= $asOf) ELSE NOT x:Deleted END){0, 42 /*maxRels*/}(n)
 WITH DISTINCT n LIMIT $maxNodes
 // The answer's nodes: a dataset's `out` edges are read only to them (a hub read by thousands of jobs
 // answers a handful of them in an upstream graph).

@@ -6,12 +6,12 @@ SET n.isHidden = true, n.updatedAt = datetime($now)
 WITH n
 CALL (n) {
   MATCH (n)-[:HAS_DATASET]->(d:Dataset) WHERE NOT d.isDeleted
-  SET d.isDeleted = true, d.deletedAt = datetime($now)
+  SET d.isDeleted = true, d.deletedAt = datetime($now), d:Deleted
   RETURN count(d) AS datasets
 }
 CALL (n) {
   MATCH (n)-[:HAS_JOB]->(j:Job) WHERE NOT j.isDeleted
-  SET j.isDeleted = true, j.deletedAt = datetime($now)
+  SET j.isDeleted = true, j.deletedAt = datetime($now), j:Deleted
   RETURN count(j) AS jobs
 }
 RETURN n {.*} AS namespace

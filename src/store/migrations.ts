@@ -191,3 +191,26 @@ export async function migrateLatestRunEnd(db: Db, logger?: Logger, batchSize = 2
     return jobs;
   });
 }
+
+export const DELETED_LABEL_MIGRATION = 'deleted-label';
+
+/**
+ * Gives each soft-deleted dataset and job the label `Deleted` (cypher/migrations/deleted-label.cypher),
+ * which deletes set and ingestion removes beside `isDeleted`, since the lineage walks test the label.
+ * Returns the number of nodes labelled (0 when done before).
+ */
+export async function migrateDeletedLabel(db: Db, logger?: Logger, batchSize = 2000): Promise<number> {
+  return onceRecorded(db, DELETED_LABEL_MIGRATION, async () => {
+    let nodes = 0;
+    for (;;) {
+      const done = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx) => {
+        const res = await runQuery(tx, 'migrations/deleted-label', { limit: int(batchSize) });
+        return toNative(res.records[0].get('nodes')) as number;
+      });
+      if (done === 0) break;
+      nodes += done;
+      logger?.info({ nodes }, 'migrating soft-deleted datasets and jobs: the Deleted label');
+    }
+    return nodes;
+  });
+}

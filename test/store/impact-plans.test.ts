@@ -42,7 +42,7 @@ describe('impact query plans', () => {
 
   // The reading of the rule without a point in time ($asOf is the end of time), in graph.cypher and the blast radius.
   const NOW_EDGE = 'e.lastSeenAt >= $windowStart OR e.current';
-  const NOW_NODE = 'NOT coalesce(x.isDeleted, false)';
+  const NOW_NODE = 'NOT x:Deleted';
 
   /** graph.cypher's edge and node rules at a point in time, as written there (each beside its "now" reading). */
   function graphRules() {

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { useTestApp, type TestApp } from '../helper.js';
-import { runEvent, completedRun } from '../support/events.js';
+import { runEvent, completedRun, DEFAULT_DATASET_NS } from '../support/events.js';
 import {
   EDGE_HISTORY_MIGRATION,
   migrateEdgeHistory,
   migrateFoldBookkeeping,
+  migrateDeletedLabel,
   migrateLatestRunEnd,
 } from '../../src/store/migrations.js';
 import { ds, e, expectGraph, job, lineagePath as p } from '../http/lineage/support.js';
@@ -171,5 +172,42 @@ describe("migration: the end of each job's latest run", () => {
     expect(await migrateLatestRunEnd(t().db, undefined, 1), 'one batch per job').to.equal(2);
     expect(await snapshot()).to.deep.equal(before);
     expect(await migrateLatestRunEnd(t().db), 'a second start does nothing').to.equal(0);
+  });
+});
+
+describe('migration: the Deleted label of soft-deleted datasets and jobs', () => {
+  const t = useTestApp();
+
+  it('labels what an older version soft-deleted (isDeleted without the label), once, and the walk then skips it', async () => {
+    await post(t(), completedRun({ job: 'j1', inputs: ['a'], outputs: ['b'] }));
+    await post(t(), completedRun({ job: 'j2', inputs: ['b'], outputs: ['c'] }));
+    await post(t(), completedRun({ job: 'j3', inputs: ['b'], outputs: ['d'] }));
+    const dsNs = encodeURIComponent(DEFAULT_DATASET_NS);
+    for (const path of ['airflow/jobs/j2', `${dsNs}/datasets/d`])
+      expect((await t().request('DELETE', `/api/v1/namespaces/${path}`)).status, path).to.equal(200);
+    const labelled = async () =>
+      (
+        await t().db.read({ op: 'test' }, (tx) =>
+          tx.run('MATCH (n:Deleted) RETURN n.name AS name, n.isDeleted AS deleted ORDER BY name'),
+        )
+      ).records.map((r) => `${r.get('name')} ${r.get('deleted')}`);
+    expect(await labelled()).to.deep.equal(['d true', 'j2 true']);
+    const walk = p(ds('a'), { direction: 'downstream' });
+    const expected = {
+      nodes: [ds('a'), job('j1'), ds('b'), job('j3')],
+      edges: [e(ds('a'), job('j1')), e(job('j1'), ds('b')), e(ds('b'), job('j3'))],
+    };
+    await expectGraph(t(), walk, expected);
+
+    // As an older version left it: the property without the label, and no record of the migration.
+    await t().db.write({ op: 'test' }, async (tx) => {
+      await tx.run('MATCH (n:Deleted) REMOVE n:Deleted');
+      await tx.run('MATCH (m:Migration) DELETE m');
+    });
+    expect(await labelled()).to.deep.equal([]);
+    expect(await migrateDeletedLabel(t().db, undefined, 1), 'a dataset and a job').to.equal(2);
+    expect(await labelled()).to.deep.equal(['d true', 'j2 true']);
+    await expectGraph(t(), walk, expected);
+    expect(await migrateDeletedLabel(t().db), 'a second start does nothing').to.equal(0);
   });
 });

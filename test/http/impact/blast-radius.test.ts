@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { useTestApp, type TestApp } from '../../helper.js';
 import { facet, runEvent } from '../../support/events.js';
 import { lineagePath } from '../lineage/support.js';
-import { ds, getImpact, impactPath, job, NS, runJob, tree } from './support.js';
+import { ds, getImpact, impactPath, job, JOB_NS, NS, runJob, tree } from './support.js';
 
 const radius = (nodeId: string, params: Record<string, string | number> = {}) => impactPath({ nodeId, ...params });
 
@@ -405,8 +405,8 @@ describe('GET /api/v1/impact: blast radius', () => {
     it('cut the walk, and a deleted start is 404', async () => {
       await runJob(t(), 'j1', ['d0'], ['d1']);
       await runJob(t(), 'j2', ['d1'], ['d2']);
-      await t().db.write({ op: 'test' }, (tx) =>
-        tx.run(`MATCH (j:Job {name: 'j2'}) SET j.isDeleted = true, j.deletedAt = datetime()`),
+      expect((await t().request('DELETE', `/api/v1/namespaces/${encodeURIComponent(JOB_NS)}/jobs/j2`)).status).to.equal(
+        200,
       );
       expect(tree(await getImpact(t(), radius(ds('d0')))).map(([id]) => id)).to.deep.equal([job('j1'), ds('d1')]);
       expect((await t().get(radius(job('j2')))).status).to.equal(404);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { useTestApp } from '../../helper.js';
 import { rows, value } from '../../support/graph.js';
-import { completedRun, facet, PRODUCER, runEvent } from '../../support/events.js';
+import { completedRun, DEFAULT_DATASET_NS, facet, PRODUCER, runEvent } from '../../support/events.js';
 
 describe('ingest: facets, sources, symlinks, column lineage', () => {
   const t = useTestApp();
@@ -200,10 +200,15 @@ describe('ingest: facets, sources, symlinks, column lineage', () => {
 
   it('un-deletes a soft-deleted dataset and job when a later event mentions them', async () => {
     for (const e of completedRun({ job: 'j', inputs: ['a'], outputs: ['b'] })) await post(e);
-    await t().db.write({ op: 'test' }, (tx) => tx.run('MATCH (n) WHERE n:Job OR n:Dataset SET n.isDeleted = true'));
+    const dsNs = encodeURIComponent(DEFAULT_DATASET_NS);
+    for (const path of ['airflow/jobs/j', `${dsNs}/datasets/a`, `${dsNs}/datasets/b`])
+      expect((await t().request('DELETE', `/api/v1/namespaces/${path}`)).status, path).to.equal(200);
+    // The label mirrors the property (cypher/README.md): set by the delete, removed by the event.
+    const deleted = `MATCH (n) WHERE (n:Job OR n:Dataset) AND n.isDeleted
+                     WITH n ORDER BY n.name RETURN collect(n.name + CASE WHEN n:Deleted THEN ':Deleted' ELSE '' END)`;
+    expect(await value(t().db, deleted)).to.deep.equal(['a:Deleted', 'b:Deleted', 'j:Deleted']);
     await post(runEvent({ runId: randomUUID(), job: 'j', inputs: ['a'] }));
-    expect(
-      await value(t().db, 'MATCH (n) WHERE (n:Job OR n:Dataset) AND n.isDeleted RETURN collect(n.name)'),
-    ).to.deep.equal(['b']);
+    expect(await value(t().db, deleted)).to.deep.equal(['b:Deleted']);
+    expect(await value(t().db, 'MATCH (n:Deleted) WHERE NOT n.isDeleted RETURN count(n)')).to.equal(0);
   });
 });

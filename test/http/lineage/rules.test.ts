@@ -3,7 +3,7 @@ import { build, useTestApp, type TestApp } from '../../helper.js';
 import { facet } from '../../support/events.js';
 import { parseNodeId } from '../../../src/domain/node-id.js';
 import { LineageRepository } from '../../../src/store/lineage/index.js';
-import { ds, e, expectGraph, job, lineagePath as p, runJob } from './support.js';
+import { ds, e, expectGraph, job, JOB_NS, lineagePath as p, NS, runJob } from './support.js';
 
 describe('GET /api/v1/lineage: errors, symlinks, soft deletes, timeouts', () => {
   const t = useTestApp();
@@ -114,8 +114,12 @@ describe('GET /api/v1/lineage: errors, symlinks, soft deletes, timeouts', () => 
       await runJob(t(), 'j2', ['d1'], ['d2']);
       await runJob(t(), 'j3', ['d1'], ['d3']);
     });
-    const softDelete = (label: 'Job' | 'Dataset', name: string) =>
-      t().db.write({ op: 'test' }, (tx) => tx.run(`MATCH (n:${label} {name: $name}) SET n.isDeleted = true`, { name }));
+    // Through the API's soft delete, which sets isDeleted and the Deleted label together.
+    const softDelete = async (label: 'Job' | 'Dataset', name: string) => {
+      const path =
+        label === 'Job' ? `${encodeURIComponent(JOB_NS)}/jobs/${name}` : `${encodeURIComponent(NS)}/datasets/${name}`;
+      expect((await t().request('DELETE', `/api/v1/namespaces/${path}`)).status, path).to.equal(200);
+    };
 
     it('are left out, and not walked through', async () => {
       await softDelete('Job', 'j2');
