@@ -178,7 +178,7 @@ describe("migration: the end of each job's latest run", () => {
 describe('migration: the Deleted label of soft-deleted datasets and jobs', () => {
   const t = useTestApp();
 
-  it('labels what an older version soft-deleted (isDeleted without the label), once, and the walk then skips it', async () => {
+  it('labels what an older version soft-deleted (isDeleted, no label), once; the walk then skips it', async () => {
     await post(t(), completedRun({ job: 'j1', inputs: ['a'], outputs: ['b'] }));
     await post(t(), completedRun({ job: 'j2', inputs: ['b'], outputs: ['c'] }));
     await post(t(), completedRun({ job: 'j3', inputs: ['b'], outputs: ['d'] }));
