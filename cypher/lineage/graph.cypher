@@ -16,8 +16,10 @@
 // $asOf = the end of time (everything stored counts, events dated ahead of the clock included) and
 // $windowStart = now - window, and the rule reads what an edge keeps for "now" instead (CASE ... ELSE):
 // seen within the window (lastSeenAt, the end of its last span) or still held (current: its last
-// heldUntil is FOREVER), and the node not deleted. The same edges and nodes for events dated before
-// 9999-12-31T23:59:59.999Z, at a fraction of the walk's cost (test/store/impact-plans.test.ts checks both).
+// heldUntil is FOREVER), and the node not deleted (its `Deleted` label, which is in the node's record:
+// reading isDeleted would open its property chain, about a quarter of the walk's time). The same edges
+// and nodes for events dated before 9999-12-31T23:59:59.999Z, at a fraction of the walk's cost
+// (test/store/impact-plans.test.ts checks both).
 // Symlink aliases never carry INPUT_TO/PRODUCES (ingest moves them to the primary).
 //
 // The quantifier bound marked `/*maxRels*/` (42 = depth 20 from a dataset) is replaced by the store
