@@ -80,6 +80,8 @@ describe('server process lifecycle (local Neo4j)', function () {
     expect(javaProcessesFor(home)).to.have.length(1);
     const argv = fs.readFileSync(`/proc/${javaProcessesFor(home)[0]}/cmdline`, 'utf8').split('\0');
     expect(argv, 'NEO4J_LOCAL_JVM_ARGS reaches the JVM').to.include('-Dlineage.test=extra-jvm-flag');
+    expect(argv, 'the parallel collector (src/neo4j/local/server.ts)').to.include('-XX:+UseParallelGC');
+    expect(argv).not.to.include('-XX:+UseG1GC');
     // Idle connections do not hold the stop for the grace period (120 s here): one that made a
     // request (keep-alive) and one that never sent anything.
     const { port } = new URL(url);

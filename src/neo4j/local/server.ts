@@ -60,16 +60,26 @@ export interface LocalServerOptions {
  * JVM flags for a class-data archive (AppCDS) of the server's classes under `libDir`. Neo4j loads
  * some 15,000 classes at start and more when it first plans a query; mapping them from an archive
  * instead of loading and verifying each jar entry halved the start of the JVM on the 2-core VM
- * (5.9 s against 10.8 s). The archive is per Java version and per jar set (the folder); the first
- * run without one writes it when it exits cleanly (-XX:ArchiveClassesAtExit, to a file of its own,
- * renamed into place on a clean exit), later runs map it. An unusable archive only costs the speed:
- * the JVM warns and loads the classes as usual (-Xshare:auto).
+ * (5.9 s against 10.8 s). The archive is per Java version, per collector (a JVM refuses an archive
+ * written under another one) and per jar set (the folder); the first run without one writes it when
+ * it exits cleanly (-XX:ArchiveClassesAtExit, to a file of its own, renamed into place on a clean
+ * exit), later runs map it. An unusable archive only costs the speed: the JVM warns and loads the
+ * classes as usual (-Xshare:auto). `jvmArgs`: the flags before the archive's, whose last
+ * -XX:+Use<name>GC names the collector.
  */
 export function classDataSharingArgs(
   libDir: string,
   javaVersion: string,
+  jvmArgs: string[] = COLLECTOR_JVM_FLAGS,
 ): { args: string[]; archive: string; partial: string | null } {
-  const archive = path.join(path.dirname(libDir), `server-classes-java-${javaVersion.replace(/[^\w.-]/g, '_')}.jsa`);
+  const collector =
+    jvmArgs
+      .map((a) => /^-XX:\+Use(\w+)GC$/.exec(a)?.[1])
+      .filter(Boolean)
+      .pop()
+      ?.toLowerCase() ?? 'default';
+  const version = javaVersion.replace(/[^\w.-]/g, '_');
+  const archive = path.join(path.dirname(libDir), `server-classes-java-${version}-${collector}gc.jsa`);
   if (fs.existsSync(archive))
     return { args: [`-XX:SharedArchiveFile=${archive}`, '-Xshare:auto'], archive, partial: null };
   const partial = `${archive}.partial-${process.pid}`;
@@ -238,12 +248,12 @@ async function portIsFree(port: number): Promise<boolean> {
 }
 
 /**
- * The JVM flags Neo4j's own distribution starts the server with (its neo4j.conf template). Without
- * the --add-opens, Netty falls back to slower direct-buffer allocation and Neo4j's native file
- * accessor cannot reach file descriptors; TrustFinalNonStaticFields lets the JIT fold final fields.
+ * The JVM flags Neo4j's own distribution starts the server with (its neo4j.conf template), but for
+ * the collector (below). Without the --add-opens, Netty falls back to slower direct-buffer allocation
+ * and Neo4j's native file accessor cannot reach file descriptors; TrustFinalNonStaticFields lets the
+ * JIT fold final fields.
  */
 const DISTRIBUTION_JVM_FLAGS = [
-  '-XX:+UseG1GC',
   '-XX:-OmitStackTraceInFastThrow',
   '-XX:+UnlockExperimentalVMOptions',
   '-XX:+TrustFinalNonStaticFields',
@@ -259,6 +269,16 @@ const DISTRIBUTION_JVM_FLAGS = [
   '--enable-native-access=ALL-UNNAMED',
   '-Dlog4j2.disable.jmx=true',
 ];
+
+/**
+ * The collector: the parallel one, where Neo4j's distribution runs G1. A local Neo4j is the small
+ * machine's (a 1 GB heap by default, a few cores), where little survives a young collection (about
+ * 100 MB after each under sustained ingestion) and G1's young pauses were the longer: 75-190 ms
+ * against under 10 ms (ingestion at c=32) and 95-117 against 40-70 ms (hub blast radius), with
+ * the same ingest rate and the hub's p95 at 267-390 against 347-442 ms (docs/operations.md).
+ * NEO4J_LOCAL_JVM_ARGS='-XX:-UseParallelGC -XX:+UseG1GC' brings G1 back (it comes later).
+ */
+export const COLLECTOR_JVM_FLAGS = ['-XX:+UseParallelGC'];
 
 function neo4jConf(
   port: number,
@@ -422,11 +442,13 @@ export class LocalNeo4jServer {
 
     this.logPath = path.join(this.home, 'logs', 'console.log');
     logger?.info({ port, home: this.home, version }, 'starting local Neo4j');
-    this.classData = this.opts.classDataSharing ? classDataSharingArgs(libDir, javaVersion()) : null;
+    const collectorArgs = [...COLLECTOR_JVM_FLAGS, ...(this.opts.jvmArgs ?? [])];
+    this.classData = this.opts.classDataSharing ? classDataSharingArgs(libDir, javaVersion(), collectorArgs) : null;
     this.javaArgs = [
       `-Xms${this.opts.heap}`,
       `-Xmx${this.opts.heap}`,
       ...DISTRIBUTION_JVM_FLAGS,
+      ...COLLECTOR_JVM_FLAGS,
       ...(this.classData?.args ?? []),
       ...(this.opts.jvmArgs ?? []),
       '-Dfile.encoding=UTF-8',
