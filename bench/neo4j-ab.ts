@@ -128,7 +128,9 @@ async function startSide(name: SideName): Promise<Side> {
     config,
     server,
     driver,
-    committer: new IngestCommitter(db, createLogger('silent')),
+    // No wait budget (the service's 1 s, issue 22): a cold side's first events wait longer, and a
+    // refusal here would end the run; the HTTP benches set INGEST_MAX_WAIT_MS for the same reason.
+    committer: new IngestCommitter(db, createLogger('silent'), { maxWaitMs: 120_000 }),
     traffic: new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10, seed: 42 }),
   };
 }
