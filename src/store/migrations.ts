@@ -177,19 +177,11 @@ export const LATEST_RUN_END_MIGRATION = 'latest-run-end';
  * number of jobs given it (0 when done before).
  */
 export async function migrateLatestRunEnd(db: Db, logger?: Logger, batchSize = 2000): Promise<number> {
-  return onceRecorded(db, LATEST_RUN_END_MIGRATION, async () => {
-    let jobs = 0;
-    for (;;) {
-      const done = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx) => {
-        const res = await runQuery(tx, 'migrations/latest-run-end', { limit: int(batchSize) });
-        return toNative(res.records[0].get('jobs')) as number;
-      });
-      if (done === 0) break;
-      jobs += done;
+  return onceRecorded(db, LATEST_RUN_END_MIGRATION, () =>
+    batchesUntilNone(db, 'migrations/latest-run-end', 'jobs', batchSize, (jobs) => {
       if (jobs % (batchSize * 10) === 0) logger?.info({ jobs }, 'migrating jobs: the end of each latest run');
-    }
-    return jobs;
-  });
+    }),
+  );
 }
 
 export const DELETED_LABEL_MIGRATION = 'deleted-label';
@@ -200,17 +192,33 @@ export const DELETED_LABEL_MIGRATION = 'deleted-label';
  * Returns the number of nodes labelled (0 when done before).
  */
 export async function migrateDeletedLabel(db: Db, logger?: Logger, batchSize = 2000): Promise<number> {
-  return onceRecorded(db, DELETED_LABEL_MIGRATION, async () => {
-    let nodes = 0;
-    for (;;) {
-      const done = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx) => {
-        const res = await runQuery(tx, 'migrations/deleted-label', { limit: int(batchSize) });
-        return toNative(res.records[0].get('nodes')) as number;
-      });
-      if (done === 0) break;
-      nodes += done;
-      logger?.info({ nodes }, 'migrating soft-deleted datasets and jobs: the Deleted label');
-    }
-    return nodes;
-  });
+  return onceRecorded(db, DELETED_LABEL_MIGRATION, () =>
+    batchesUntilNone(db, 'migrations/deleted-label', 'nodes', batchSize, (nodes) =>
+      logger?.info({ nodes }, 'migrating soft-deleted datasets and jobs: the Deleted label'),
+    ),
+  );
+}
+
+/**
+ * Runs a migration query that changes at most `$limit` items and returns how many in one column, one
+ * transaction per batch, until a batch changes none; `progress` gets the running total after each batch.
+ * Returns the total.
+ */
+async function batchesUntilNone(
+  db: Db,
+  name: 'migrations/latest-run-end' | 'migrations/deleted-label',
+  column: 'jobs' | 'nodes',
+  batchSize: number,
+  progress: (total: number) => void,
+): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const done = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx) => {
+      const res = await runQuery(tx, name, { limit: int(batchSize) });
+      return toNative((res.records[0] as unknown as { get(key: string): unknown }).get(column)) as number;
+    });
+    if (done === 0) return total;
+    total += done;
+    progress(total);
+  }
 }
