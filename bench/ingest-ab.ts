@@ -25,6 +25,12 @@
  * BENCH_AB_A_PROCESSES / BENCH_AB_B_PROCESSES (1) run a side as that many service processes on the one
  * Neo4j (replicas, as behind a load balancer): producer i posts to process i mod n.
  *
+ * BENCH_AB_A_NEO4J / BENCH_AB_B_NEO4J (`{"jvmArgs": "flags separated by spaces", "conf": ["setting=value"]}`)
+ * give each side a Neo4j server of its own, started with those flags and settings: a product as it
+ * shipped, its launcher's Neo4j flags included, against another. Either one set means a server per side
+ * (both run all along; the idle one costs next to nothing); the warm-up then gives each its own rounds
+ * (BENCH_AB_WARMUP_ROUNDS defaults to 20 there, 10 a side). The sides still write disjoint namespaces.
+ *
  * Other knobs: BENCH_AB_PAIRS (4), BENCH_AB_ROUND_EVENTS (3000), BENCH_AB_WARMUP_ROUNDS (8, of 4,000
  * events, alternating: Neo4j's JIT), BENCH_AB_PAIR_WARMUP_EVENTS (3000, per fresh process),
  * BENCH_AB_CONCURRENCY (32). Result: bench/results/ingest-ab.json, or <BENCH_AB_RESULT>.json.
@@ -43,6 +49,7 @@ import { drive } from './drive.js';
 import { createDriver } from '../src/neo4j/runtime.js';
 import { Db } from '../src/store/db.js';
 import { applySchema } from '../src/store/schema.js';
+import type { LocalNeo4jServer } from '../src/neo4j/local/server.js';
 
 type Side = 'A' | 'B';
 
@@ -54,7 +61,15 @@ function envOf(name: string): Record<string, string> {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
 }
 
-const env: Record<Side, Record<string, string>> = { A: envOf('BENCH_AB_A'), B: envOf('BENCH_AB_B') };
+// No idle warm-up unless a side asks for it: a fresh service rehearses rolled-back ingest transactions
+// for up to a minute whenever its own producers are quiet, so one side's rehearsals would run (and take
+// CPU, on a shared Neo4j too) while the other side's round is measured. Until 2026-11-26 they did, for
+// every side whose code had them (c8a1124 and later), in that side's favour.
+const NO_IDLE_WARM_UP = { INGEST_IDLE_WARM_UP_MS: '0' };
+const env: Record<Side, Record<string, string>> = {
+  A: { ...NO_IDLE_WARM_UP, ...envOf('BENCH_AB_A') },
+  B: { ...NO_IDLE_WARM_UP, ...envOf('BENCH_AB_B') },
+};
 const refs: Record<Side, string | null> = {
   A: process.env.BENCH_AB_A_REF || null,
   B: process.env.BENCH_AB_B_REF || null,
@@ -69,9 +84,29 @@ const processes: Record<Side, number> = {
   A: Number(process.env.BENCH_AB_A_PROCESSES ?? 1),
   B: Number(process.env.BENCH_AB_B_PROCESSES ?? 1),
 };
+interface Neo4jSide {
+  jvmArgs: string[];
+  conf: string[];
+}
+function neo4jSideOf(name: string): Neo4jSide | null {
+  const text = process.env[name];
+  if (!text) return null;
+  const value = JSON.parse(text) as { jvmArgs?: unknown; conf?: unknown };
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${name} must be a JSON object`);
+  return {
+    jvmArgs: typeof value.jvmArgs === 'string' ? value.jvmArgs.split(/\s+/).filter(Boolean) : [],
+    conf: Array.isArray(value.conf) ? value.conf.map(String) : [],
+  };
+}
+const neo4jSides: Record<Side, Neo4jSide | null> = {
+  A: neo4jSideOf('BENCH_AB_A_NEO4J'),
+  B: neo4jSideOf('BENCH_AB_B_NEO4J'),
+};
+/** A Neo4j server per side when either side names its own flags or settings. */
+const NEO4J_PER_SIDE = neo4jSides.A !== null || neo4jSides.B !== null;
 const PAIRS = Number(process.env.BENCH_AB_PAIRS ?? 4);
 const ROUND_EVENTS = Number(process.env.BENCH_AB_ROUND_EVENTS ?? 3000);
-const WARMUP_ROUNDS = Number(process.env.BENCH_AB_WARMUP_ROUNDS ?? 8);
+const WARMUP_ROUNDS = Number(process.env.BENCH_AB_WARMUP_ROUNDS ?? (NEO4J_PER_SIDE ? 20 : 8));
 const CONCURRENCY = Number(process.env.BENCH_AB_CONCURRENCY ?? 32);
 const PAIR_WARMUP_EVENTS = Number(process.env.BENCH_AB_PAIR_WARMUP_EVENTS ?? 3000);
 const RESULT_NAME = process.env.BENCH_AB_RESULT ?? 'ingest-ab';
@@ -83,18 +118,24 @@ const median = (xs: number[]) => {
 };
 
 async function main() {
-  const neo4j = await startBenchNeo4j('ingest-ab');
-  const driver = createDriver(neo4j.uri, 'neo4j', '');
+  const servers: Record<Side, LocalNeo4jServer> = NEO4J_PER_SIDE
+    ? {
+        A: await startBenchNeo4j('ingest-ab-a', neo4jSides.A ?? {}),
+        B: await startBenchNeo4j('ingest-ab-b', neo4jSides.B ?? {}),
+      }
+    : await startBenchNeo4j('ingest-ab').then((shared) => ({ A: shared, B: shared }));
+  const uniqueServers = [...new Set([servers.A, servers.B])];
+  const drivers = uniqueServers.map((server) => createDriver(server.uri, 'neo4j', ''));
   const services: Partial<Record<Side, ServiceProcess[]>> = {};
   const stopAll = () => Promise.all([...(services.A ?? []), ...(services.B ?? [])].map((svc) => svc.stop()));
   try {
-    await applySchema(new Db(driver, 'neo4j', 60_000));
+    for (const driver of drivers) await applySchema(new Db(driver, 'neo4j', 60_000));
     async function restart(order: Side[]) {
       await stopAll();
       for (const side of order) {
         services[side] = [];
         for (let i = 0; i < processes[side]; i++)
-          services[side].push(await startServiceProcess(neo4j.uri, env[side], roots[side]));
+          services[side].push(await startServiceProcess(servers[side].uri, env[side], roots[side]));
       }
     }
     await restart(['A', 'B']);
@@ -116,7 +157,7 @@ async function main() {
           bodies,
           CONCURRENCY,
           rss,
-          { service: svcs.map((svc) => svc.child.pid!), neo4j: neo4j.jvmPid! },
+          { service: svcs.map((svc) => svc.child.pid!), neo4j: servers[side].jvmPid! },
         )),
       };
     }
@@ -155,6 +196,7 @@ async function main() {
       roundEvents: ROUND_EVENTS,
       freshProcessesPerPair: { warmupEvents: PAIR_WARMUP_EVENTS },
       env,
+      neo4jPerSide: NEO4J_PER_SIDE ? neo4jSides : null,
       refs,
       processes,
       pairs,
@@ -166,8 +208,8 @@ async function main() {
     console.log(`results: ${writeResult(RESULT_NAME, result)}`);
   } finally {
     await stopAll();
-    await driver.close();
-    await neo4j.stop();
+    for (const driver of drivers) await driver.close();
+    for (const server of uniqueServers) await server.stop();
   }
 }
 
