@@ -14,7 +14,7 @@ import {
   type EdgeHistory,
   type Span,
 } from './edge-history.js';
-import { refKey } from './ingest/keys.js';
+import { refKey, refOfKey } from './ingest/keys.js';
 
 /** An edge as jobs-state.cypher returns it (times in epoch ms). */
 export interface StoredEdge extends EdgeHistory {
@@ -138,7 +138,7 @@ type Edge = EdgeHistory & { input: boolean; namespace: string; name: string; eid
 
 /**
  * The rows to write for the batch's jobs. `stored`: every edge of each job of the batch, by job key
- * (`JSON.stringify([namespace, name])`; a job without edges may be absent); `runStates`: the state of
+ * (`refKey`; a job without edges may be absent); `runStates`: the state of
  * each run of the batch after it.
  */
 export function planEdges(
@@ -156,8 +156,7 @@ export function planEdges(
   // Jobs with nothing observed still get their edges' lastRunState refreshed (a late terminal event).
   for (const jobKey of stored.keys()) {
     if (byJob.has(jobKey)) continue;
-    const [namespace, name] = JSON.parse(jobKey) as [string, string];
-    byJob.set(jobKey, { job: { namespace, name }, observations: [] });
+    byJob.set(jobKey, { job: refOfKey(jobKey), observations: [] });
   }
   const rows: EdgeWriteRow[] = [];
   for (const [jobKey, { job, observations: seen }] of byJob) {

@@ -11,7 +11,7 @@
  * content changed are sent, so the common case (every run re-reporting the same schema) sends no
  * facet JSON, only the stamps.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export interface Stamp {
   /** eventTime of the report, epoch ms. */
@@ -24,7 +24,8 @@ export interface Stamp {
 export const DELETED = '~';
 
 export function digest(json: string): string {
-  return createHash('sha1').update(json).digest('base64url').slice(0, 22);
+  // One-shot hash: no Hash object per facet (the same bytes as createHash's).
+  return hash('sha1', json, 'base64url').slice(0, 22);
 }
 
 // One event's facet objects are folded into several entities (a dataset and the version written, a

@@ -3,7 +3,7 @@
  * idempotent: the same facts always produce the same id, so a retried event MERGEs onto the node it
  * created the first time. The exact algorithms are documented in docs/ingest.md ("Versions and ids").
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { uuidV5 } from './uuid-v5.js';
 import type { DatasetRef } from './openlineage/types.js';
 import { compareText } from './compare.js';
@@ -120,7 +120,7 @@ export function canonicalEvent(raw: object): CanonicalEvent {
   let known = canonicalEvents.get(raw);
   if (!known) {
     const json = canonicalJson(raw);
-    known = { id: createHash('sha256').update(json).digest('hex'), json };
+    known = { id: hash('sha256', json, 'hex'), json };
     canonicalEvents.set(raw, known);
   }
   return known;

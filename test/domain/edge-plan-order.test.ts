@@ -4,6 +4,7 @@
  */
 import { expect } from 'chai';
 import { rng } from '../../bench/traffic.js';
+import { refKey } from '../../src/domain/ingest/keys.js';
 import {
   jobEventObservations,
   planEdges,
@@ -16,7 +17,7 @@ import { inView } from '../../src/domain/edge-history.js';
 
 const DAY = 86_400_000;
 const JOB = { namespace: 'sched', name: 'job' };
-const KEY = JSON.stringify([JOB.namespace, JOB.name]);
+const KEY = refKey(JOB);
 
 interface Event {
   runId: string | null;

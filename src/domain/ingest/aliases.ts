@@ -1,7 +1,7 @@
 /** Symlink aliases: other names of a dataset, resolved to the primary before anything is planned. */
 import type { DatasetRef } from '../openlineage/types.js';
 import type { Incoming } from './rows.js';
-import { byKey, ref, refKey } from './keys.js';
+import { byRef, ref, refKey } from './keys.js';
 
 export class AliasMap {
   private readonly map = new Map<string, DatasetRef>();
@@ -39,5 +39,5 @@ export function declaredAliases(items: Incoming[], known: AliasMap): { from: Dat
       }
     }
   }
-  return [...out.values()].sort(byKey((a) => refKey(a.from)));
+  return [...out.values()].sort((a, b) => byRef(a.from, b.from));
 }

@@ -6,6 +6,7 @@ import { NEW_RUN, type StoredState } from '../../../src/domain/ingest/stored.js'
 import type { Incoming } from '../../../src/domain/ingest/rows.js';
 import type { NormalizedDataset, NormalizedEvent } from '../../../src/domain/openlineage/types.js';
 import { parseStamps } from '../../../src/domain/facet-stamps.js';
+import { refKey } from '../../../src/domain/ingest/keys.js';
 
 const RUN = '01909a1c-0000-7000-8000-000000000001';
 
@@ -151,7 +152,7 @@ describe('batch plan', () => {
       empty(),
     );
     const stored = empty();
-    stored.datasetStamps.set(JSON.stringify(['pg', 'a']), first.datasets[0].facetStamps!);
+    stored.datasetStamps.set(refKey({ namespace: 'pg', name: 'a' }), first.datasets[0].facetStamps!);
     const late = planBatch(
       [event('START', '2024-06-01T00:00:00.000Z', [ds('a', { facets: schema('x', 'old') })], [])],
       stored,
