@@ -10,6 +10,7 @@ import { createLogger, type Logger } from './logger.js';
 import { startNeo4jRuntime, type Neo4jRuntime } from './neo4j/runtime.js';
 import neo4j from 'neo4j-driver';
 import { Db, PingTimeout, TransactionDeadlineExceeded } from './store/db.js';
+import { Neo4jActivity } from './store/neo4j-activity.js';
 import { NamespaceRepository } from './store/namespaces.js';
 import { Neo4jUnavailable, isConfigurationError, isConnectionError } from './neo4j/availability.js';
 import { applySchema } from './store/schema.js';
@@ -180,6 +181,7 @@ export async function startService(
     };
     // Ready now; the JIT goes on compiling for minutes of traffic, so it gets idle time first (warm-up.ts).
     let idleWarmUp: AbortController | null = null;
+    const othersActivity = new Neo4jActivity(db);
     const warmWhileIdle = () => {
       idleWarmUp?.abort();
       if (config.idleWarmUpMs === 0 || stopWarmUp.signal.aborted) return;
@@ -187,7 +189,8 @@ export async function startService(
       idleWarmUp = outage;
       const opts = { ...DEFAULT_IDLE_WARM_UP, budgetMs: config.idleWarmUpMs };
       const stopped = AbortSignal.any([stopWarmUp.signal, outage.signal]);
-      warmUpWhileIdle(services.committer, logger, opts, stopped, services.admission).catch((err: unknown) => {
+      const warming = warmUpWhileIdle(services.committer, logger, opts, stopped, services.admission, othersActivity);
+      warming.catch((err: unknown) => {
         if (!stopWarmUp.signal.aborted && !outage.signal.aborted) logger.debug({ err }, 'idle warm-up stopped');
       });
     };

@@ -17,7 +17,7 @@
  * waiting events, submit refuses at once with IngestOverloaded, which the API answers with 503 and
  * Retry-After, so producers back off and nothing is half-accepted.
  */
-import type { Db } from '../store/db.js';
+import { type Db, REHEARSAL_OP } from '../store/db.js';
 import type { NormalizedEvent } from '../domain/openlineage/types.js';
 import { writeEvents } from '../store/ingest.js';
 import { RecentPeak, startThreshold } from './batch-size.js';
@@ -244,7 +244,7 @@ export class IngestCommitter {
    */
   async rehearse(events: NormalizedEvent[]): Promise<void> {
     const receivedAt = new Date().toISOString();
-    await this.db.rehearse({ op: 'ingest warm-up', timeoutMs: this.opts.timeoutMs }, (tx) =>
+    await this.db.rehearse({ op: REHEARSAL_OP, timeoutMs: this.opts.timeoutMs }, (tx) =>
       writeEvents(
         tx,
         events.map((event) => ({ event, receivedAt, queuedAt: 0, resolve: () => undefined, reject: () => undefined })),

@@ -151,12 +151,20 @@ export interface QueryActivity {
   readonly stats: { readonly admitted: number };
 }
 
+/** Other clients' work on the same Neo4j (src/store/neo4j-activity.ts): another replica, a loader, a person. */
+export interface OthersActivity {
+  othersRunning(): Promise<boolean>;
+}
+
 export const DEFAULT_IDLE_WARM_UP: IdleWarmUpOptions = { budgetMs: 60_000, quietMs: 1000, pollMs: 250 };
 
 /**
  * Rehearses (rolled back, like warmUpWritePath) while the committer has nothing queued or in flight,
- * nor the query API (`queries`), and both have been quiet for `quietMs`, until `budgetMs` of
- * rehearsing is spent or `signal` aborts. A rehearsal is one batch (tens of ms once warm), so a
+ * nor the query API (`queries`), nor (`others`) any other client of the same Neo4j database, and all
+ * have been quiet for `quietMs`, until `budgetMs` of rehearsing is spent or `signal` aborts. Other
+ * clients are sampled at every poll and before every rehearsal (Community Edition shows open
+ * transactions only), so under another replica's steady writes a rehearsal needs every sample of a
+ * quiet period to miss them. A rehearsal is one batch (tens of ms once warm), so a
  * producer arriving meanwhile waits at most that long for the CPU. Resolves with what it did.
  */
 export async function warmUpWhileIdle(
@@ -165,6 +173,7 @@ export async function warmUpWhileIdle(
   opts: IdleWarmUpOptions = DEFAULT_IDLE_WARM_UP,
   signal?: AbortSignal,
   queries?: QueryActivity,
+  others?: OthersActivity,
 ) {
   let lastBusy = performance.now();
   let admitted = queries?.stats.admitted ?? 0;
@@ -184,7 +193,7 @@ export async function warmUpWhileIdle(
   let lastMs = 0;
   try {
     while (spentMs < opts.budgetMs && !signal?.aborted) {
-      if (busy()) noteActivity();
+      if (busy() || (others !== undefined && (await others.othersRunning()))) noteActivity();
       if (performance.now() - lastBusy < opts.quietMs) {
         // Resolves early (never throws) when the service stops or Neo4j goes away.
         await sleep(opts.pollMs, undefined, { signal }).catch(() => undefined);

@@ -298,6 +298,8 @@ export const catalogue = {
 
   'tags/list': query(page, { totalCount: integer, tags: list }),
   'tags/upsert': query({ name: str, description: strOrNull, now: str }, { tag: parsed }),
+
+  'warm-up/others-running': query({ database: str, ignoredOps: strings }, { running: integer }),
 } satisfies Record<string, QueryDeclaration>;
 
 type Catalogue = typeof catalogue;

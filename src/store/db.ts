@@ -62,6 +62,9 @@ const RETRY_JITTER = 0.2;
 
 export type Params = Record<string, unknown>;
 
+/** The transaction metadata `op` of the ingest warm-ups' rehearsals (Db.rehearse), which other checks skip. */
+export const REHEARSAL_OP = 'ingest warm-up';
+
 export interface TxOptions {
   /** What the work is, for transaction metadata (`app: lineage-service`, `op: <op>`). */
   op: string;

@@ -11,6 +11,7 @@ import {
 } from '../../src/ingest/warm-up.js';
 import { runEvent } from '../support/events.js';
 import { describeExit } from '../../src/neo4j/local/server.js';
+import { Neo4jActivity } from '../../src/store/neo4j-activity.js';
 
 describe('warm-up of the write path (before /readyz turns ready)', () => {
   const t = useTestApp();
@@ -87,6 +88,36 @@ describe('warm-up while the service is idle (after /readyz turned ready)', () =>
       expect((await t().get('/api/v1/namespaces')).status).to.equal(200);
     };
     expect(await rehearsalsWhile(read, t().app.services.admission)).to.equal(0);
+  });
+
+  it('does not rehearse while another client has a transaction open on the database', async () => {
+    // Another replica, a loader or a person in Neo4j Browser: nothing this process can see of its own.
+    const others = new Neo4jActivity(t().db);
+    const session = t().db.driver.session({ database: t().db.database });
+    const tx = session.beginTransaction({ metadata: { app: 'another-replica', op: 'ingest' } });
+    try {
+      await tx.run('RETURN 1');
+      expect(await others.othersRunning()).to.equal(true);
+      const opts = { budgetMs: 60_000, quietMs: 200, pollMs: 10 };
+      const stop = new AbortController();
+      const warming = warmUpWhileIdle(t().app.services.committer, silent, opts, stop.signal, undefined, others);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      stop.abort();
+      expect((await warming).rehearsals, 'while the other transaction is open').to.equal(0);
+    } finally {
+      await tx.rollback();
+      await session.close();
+    }
+    expect(await others.othersRunning(), 'its own query and rehearsals are not counted').to.equal(false);
+    const result = await warmUpWhileIdle(
+      t().app.services.committer,
+      silent,
+      { budgetMs: 300, quietMs: 200, pollMs: 10 },
+      undefined,
+      undefined,
+      others,
+    );
+    expect(result.rehearsals, 'once it is gone').to.be.greaterThan(0);
   });
 
   it('rehearses once ingestion has been quiet long enough', async () => {
