@@ -31,6 +31,8 @@
  * (both run all along; the idle one costs next to nothing); the warm-up then gives each its own rounds
  * (BENCH_AB_WARMUP_ROUNDS defaults to 20 there, 10 a side). The sides still write disjoint namespaces.
  *
+ * BENCH_AB_TRAFFIC=new-entities sends jobs never seen before in every round (issue 22's onboarding shape).
+ *
  * Other knobs: BENCH_AB_PAIRS (4), BENCH_AB_ROUND_EVENTS (3000), BENCH_AB_WARMUP_ROUNDS (8, of 4,000
  * events, alternating: Neo4j's JIT), BENCH_AB_PAIR_WARMUP_EVENTS (3000, per fresh process),
  * BENCH_AB_CONCURRENCY (32). Result: bench/results/ingest-ab.json, or <BENCH_AB_RESULT>.json.
@@ -110,6 +112,7 @@ const WARMUP_ROUNDS = Number(process.env.BENCH_AB_WARMUP_ROUNDS ?? (NEO4J_PER_SI
 const CONCURRENCY = Number(process.env.BENCH_AB_CONCURRENCY ?? 32);
 const PAIR_WARMUP_EVENTS = Number(process.env.BENCH_AB_PAIR_WARMUP_EVENTS ?? 3000);
 const RESULT_NAME = process.env.BENCH_AB_RESULT ?? 'ingest-ab';
+const NEW_ENTITIES = process.env.BENCH_AB_TRAFFIC === 'new-entities';
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const median = (xs: number[]) => {
@@ -141,9 +144,13 @@ async function main() {
     await restart(['A', 'B']);
     // Each side writes its own jobs and datasets (namespaces suffixed -a / -b), so two versions of the
     // code never write the same part of the graph: a change of the graph model stays comparable.
+    // BENCH_AB_TRAFFIC=new-entities: jobs never seen before in every round (issue 22's onboarding shape,
+    // first runs only: 100,000 jobs in layers, more than a run of the harness reaches), instead of
+    // bench:ingest's re-runs of 2,000 jobs.
+    const pipelines = NEW_ENTITIES ? 10_000 : 200;
     const gens: Record<Side, TrafficGenerator> = {
-      A: new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10, namespaceSuffix: '-a' }),
-      B: new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10, namespaceSuffix: '-b' }),
+      A: new TrafficGenerator({ pipelines, jobsPerPipeline: 10, namespaceSuffix: '-a' }),
+      B: new TrafficGenerator({ pipelines, jobsPerPipeline: 10, namespaceSuffix: '-b' }),
     };
 
     async function round(side: Side, events: number) {
@@ -192,6 +199,7 @@ async function main() {
     const result = {
       benchmark: 'ingest-ab',
       machine: { ...machine(), cpuSpeedProbeOpsPerSecond: { before: probeBefore, after: cpuSpeedProbe() } },
+      traffic: NEW_ENTITIES ? 'new-entities (first runs of jobs never seen)' : 're-runs of 2,000 jobs (bench:ingest)',
       concurrency: CONCURRENCY,
       roundEvents: ROUND_EVENTS,
       freshProcessesPerPair: { warmupEvents: PAIR_WARMUP_EVENTS },

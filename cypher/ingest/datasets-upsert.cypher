@@ -7,7 +7,7 @@
 //   facetProps (map 'facet.<name>' → JSON, or null to remove: only facets whose content changed),
 // derived (map of the promoted values that changed: fields (JSON), description, type, lastLifecycleState; null
 // removes),
-//   fieldTypes ([{name, type, description}]: the columns of a schema that changed, or null),
+//   fieldTypes ([{name, type, description}]: the columns of a schema that changed, each name once, or null),
 //   otherFieldNames ([string]: columns of other schemas reported with new content),
 // source ({name, uri, type} or null), sourceChanged (boolean: the dataSource facet changed; source null removes the
 // link),
@@ -70,13 +70,27 @@ CALL (ds, d) {
   // The dataset's schema types its columns; a column it no longer has keeps its node (tags, column
   // lineage) without a type. Field nodes are written only when a schema with new content arrives.
   WITH ds, d WHERE ds.fieldTypes IS NOT NULL
-  CALL (ds, d) {
+  // A dataset without columns yet (a new one, nearly always) gets them created outright, without a
+  // lookup per column: no field of it can exist, for every DatasetField hangs off its dataset by
+  // HAS_FIELD, and d is locked by the SET above, so no other transaction can add one meanwhile. The
+  // planner sends each name once. Measured on new-entity traffic, where most of this statement's time
+  // was these columns (docs/performance/ingest-journal.md).
+  WITH ds, d, EXISTS { (d)-[:HAS_FIELD]->() } AS hasFields
+  CALL (ds, d, hasFields) {
+    WITH ds, d WHERE NOT hasFields
+    UNWIND ds.fieldTypes AS f
+    CREATE (d)-[:HAS_FIELD]->(:DatasetField {namespace: ds.namespace, dataset: ds.name, name: f.name, type: f.type,
+      description: f.description})
+  }
+  CALL (ds, d, hasFields) {
+    WITH ds, d WHERE hasFields
     UNWIND ds.fieldTypes AS f
     MERGE (df:DatasetField {namespace: ds.namespace, dataset: ds.name, name: f.name})
     SET df.type = f.type, df.description = f.description
     MERGE (d)-[:HAS_FIELD]->(df)
   }
-  WITH ds, d, [f IN ds.fieldTypes | f.name] AS names
+  WITH ds, d, hasFields, [f IN ds.fieldTypes | f.name] AS names
+  WHERE hasFields
   MATCH (d)-[:HAS_FIELD]->(df:DatasetField) WHERE NOT df.name IN names AND (df.type IS NOT NULL
     OR df.description IS NOT NULL)
   SET df.type = null, df.description = null

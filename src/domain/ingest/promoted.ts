@@ -32,10 +32,18 @@ export function dataSourceOf(
 }
 
 /** A schema facet's top-level columns as field rows. */
+/**
+ * A schema's columns as field rows, each name once: a schema that names a column twice types it as its
+ * last mention does (as a MERGE then SET per mention did), and the store may create the rows outright.
+ */
 export function fieldRows(schema: Obj | null): { name: string; type: string | null; description: string | null }[] {
-  return schema
-    ? schemaFields(schema.fields).map((f) => ({ name: f.name, type: f.type, description: f.description }))
-    : [];
+  if (!schema) return [];
+  const byName = new Map<string, { name: string; type: string | null; description: string | null }>();
+  for (const f of schemaFields(schema.fields)) {
+    byName.delete(f.name);
+    byName.set(f.name, { name: f.name, type: f.type, description: f.description });
+  }
+  return [...byName.values()];
 }
 
 const DATASET = {

@@ -125,6 +125,50 @@ describe('ingest: facets are the latest reported, and unchanged ones are not res
     ]);
   });
 
+  it('columns of a new dataset are created once each, a repeated name typed by its last mention', async () => {
+    const fieldsOf = (name: string) =>
+      rows(
+        t().db,
+        'MATCH (:Dataset {name: $name})-[:HAS_FIELD]->(f:DatasetField) ' +
+          'RETURN f.name AS name, f.type AS type, f.dataset AS dataset ORDER BY name',
+        { name },
+      );
+    // New, with a column named twice: created outright (store), each name once (planner).
+    const twice = schemaFacet([
+      ['id', 'INT'],
+      ['total', 'DECIMAL'],
+      ['id', 'BIGINT'],
+    ]);
+    for (const e of completedRun({ job: 'writer', outputs: [{ name: 'orders', facets: { schema: twice } }] }))
+      expect((await t().post('/api/v1/lineage', e)).status).to.equal(201);
+    expect(await fieldsOf('orders')).to.deep.equal([
+      { name: 'id', type: 'BIGINT', dataset: 'orders' },
+      { name: 'total', type: 'DECIMAL', dataset: 'orders' },
+    ]);
+    // Known first without a schema (no columns yet), then with one; then a changed schema on columns it has.
+    for (const e of completedRun({ job: 'reader', inputs: ['payments'] }))
+      expect((await t().post('/api/v1/lineage', e)).status).to.equal(201);
+    expect(await fieldsOf('payments')).to.deep.equal([]);
+    const v1 = schemaFacet([['amount', 'INT']]);
+    for (const e of completedRun({ job: 'payer', outputs: [{ name: 'payments', facets: { schema: v1 } }] }))
+      expect((await t().post('/api/v1/lineage', e)).status).to.equal(201);
+    const v2 = schemaFacet([
+      ['amount', 'DECIMAL'],
+      ['currency', 'VARCHAR'],
+    ]);
+    for (const e of completedRun({ job: 'payer', outputs: [{ name: 'payments', facets: { schema: v2 } }] }))
+      expect((await t().post('/api/v1/lineage', e)).status).to.equal(201);
+    expect(await fieldsOf('payments')).to.deep.equal([
+      { name: 'amount', type: 'DECIMAL', dataset: 'payments' },
+      { name: 'currency', type: 'VARCHAR', dataset: 'payments' },
+    ]);
+    const nodes = await rows(
+      t().db,
+      'MATCH (f:DatasetField) RETURN count(f) AS n, count(DISTINCT [f.dataset, f.name]) AS keys',
+    );
+    expect(nodes).to.deep.equal([{ n: 4, keys: 4 }]);
+  });
+
   it('a dataset whose stamps were removed by hand gets its facets written in full again', async () => {
     const v1 = schemaFacet([['id', 'INT']]);
     for (const e of completedRun({ job: 'writer', outputs: [{ name: 'orders', facets: { schema: v1 } }] }))
