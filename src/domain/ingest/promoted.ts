@@ -31,10 +31,10 @@ export function dataSourceOf(
   return { name: str(facet.name) ?? uri ?? namespace, uri, type: sourceType(uri, namespace) };
 }
 
-/** A schema facet's top-level columns as field rows. */
 /**
- * A schema's columns as field rows, each name once: a schema that names a column twice types it as its
- * last mention does (as a MERGE then SET per mention did), and the store may create the rows outright.
+ * A schema facet's top-level columns as field rows, each name once: a schema that names a column
+ * twice types it as its last mention does (as a MERGE then SET per mention did), and the store may
+ * create the rows outright.
  */
 export function fieldRows(schema: Obj | null): { name: string; type: string | null; description: string | null }[] {
   if (!schema) return [];
