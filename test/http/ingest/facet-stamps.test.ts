@@ -125,7 +125,7 @@ describe('ingest: facets are the latest reported, and unchanged ones are not res
     ]);
   });
 
-  it('columns of a new dataset are created once each, a repeated name typed by its last mention', async () => {
+  it('columns of a new dataset are created once each; a repeated name typed by its last mention', async () => {
     const fieldsOf = (name: string) =>
       rows(
         t().db,
@@ -162,11 +162,26 @@ describe('ingest: facets are the latest reported, and unchanged ones are not res
       { name: 'amount', type: 'DECIMAL', dataset: 'payments' },
       { name: 'currency', type: 'VARCHAR', dataset: 'payments' },
     ]);
+    // A field node written by hand without its HAS_FIELD (ad hoc Cypher) is adopted, not a conflict.
+    const session = t().db.driver.session({ database: t().db.database });
+    await session
+      .run("CREATE (:DatasetField {namespace: $ns, dataset: 'refunds', name: 'id', type: 'TEXT'})", { ns: NS })
+      .finally(() => session.close());
+    const v3 = schemaFacet([
+      ['id', 'INT'],
+      ['amount', 'DECIMAL'],
+    ]);
+    for (const e of completedRun({ job: 'refunder', outputs: [{ name: 'refunds', facets: { schema: v3 } }] }))
+      expect((await t().post('/api/v1/lineage', e)).status).to.equal(201);
+    expect(await fieldsOf('refunds')).to.deep.equal([
+      { name: 'amount', type: 'DECIMAL', dataset: 'refunds' },
+      { name: 'id', type: 'INT', dataset: 'refunds' },
+    ]);
     const nodes = await rows(
       t().db,
       'MATCH (f:DatasetField) RETURN count(f) AS n, count(DISTINCT [f.dataset, f.name]) AS keys',
     );
-    expect(nodes).to.deep.equal([{ n: 4, keys: 4 }]);
+    expect(nodes).to.deep.equal([{ n: 6, keys: 6 }]);
   });
 
   it('a dataset whose stamps were removed by hand gets its facets written in full again', async () => {
