@@ -42,9 +42,11 @@ import {
   checkoutRef,
   cpuSpeedProbe,
   machine,
+  neo4jSideFromEnv,
   startBenchNeo4j,
   startServiceProcess,
   writeResult,
+  type Neo4jSideConfig,
   type ServiceProcess,
 } from './support.js';
 import { drive } from './drive.js';
@@ -86,23 +88,9 @@ const processes: Record<Side, number> = {
   A: Number(process.env.BENCH_AB_A_PROCESSES ?? 1),
   B: Number(process.env.BENCH_AB_B_PROCESSES ?? 1),
 };
-interface Neo4jSide {
-  jvmArgs: string[];
-  conf: string[];
-}
-function neo4jSideOf(name: string): Neo4jSide | null {
-  const text = process.env[name];
-  if (!text) return null;
-  const value = JSON.parse(text) as { jvmArgs?: unknown; conf?: unknown };
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${name} must be a JSON object`);
-  return {
-    jvmArgs: typeof value.jvmArgs === 'string' ? value.jvmArgs.split(/\s+/).filter(Boolean) : [],
-    conf: Array.isArray(value.conf) ? value.conf.map(String) : [],
-  };
-}
-const neo4jSides: Record<Side, Neo4jSide | null> = {
-  A: neo4jSideOf('BENCH_AB_A_NEO4J'),
-  B: neo4jSideOf('BENCH_AB_B_NEO4J'),
+const neo4jSides: Record<Side, Neo4jSideConfig | null> = {
+  A: neo4jSideFromEnv('BENCH_AB_A_NEO4J'),
+  B: neo4jSideFromEnv('BENCH_AB_B_NEO4J'),
 };
 /** A Neo4j server per side when either side names its own flags or settings. */
 const NEO4J_PER_SIDE = neo4jSides.A !== null || neo4jSides.B !== null;

@@ -62,6 +62,18 @@ const C32_ROUNDS = Number(process.env.BENCH_C32_ROUNDS ?? 5);
 const NEW_ENTITY_JOBS = Number(process.env.BENCH_NEW_ENTITY_JOBS ?? 8000);
 const NEW_ENTITY_TARGET = 600;
 
+/** Per ingest query, the statement timings recorded so far (INGEST_PROFILE=statements), printed as a table. */
+function recordedTimings() {
+  const timings = Object.fromEntries(
+    [...queryTimings.entries()].map(([name, list]) => [
+      name,
+      { calls: list.length, totalMs: Math.round(list.reduce((a, b) => a + b, 0)), ...summarize(list) },
+    ]),
+  );
+  if (queryTimings.size) console.table(timings);
+  return timings;
+}
+
 async function ceiling(db: Db, events: Record<string, unknown>[], concurrency: number) {
   // No wait budget (the service's 1 s): the ceiling measures throughput, and a refusal would end the run.
   const committer = new IngestCommitter(db, createLogger('silent'), { maxWaitMs: 120_000 });
@@ -235,13 +247,7 @@ async function main() {
     const direct = await ceiling(db, gen.events(EVENTS_PER_LEVEL[32] / 2), 32);
     console.log(`ceiling (no HTTP) c=32: ${direct.eventsPerSecond} events/s`);
     // Where the time goes inside the ceiling run (INGEST_PROFILE=1): per ingest query, per batch.
-    const whereTimeGoes = Object.fromEntries(
-      [...queryTimings.entries()].map(([name, list]) => [
-        name,
-        { calls: list.length, totalMs: Math.round(list.reduce((a, b) => a + b, 0)), ...summarize(list) },
-      ]),
-    );
-    if (queryTimings.size) console.table(whereTimeGoes);
+    const whereTimeGoes = recordedTimings();
     // The same for new entities, on jobs of their own (in-process: Neo4j's share is the larger one).
     queryTimings.clear();
     const onboardingDirect = new TrafficGenerator({
@@ -252,13 +258,7 @@ async function main() {
     });
     const newEntitiesDirect = await ceiling(db, onboardingDirect.events(NEW_ENTITY_JOBS), 32);
     console.log(`new entities without HTTP c=32: ${newEntitiesDirect.eventsPerSecond} events/s`);
-    const newEntitiesWhereTimeGoes = Object.fromEntries(
-      [...queryTimings.entries()].map(([name, list]) => [
-        name,
-        { calls: list.length, totalMs: Math.round(list.reduce((a, b) => a + b, 0)), ...summarize(list) },
-      ]),
-    );
-    if (queryTimings.size) console.table(newEntitiesWhereTimeGoes);
+    const newEntitiesWhereTimeGoes = recordedTimings();
 
     const probeAfter = cpuSpeedProbe();
     console.log(`cpu speed probe (idle machine, ops/s): before ${probeBefore}, after ${probeAfter}`);

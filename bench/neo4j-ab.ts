@@ -25,6 +25,8 @@ import {
   machine,
   normalizedEvents,
   processCpuSeconds,
+  neo4jSideFromEnv,
+  type Neo4jSideConfig,
   startBenchNeo4j,
   writeResult,
 } from './support.js';
@@ -39,19 +41,6 @@ import type { Driver } from 'neo4j-driver';
 
 type SideName = 'A' | 'B';
 
-interface SideConfig {
-  jvmArgs: string[];
-  conf: string[];
-}
-
-function sideConfig(name: string): SideConfig {
-  const value = JSON.parse(process.env[name] ?? '{}') as { jvmArgs?: unknown; conf?: unknown };
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${name} must be a JSON object`);
-  const jvmArgs = typeof value.jvmArgs === 'string' ? value.jvmArgs.split(/\s+/).filter(Boolean) : [];
-  const conf = Array.isArray(value.conf) ? value.conf.map(String) : [];
-  return { jvmArgs, conf };
-}
-
 const PAIRS = Number(process.env.BENCH_NEO4J_AB_PAIRS ?? 8);
 const ROUND_EVENTS = Number(process.env.BENCH_NEO4J_AB_ROUND_EVENTS ?? 3000);
 const CONCURRENCY = Number(process.env.BENCH_NEO4J_AB_CONCURRENCY ?? 32);
@@ -65,7 +54,7 @@ const PAUSE_IDLE = process.env.BENCH_NEO4J_AB_PAUSE_IDLE !== '0';
 
 interface Side {
   name: SideName;
-  config: SideConfig;
+  config: Neo4jSideConfig;
   server: LocalNeo4jServer;
   driver: Driver;
   committer: IngestCommitter;
@@ -117,7 +106,7 @@ async function measure(side: Side, parsed: NormalizedEvent[]): Promise<Round> {
 }
 
 async function startSide(name: SideName): Promise<Side> {
-  const config = sideConfig(`BENCH_NEO4J_AB_${name}`);
+  const config = neo4jSideFromEnv(`BENCH_NEO4J_AB_${name}`) ?? { jvmArgs: [], conf: [] };
   const server = await startBenchNeo4j(`ab-${name}`, config);
   const driver = createDriver(server.uri, 'neo4j', '');
   const db = new Db(driver, 'neo4j', 60_000);

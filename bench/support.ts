@@ -137,6 +137,27 @@ export function normalizedEvents(events: Record<string, unknown>[]): NormalizedE
   });
 }
 
+/** A Neo4j server's JVM flags and neo4j.conf lines, as a bench side names them. */
+export interface Neo4jSideConfig {
+  jvmArgs: string[];
+  conf: string[];
+}
+
+/**
+ * The environment variable `name` as a Neo4j side, `{"jvmArgs": "flags separated by spaces", "conf":
+ * ["setting=value", ...]}` (bench:neo4j-ab's sides, bench:ingest-ab's per-side servers); null when unset.
+ */
+export function neo4jSideFromEnv(name: string): Neo4jSideConfig | null {
+  const text = process.env[name];
+  if (!text) return null;
+  const value = JSON.parse(text) as { jvmArgs?: unknown; conf?: unknown };
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${name} must be a JSON object`);
+  return {
+    jvmArgs: typeof value.jvmArgs === 'string' ? value.jvmArgs.split(/\s+/).filter(Boolean) : [],
+    conf: Array.isArray(value.conf) ? value.conf.map(String) : [],
+  };
+}
+
 /**
  * `extra`: JVM flags after NEO4J_LOCAL_JVM_ARGS, and neo4j.conf lines (bench:neo4j-ab's sides); `homeDir`: a
  * server home kept after stop (a graph built once and measured by several runs), else a throw-away one.
