@@ -54,10 +54,15 @@ WITH n, distance, isJob, CASE WHEN isJob AND $pointInTime THEN COLLECT {
   OPTIONAL MATCH (n)-[:LATEST_RUN]->(l:Run)
   OPTIONAL CALL (n, l) {
     WITH n, l WHERE l.sortTime > $asOf
-    MATCH (r:Run) USING INDEX r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = n.namespace
-      AND r.jobName = n.name
-      AND r.sortTime <= $asOf AND r.id IS NOT NULL AND r.lastEventAt IS NOT NULL
-    RETURN r ORDER BY r.jobNamespace DESC, r.jobName DESC, r.sortTime DESC, r.id DESC LIMIT 1
+    // A subquery of its own so that the condition gates the lookup: planned in one query part, the
+    // condition was tested on every run the seek read (test/store/ingest-history-cost.test.ts).
+    CALL (n) {
+      MATCH (r:Run) USING INDEX r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = n.namespace
+        AND r.jobName = n.name
+        AND r.sortTime <= $asOf AND r.id IS NOT NULL AND r.lastEventAt IS NOT NULL
+      RETURN r ORDER BY r.jobNamespace DESC, r.jobName DESC, r.sortTime DESC, r.id DESC LIMIT 1
+    }
+    RETURN r
   }
   WITH CASE WHEN l.sortTime <= $asOf THEN l ELSE r END AS run
   RETURN {state: CASE WHEN run IS NULL THEN null WHEN run.endedAt <= $asOf THEN run.state

@@ -93,10 +93,14 @@ CALL (ver, j, v) {
       ELSE v END AS best
     UNION
     WITH ver, j, v, cur WHERE cur IS NULL OR ver.retimed OR ver.previous IS NOT NULL
-    // All four properties of the index job_version_use_order, ordered as it is: one entry read.
-    MATCH (x:JobVersion) USING INDEX x:JobVersion(namespace, name, updatedAt, id) WHERE x.namespace = j.namespace
-      AND x.name = j.name AND x.updatedAt IS NOT NULL AND x.id IS NOT NULL
-    RETURN x AS best ORDER BY x.namespace DESC, x.name DESC, x.updatedAt DESC, x.id DESC LIMIT 1
+    // A subquery of its own, so that the condition above gates the lookup (see runs-upsert.cypher).
+    CALL (j) {
+      // All four properties of the index job_version_use_order, ordered as it is: one entry read.
+      MATCH (x:JobVersion) USING INDEX x:JobVersion(namespace, name, updatedAt, id) WHERE x.namespace = j.namespace
+        AND x.name = j.name AND x.updatedAt IS NOT NULL AND x.id IS NOT NULL
+      RETURN x ORDER BY x.namespace DESC, x.name DESC, x.updatedAt DESC, x.id DESC LIMIT 1
+    }
+    RETURN x AS best
   }
   // Its time may have moved even when the pointer stays.
   SET j.currentVersion = best.id, j.currentVersionAt = best.updatedAt, j.location = best.location,

@@ -60,10 +60,15 @@ OPTIONAL CALL (n) {
   OPTIONAL MATCH (n)-[:LATEST_RUN]->(l:Run)
   OPTIONAL CALL (n, l) {
     WITH n, l WHERE l.sortTime > $asOf
-    MATCH (r:Run) USING INDEX r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = n.namespace
-      AND r.jobName = n.name AND r.sortTime <= $asOf AND r.id IS NOT NULL
-      AND r.lastEventAt IS NOT NULL
-    RETURN r ORDER BY r.jobNamespace DESC, r.jobName DESC, r.sortTime DESC, r.id DESC LIMIT 1
+    // A subquery of its own so that the condition gates the lookup: planned in one query part, the
+    // condition was tested on every run the seek read (test/store/ingest-history-cost.test.ts).
+    CALL (n) {
+      MATCH (r:Run) USING INDEX r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = n.namespace
+        AND r.jobName = n.name AND r.sortTime <= $asOf AND r.id IS NOT NULL
+        AND r.lastEventAt IS NOT NULL
+      RETURN r ORDER BY r.jobNamespace DESC, r.jobName DESC, r.sortTime DESC, r.id DESC LIMIT 1
+    }
+    RETURN r
   }
   RETURN CASE WHEN l.sortTime <= $asOf THEN l ELSE r END AS run
 }
@@ -81,10 +86,14 @@ OPTIONAL CALL (n) {
     // Nothing committed by then: the placeholder its readers saw, if it was read by then.
     OPTIONAL CALL (n, v) {
       WITH n, v WHERE v IS NULL
-      MATCH (p:DatasetVersion) USING INDEX p:DatasetVersion(namespace, name, committedAt, id)
-        WHERE p.namespace = n.namespace AND p.name = n.name AND p.committedAt <= $asOf AND p.id IS NOT NULL
-        AND p.placeholder
-      RETURN p LIMIT 1
+      // Its own subquery, so that `v IS NULL` gates the lookup (as the run's above).
+      CALL (n) {
+        MATCH (p:DatasetVersion) USING INDEX p:DatasetVersion(namespace, name, committedAt, id)
+          WHERE p.namespace = n.namespace AND p.name = n.name AND p.committedAt <= $asOf AND p.id IS NOT NULL
+          AND p.placeholder
+        RETURN p LIMIT 1
+      }
+      RETURN p
     }
     RETURN coalesce(v, p) AS past
   }
