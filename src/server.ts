@@ -18,6 +18,7 @@ import { planIngestStatements, setIngestProfile } from './store/ingest.js';
 import { createApp } from './app.js';
 import {
   migrateDeletedLabel,
+  migrateColumnLineageCount,
   migrateEdgeHistory,
   migrateFoldBookkeeping,
   migrateLatestRunEnd,
@@ -61,6 +62,7 @@ async function prepareGraph(db: Db, logger: Logger): Promise<number> {
   await migrateFoldBookkeeping(db, logger);
   await migrateLatestRunEnd(db, logger);
   await migrateDeletedLabel(db, logger);
+  await migrateColumnLineageCount(db, logger);
   await new NamespaceRepository(db).ensureDefault();
   return statements;
 }

@@ -63,7 +63,8 @@ CALL (a) {
 }
 FOREACH (k IN [k IN keys(a) WHERE k STARTS WITH 'facet.'] | SET a[k] = null)
 SET a.facetStamps = null, a.facetDigests = null, a.fields = null, a.description = null, a.lastLifecycleState = null,
-    a.currentVersion = null, a.lastModifiedAt = null, a.sourceName = null, a.type = 'DB_TABLE'
+    a.currentVersion = null, a.lastModifiedAt = null, a.sourceName = null, a.type = 'DB_TABLE',
+    a.columnLineageVersions = null
 WITH runEvents + jobEvents + datasetEvents AS events
 UNWIND events AS payload
 RETURN collect(DISTINCT payload) AS events

@@ -9,5 +9,11 @@ MATCH (d:Dataset {namespace: ds.namespace, name: ds.name})
 WITH ds, d, datetime(ds.at) AS t
 MERGE (v:DatasetVersion {id: ds.versionId})
   ON CREATE SET v.namespace = d.namespace, v.name = d.name, v.createdAt = t
+WITH ds, d, v, v.`facet.columnLineage` IS NOT NULL AS declaredBefore
 SET v += ds.facetProps, v += ds.derived
 MERGE (v)-[:VERSION_OF]->(d)
+// The dataset's count of versions with a columnLineage facet (see run-outputs.cypher).
+WITH d, CASE WHEN v.`facet.columnLineage` IS NOT NULL THEN 1 ELSE 0 END - CASE WHEN declaredBefore THEN 1 ELSE 0 END
+  AS gained
+FOREACH (_ IN CASE WHEN gained <> 0 THEN [1] ELSE [] END |
+  SET d.columnLineageVersions = coalesce(d.columnLineageVersions, 0) + gained)

@@ -9,20 +9,27 @@
 //   versionAt (id of its newest version created at or before $at; null when $at is null or none)}
 UNWIND $datasets AS ref
 MATCH (d:Dataset {namespace: ref.namespace, name: ref.name})
-WITH d, CASE WHEN $at IS NULL THEN null ELSE datetime($at) END AS at
-CALL (d, at) {
-  OPTIONAL MATCH (v:DatasetVersion)-[:VERSION_OF]->(d)
-  WHERE v.`facet.columnLineage` IS NOT NULL AND (at IS NULL OR v.createdAt <= at)
-  WITH v ORDER BY v.createdAt DESC, v.id DESC LIMIT 1
-  RETURN v.`facet.columnLineage` AS declaration
+// The count ingestion keeps (ingest/run-outputs.cypher): a dataset none of whose versions declares column
+// lineage (most source tables) is answered without visiting its versions, however many it has.
+WITH d, CASE WHEN $at IS NULL THEN null ELSE datetime($at) END AS at, coalesce(d.columnLineageVersions, 0) > 0 AS hasAny
+OPTIONAL CALL (d, at, hasAny) {
+  WITH d, at WHERE hasAny
+  // Its own subquery, so that hasAny gates the walk over the versions (cypher/README.md).
+  CALL (d, at) {
+    OPTIONAL MATCH (v:DatasetVersion)-[:VERSION_OF]->(d)
+    WHERE v.`facet.columnLineage` IS NOT NULL AND (at IS NULL OR v.createdAt <= at)
+    WITH v ORDER BY v.createdAt DESC, v.id DESC LIMIT 1
+    RETURN v.`facet.columnLineage` AS declaration
+  }
+  RETURN declaration
 }
-CALL (d, at) {
-  OPTIONAL MATCH (v:DatasetVersion)-[:VERSION_OF]->(d)
-  WHERE at IS NOT NULL AND v.createdAt <= at
-  WITH v ORDER BY v.createdAt DESC, v.id DESC LIMIT 1
+OPTIONAL CALL (d, at) {
+  WITH d, at WHERE at IS NOT NULL
+  CALL (d, at) {
+    MATCH (v:DatasetVersion)-[:VERSION_OF]->(d)
+    WHERE v.createdAt <= at
+    RETURN v ORDER BY v.createdAt DESC, v.id DESC LIMIT 1
+  }
   RETURN v.id AS versionAt
 }
-RETURN d.namespace AS namespace, d.name AS name, declaration,
-       declaration IS NOT NULL OR EXISTS { (v:DatasetVersion)-[:VERSION_OF]->(d)
-         WHERE v.`facet.columnLineage` IS NOT NULL } AS hasAny,
-       versionAt
+RETURN d.namespace AS namespace, d.name AS name, declaration, hasAny, versionAt

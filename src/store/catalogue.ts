@@ -252,6 +252,7 @@ export const catalogue = {
   'migrations/fold-bookkeeping': query({ after: str, limit: integer }, { last: strOrNull }),
   'migrations/latest-run-end': query({ limit: integer }, { jobs: integer }),
   'migrations/deleted-label': query({ limit: integer }, { nodes: integer }),
+  'migrations/column-lineage-count': query({ limit: integer }, { datasets: integer }),
   'migrations/record': query({ name: str, now: str }, none),
 
   'namespaces/delete': query({ name: str, now: str }, { namespace: parsed }),

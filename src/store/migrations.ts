@@ -199,6 +199,22 @@ export async function migrateDeletedLabel(db: Db, logger?: Logger, batchSize = 2
   );
 }
 
+export const COLUMN_LINEAGE_COUNT_MIGRATION = 'column-lineage-count';
+
+/**
+ * Gives each dataset its `columnLineageVersions` (cypher/migrations/column-lineage-count.cypher), which
+ * ingestion keeps since column lineage reads it instead of visiting every version of a dataset. Returns
+ * the number of datasets counted (0 when done before).
+ */
+export async function migrateColumnLineageCount(db: Db, logger?: Logger, batchSize = 2000): Promise<number> {
+  return onceRecorded(db, COLUMN_LINEAGE_COUNT_MIGRATION, () =>
+    batchesUntilNone(db, 'migrations/column-lineage-count', 'datasets', batchSize, (datasets) => {
+      if (datasets % (batchSize * 10) === 0)
+        logger?.info({ datasets }, 'migrating datasets: the count of versions declaring column lineage');
+    }),
+  );
+}
+
 /**
  * Runs a migration query that changes at most `$limit` items and returns how many in one column, one
  * transaction per batch, until a batch changes none; `progress` gets the running total after each batch.
@@ -206,8 +222,8 @@ export async function migrateDeletedLabel(db: Db, logger?: Logger, batchSize = 2
  */
 async function batchesUntilNone(
   db: Db,
-  name: 'migrations/latest-run-end' | 'migrations/deleted-label',
-  column: 'jobs' | 'nodes',
+  name: 'migrations/latest-run-end' | 'migrations/deleted-label' | 'migrations/column-lineage-count',
+  column: 'jobs' | 'nodes' | 'datasets',
   batchSize: number,
   progress: (total: number) => void,
 ): Promise<number> {

@@ -4,6 +4,7 @@ import { int as neo4jInt, type ProfiledPlan } from 'neo4j-driver';
 import { parseEvent } from '../../src/domain/openlineage/normalize.js';
 import type { NormalizedEvent } from '../../src/domain/openlineage/types.js';
 import type { TxRunner } from '../../src/store/db.js';
+import { cypher } from '../../src/store/cypher.js';
 import { writeEvents } from '../../src/store/ingest.js';
 import { impactQuery } from '../../src/store/impact.js';
 import { graphQuery, maxRelsFor, viewParams } from '../../src/store/lineage/index.js';
@@ -152,6 +153,18 @@ describe('ingest cost and history', () => {
         expect(big.minimal - small.minimal, `graph-minimal: ${small.minimal}, ${big.minimal}`).to.be.lessThan(30);
       });
     }
+
+    it('the column-lineage declarations of a dataset with 300 versions, none declaring, cost what 2 cost', async () => {
+      const hits = (dataset: string) =>
+        readHits(cypher('lineage/column-declarations'), {
+          datasets: [{ namespace: 'postgres://db.example.com:5432', name: dataset }],
+          at: null,
+        });
+      await hits('orders_small');
+      const small = await hits('orders_small');
+      const big = await hits('orders_big');
+      expect(big - small, `column-declarations: ${small} with 2 versions, ${big} with 300`).to.be.lessThan(10);
+    });
 
     it('the blast radius of a job with 300 runs, as of its last run, costs what it costs with 3', async () => {
       const hits = async (job: string) => {

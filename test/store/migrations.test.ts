@@ -8,8 +8,9 @@ import {
   migrateFoldBookkeeping,
   migrateDeletedLabel,
   migrateLatestRunEnd,
+  migrateColumnLineageCount,
 } from '../../src/store/migrations.js';
-import { ds, e, expectGraph, job, lineagePath as p } from '../http/lineage/support.js';
+import { columnLineageFacet, ds, e, expectGraph, job, lineagePath as p } from '../http/lineage/support.js';
 
 async function post(t: TestApp, events: Record<string, unknown>[]) {
   for (const event of events) {
@@ -209,5 +210,30 @@ describe('migration: the Deleted label of soft-deleted datasets and jobs', () =>
     expect(await labelled()).to.deep.equal(['d true', 'j2 true']);
     await expectGraph(t(), walk, expected);
     expect(await migrateDeletedLabel(t().db), 'a second start does nothing').to.equal(0);
+  });
+
+  it('counts the versions declaring column lineage of what an older version wrote, once', async () => {
+    const totals = (declares: boolean) => ({
+      name: 'totals',
+      facets: declares ? { columnLineage: columnLineageFacet({ total: [{ name: 'orders', field: 'amount' }] }) } : {},
+    });
+    for (const declares of [true, false, true])
+      await post(t(), completedRun({ job: 'agg', inputs: ['orders'], outputs: [totals(declares)] }));
+    const counts = async () =>
+      (
+        await t().db.read({ op: 'test' }, (tx) =>
+          tx.run('MATCH (d:Dataset) RETURN d.name AS name, d.columnLineageVersions AS n ORDER BY name'),
+        )
+      ).records.map((r) => `${r.get('name')} ${r.get('n')}`);
+    expect(await counts()).to.deep.equal(['orders null', 'totals 2']);
+
+    // As an older version left it: no counts, and no record of the migration.
+    await t().db.write({ op: 'test' }, async (tx) => {
+      await tx.run('MATCH (d:Dataset) REMOVE d.columnLineageVersions');
+      await tx.run('MATCH (m:Migration) DELETE m');
+    });
+    expect(await migrateColumnLineageCount(t().db, undefined, 1), 'every dataset, one per batch').to.equal(2);
+    expect(await counts()).to.deep.equal(['orders 0', 'totals 2']);
+    expect(await migrateColumnLineageCount(t().db), 'a second start does nothing').to.equal(0);
   });
 });

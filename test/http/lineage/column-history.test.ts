@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { useTestApp } from '../../helper.js';
 import { rows } from '../../support/graph.js';
-import { completedRun } from '../../support/events.js';
+import { randomUUID } from 'node:crypto';
+import { completedRun, runEvent } from '../../support/events.js';
 import { NS, JOB_NS, columnLineageFacet, e, expectGraph, job, lineagePath, runJob } from './support.js';
 
 const f = (dataset: string, field: string, ns = NS) => `datasetField:${ns}:${dataset}:${field}`;
@@ -178,5 +179,48 @@ describe('GET /api/v1/column-lineage: declarations over time', () => {
       nodes: [f('totals', 'total'), f('orders', 'amount')],
       edges: [e(f('orders', 'amount'), f('totals', 'total'))],
     });
+  });
+
+  it('each dataset counts its versions that declare column lineage, the same in any order of delivery', async () => {
+    // Per run: START, then COMPLETE with the output (declaring or not), then for the third run an event
+    // that takes the facet back (`_deleted`): versions 1 and 4 declare, 2 never did, 3 did and no longer does.
+    const declaring = (dataset: string) => ({
+      ...totals({ total: [{ name: 'orders', field: 'amount' }] }),
+      name: dataset,
+    });
+    const plain = (dataset: string) => ({ name: dataset, fields: [['total', 'DECIMAL']] as [string, string][] });
+    const withdrawn = (dataset: string) => ({
+      name: dataset,
+      facets: {
+        columnLineage: { _producer: 'https://example.com/p', _schemaURL: 'https://example.com/s', _deleted: true },
+      },
+    });
+    const stream = (dataset: string) => {
+      const events: Record<string, unknown>[] = [];
+      const time = (i: number) => new Date(Date.UTC(2024, 0, 1, i)).toISOString();
+      [declaring, plain, declaring, declaring].forEach((output, i) => {
+        const runId = randomUUID();
+        const base = { runId, job: `load_${dataset}`, inputs: ['orders'] };
+        events.push(runEvent({ ...base, eventType: 'START', eventTime: time(3 * i) }));
+        events.push(
+          runEvent({ ...base, eventType: 'COMPLETE', eventTime: time(3 * i + 1), outputs: [output(dataset)] }),
+        );
+        if (i === 2)
+          events.push(
+            runEvent({ ...base, eventType: 'RUNNING', eventTime: time(3 * i + 2), outputs: [withdrawn(dataset)] }),
+          );
+      });
+      return events;
+    };
+    const count = async (dataset: string) =>
+      (await rows(t().db, 'MATCH (d:Dataset {name: $dataset}) RETURN d.columnLineageVersions AS n', { dataset }))[0].n;
+    for (const event of stream('in_order')) expect((await t().post('/api/v1/lineage', event)).status).to.equal(201);
+    const shuffled = stream('shuffled').reverse();
+    for (const event of [...shuffled, ...shuffled.slice(0, 4)])
+      expect((await t().post('/api/v1/lineage', event)).status).to.equal(201);
+    expect(await count('in_order')).to.equal(2);
+    expect(await count('shuffled')).to.equal(2);
+    // A dataset that never declared has no count (0); column lineage from it answers as before.
+    expect(await count('orders')).to.equal(null);
   });
 });
