@@ -3,7 +3,8 @@
 // the facet of its newest version (by createdAt) that carries one, among the versions created at or
 // before $at (all versions when $at is null). FEEDS edges accumulate every mapping ever declared;
 // the service keeps only those the declaration in force still lists.
-// Params: $datasets ([{namespace, name}]), $at (ISO datetime string, or null for "now")
+// Params: $datasets ([{namespace, name}]), $at (ISO datetime string, or null for "now"), $endOfTime (DateTime: the
+//   bound of "now", later than any event)
 // Returns one row per existing dataset: {namespace, name, declaration (the facet's JSON text, or null when the
 //   dataset never declared column lineage by then), hasAny (it declared column lineage in some version),
 //   versionAt (id of its newest version created at or before $at; null when $at is null or none)}
@@ -12,23 +13,25 @@ MATCH (d:Dataset {namespace: ref.namespace, name: ref.name})
 // The count ingestion keeps (ingest/run-outputs.cypher): a dataset none of whose versions declares column
 // lineage (most source tables) is answered without visiting its versions, however many it has.
 WITH d, CASE WHEN $at IS NULL THEN null ELSE datetime($at) END AS at, coalesce(d.columnLineageVersions, 0) > 0 AS hasAny
+// Both lookups read the index dataset_version_create_order in its order, naming all four of its
+// properties: the newest entry first, so one entry when that version declares (the usual case).
 OPTIONAL CALL (d, at, hasAny) {
   WITH d, at WHERE hasAny
-  // Its own subquery, so that hasAny gates the walk over the versions (cypher/README.md).
+  // Its own subquery, so that hasAny gates the lookup (cypher/README.md).
   CALL (d, at) {
-    OPTIONAL MATCH (v:DatasetVersion)-[:VERSION_OF]->(d)
-    WHERE v.`facet.columnLineage` IS NOT NULL AND (at IS NULL OR v.createdAt <= at)
-    WITH v ORDER BY v.createdAt DESC, v.id DESC LIMIT 1
-    RETURN v.`facet.columnLineage` AS declaration
+    MATCH (v:DatasetVersion) USING INDEX v:DatasetVersion(namespace, name, createdAt, id)
+      WHERE v.namespace = d.namespace AND v.name = d.name AND v.createdAt <= coalesce(at, $endOfTime)
+      AND v.id IS NOT NULL AND v.`facet.columnLineage` IS NOT NULL
+    RETURN v ORDER BY v.namespace DESC, v.name DESC, v.createdAt DESC, v.id DESC LIMIT 1
   }
-  RETURN declaration
+  RETURN v.`facet.columnLineage` AS declaration
 }
 OPTIONAL CALL (d, at) {
   WITH d, at WHERE at IS NOT NULL
   CALL (d, at) {
-    MATCH (v:DatasetVersion)-[:VERSION_OF]->(d)
-    WHERE v.createdAt <= at
-    RETURN v ORDER BY v.createdAt DESC, v.id DESC LIMIT 1
+    MATCH (v:DatasetVersion) USING INDEX v:DatasetVersion(namespace, name, createdAt, id)
+      WHERE v.namespace = d.namespace AND v.name = d.name AND v.createdAt <= at AND v.id IS NOT NULL
+    RETURN v ORDER BY v.namespace DESC, v.name DESC, v.createdAt DESC, v.id DESC LIMIT 1
   }
   RETURN v.id AS versionAt
 }

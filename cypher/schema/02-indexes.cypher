@@ -13,6 +13,10 @@ CREATE INDEX run_started_at IF NOT EXISTS FOR (r:Run) ON (r.startedAt);
 CREATE INDEX run_job_sort_order IF NOT EXISTS FOR (r:Run) ON (r.jobNamespace, r.jobName, r.sortTime, r.id);
 CREATE INDEX dataset_version_commit_order IF NOT EXISTS FOR (v:DatasetVersion) ON (v.namespace, v.name, v.committedAt,
   v.id);
+// A dataset's newest version created at or before a time, and its newest declaring column lineage
+// (lineage/column-declarations.cypher): one entry read, however many versions the dataset has.
+CREATE INDEX dataset_version_create_order IF NOT EXISTS FOR (v:DatasetVersion) ON (v.namespace, v.name, v.createdAt,
+  v.id);
 // A job's version used last (its CURRENT_VERSION, chosen again when versions lose time or go away).
 CREATE INDEX job_version_use_order IF NOT EXISTS FOR (v:JobVersion) ON (v.namespace, v.name, v.updatedAt, v.id);
 CREATE INDEX run_state IF NOT EXISTS FOR (r:Run) ON (r.state);

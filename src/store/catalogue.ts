@@ -179,7 +179,7 @@ export const catalogue = {
   'jobs/versions': query({ ...ref, ...page }, { totalCount: integer, job: parsed, versions: list }),
 
   'lineage/column-declarations': query(
-    { datasets: field<EntityRef[]>(), at: strOrNull },
+    { datasets: field<EntityRef[]>(), at: strOrNull, endOfTime: dateTime },
     { namespace: str, name: str, declaration: strOrNull, hasAny: bool, versionAt: strOrNull },
   ),
   'lineage/column-graph': query(

@@ -13,6 +13,7 @@ import { columnLineage as columnLineageEntries } from '../../domain/openlineage/
 import type { ColumnLineageInput } from '../../domain/openlineage/types.js';
 import { columnAnswer, type ColumnCandidate, type ColumnInput } from '../../domain/lineage/column-walk.js';
 import type { LineageReader, Resolved } from './resolver.js';
+import { END_OF_TIME } from './view.js';
 
 type Props = Record<string, unknown>;
 
@@ -191,6 +192,7 @@ export class ColumnLineage {
     const recs = await this.reader.run('lineage/column-declarations', compactCypher('lineage/column-declarations'), {
       datasets: [...unique.values()],
       at,
+      endOfTime: END_OF_TIME,
     });
     for (const r of recs) {
       const json = r.get('declaration') as string | null;
