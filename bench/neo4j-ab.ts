@@ -12,7 +12,8 @@
  *   BENCH_NEO4J_AB_B='{"jvmArgs":"-XX:+UseTransparentHugePages"}' npm run bench:neo4j-ab
  *   BENCH_NEO4J_AB_B='{"conf":["db.tx_state.memory_allocation=OFF_HEAP"]}' npm run bench:neo4j-ab
  *
- * A side is `{"jvmArgs": "flags separated by spaces", "conf": ["setting=value", ...]}`; both default
+ * A side is `{"jvmArgs": "flags separated by spaces", "conf": ["setting=value", ...], "dropIndexes": [name, ...]}`
+ * (dropIndexes: schema indexes dropped on that side, to measure what an index costs ingestion); both default
  * to Neo4j's defaults as the service runs it, so equal sides give the A/A control. Other knobs:
  * BENCH_NEO4J_AB_PAIRS (8), BENCH_NEO4J_AB_ROUND_EVENTS (3000), BENCH_NEO4J_AB_CONCURRENCY (32),
  * BENCH_NEO4J_AB_WARMUP_EVENTS (36000 per side, at least), BENCH_NEO4J_AB_RESULT (neo4j-ab): the file
@@ -111,6 +112,8 @@ async function startSide(name: SideName): Promise<Side> {
   const driver = createDriver(server.uri, 'neo4j', '');
   const db = new Db(driver, 'neo4j', 60_000);
   await applySchema(db);
+  // Names checked by neo4jSideFromEnv (word characters only): an index name cannot be a parameter.
+  for (const index of config.dropIndexes ?? []) await db.write({ op: 'bench' }, (tx) => tx.run(`DROP INDEX ${index}`));
   // The same seed on both sides: the same pipelines, datasets and event shapes, round for round.
   return {
     name,

@@ -141,6 +141,8 @@ export function normalizedEvents(events: Record<string, unknown>[]): NormalizedE
 export interface Neo4jSideConfig {
   jvmArgs: string[];
   conf: string[];
+  /** Indexes of the schema dropped on this side once it is applied (the cost of an index, bench:neo4j-ab). */
+  dropIndexes?: string[];
 }
 
 /**
@@ -150,11 +152,14 @@ export interface Neo4jSideConfig {
 export function neo4jSideFromEnv(name: string): Neo4jSideConfig | null {
   const text = process.env[name];
   if (!text) return null;
-  const value = JSON.parse(text) as { jvmArgs?: unknown; conf?: unknown };
+  const value = JSON.parse(text) as { jvmArgs?: unknown; conf?: unknown; dropIndexes?: unknown };
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${name} must be a JSON object`);
+  const dropIndexes = Array.isArray(value.dropIndexes) ? value.dropIndexes.map(String) : [];
+  if (dropIndexes.some((index) => !/^\w+$/.test(index))) throw new Error(`${name}: dropIndexes are index names`);
   return {
     jvmArgs: typeof value.jvmArgs === 'string' ? value.jvmArgs.split(/\s+/).filter(Boolean) : [],
     conf: Array.isArray(value.conf) ? value.conf.map(String) : [],
+    ...(dropIndexes.length > 0 ? { dropIndexes } : {}),
   };
 }
 
