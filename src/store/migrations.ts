@@ -204,9 +204,10 @@ export const COLUMN_LINEAGE_COUNT_MIGRATION = 'column-lineage-count';
 /**
  * Gives each dataset its `columnLineageVersions` (cypher/migrations/column-lineage-count.cypher), which
  * ingestion keeps since column lineage reads it instead of visiting every version of a dataset. Returns
- * the number of datasets counted (0 when done before).
+ * the number of datasets counted (0 when done before). Each batch scans the datasets from the start of the
+ * label for uncounted ones: large batches keep that scan's total, quadratic in the datasets, small.
  */
-export async function migrateColumnLineageCount(db: Db, logger?: Logger, batchSize = 2000): Promise<number> {
+export async function migrateColumnLineageCount(db: Db, logger?: Logger, batchSize = 10_000): Promise<number> {
   return onceRecorded(db, COLUMN_LINEAGE_COUNT_MIGRATION, () =>
     batchesUntilNone(db, 'migrations/column-lineage-count', 'datasets', batchSize, (datasets) => {
       if (datasets % (batchSize * 10) === 0)
