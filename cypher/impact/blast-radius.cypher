@@ -55,7 +55,7 @@ WITH n, distance, isJob, CASE WHEN isJob AND $pointInTime THEN COLLECT {
   OPTIONAL CALL (n, l) {
     WITH n, l WHERE l.sortTime > $asOf
     // A subquery of its own so that the condition gates the lookup: planned in one query part, the
-    // condition was tested on every run the seek read (test/store/ingest-history-cost.test.ts).
+    // condition was tested on every run the seek read (test/store/history-cost.test.ts).
     CALL (n) {
       MATCH (r:Run) USING INDEX r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = n.namespace
         AND r.jobName = n.name

@@ -63,7 +63,7 @@ CALL (run, j, r) {
   WITH run, j, r WHERE run.sortTimeDecreased AND EXISTS { (j)-[:LATEST_RUN]->(r) }
   // The lookup is a subquery of its own so that the condition above gates it: in the same query part
   // the planner, planning on an empty database, tested the condition on every run of the job the seek
-  // read (test/store/ingest-history-cost.test.ts).
+  // read (test/store/history-cost.test.ts).
   CALL (j) {
     // All four properties of the index run_job_sort_order, ordered as it is: few entries read.
     MATCH (x:Run) USING INDEX x:Run(jobNamespace, jobName, sortTime, id) WHERE x.jobNamespace = j.namespace
