@@ -164,7 +164,8 @@ describe('cost and history: database hits that do not grow with the runs and ver
 
     for (const declaring of [false, true])
       for (const pointInTime of [false, true]) {
-        const which = `${declaring ? 'every one' : 'none'} declaring, ${pointInTime ? 'as of its newest version' : 'now'}`;
+        const when = pointInTime ? 'as of its newest version' : 'now';
+        const which = `${declaring ? 'every one' : 'none'} declaring, ${when}`;
         it(`the column-lineage declarations of a dataset with 300 versions cost what 2 cost (${which})`, async () => {
           const [small, big] = declaring ? ['totals_small', 'totals_big'] : ['orders_small', 'orders_big'];
           // As of its newest version's creation: the version then, and the declaration in force then.
