@@ -190,6 +190,15 @@ describe('cost and history: database hits that do not grow with the runs and ver
         });
       }
 
+    it('a page of the runs of a job with 300 runs costs what it costs with 3', async () => {
+      const hits = (job: string) =>
+        readHits(cypher('jobs/runs'), { namespace: 'airflow', name: job, offset: neo4jInt(0), limit: neo4jInt(2) });
+      await hits('load_orders_small');
+      const small = await hits('load_orders_small');
+      const big = await hits('load_orders_big');
+      expect(big - small, `jobs/runs: ${small} with 3 runs, ${big} with 300`).to.be.lessThan(10);
+    });
+
     it('the blast radius of a job with 300 runs, as of its last run, costs what it costs with 3', async () => {
       const hits = async (job: string) => {
         const view = viewParams({ asOf: await lastRun(job), window: parseDuration('P30D')! });
