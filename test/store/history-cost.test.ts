@@ -199,6 +199,20 @@ describe('cost and history: database hits that do not grow with the runs and ver
       expect(big - small, `jobs/runs: ${small} with 3 runs, ${big} with 300`).to.be.lessThan(10);
     });
 
+    it('a page of the versions of a dataset with 300 versions costs what it costs with 2', async () => {
+      const hits = (dataset: string) =>
+        readHits(cypher('datasets/versions'), {
+          namespace: 'postgres://db.example.com:5432',
+          name: dataset,
+          offset: neo4jInt(0),
+          limit: neo4jInt(2),
+        });
+      await hits('orders_small');
+      const small = await hits('orders_small');
+      const big = await hits('orders_big');
+      expect(big - small, `datasets/versions: ${small} with 2 versions, ${big} with 300`).to.be.lessThan(10);
+    });
+
     it('the blast radius of a job with 300 runs, as of its last run, costs what it costs with 3', async () => {
       const hits = async (job: string) => {
         const view = viewParams({ asOf: await lastRun(job), window: parseDuration('P30D')! });
