@@ -8,10 +8,9 @@ import { cypher } from '../../src/store/cypher.js';
 import { writeEvents } from '../../src/store/ingest.js';
 import { impactQuery } from '../../src/store/impact.js';
 import { graphQuery, maxRelsFor, viewParams } from '../../src/store/lineage/index.js';
-import { END_OF_TIME } from '../../src/store/lineage/view.js';
-import { parseDuration } from '../../src/domain/duration.js';
+import { DEFAULT_WINDOW, END_OF_TIME } from '../../src/store/lineage/view.js';
 import { build, testDb, testDriver, wipe, type TestApp } from '../helper.js';
-import { completedRun, runEvent } from '../support/events.js';
+import { completedRun, DEFAULT_DATASET_NS, runEvent } from '../support/events.js';
 import { columnLineageFacet } from '../http/lineage/support.js';
 
 /**
@@ -59,6 +58,22 @@ function normalized(raw: Record<string, unknown>): NormalizedEvent {
   return parsed.event;
 }
 
+/**
+ * Measures `hits` on the small history (twice: a statement's first execution may read more), then on the
+ * big one, and expects the big one to cost less than `tolerance` hits more.
+ */
+async function expectSameCost(
+  label: string,
+  hits: (subject: string) => Promise<number>,
+  [small, big]: [string, string],
+  tolerance: number,
+): Promise<void> {
+  await hits(small);
+  const smallHits = await hits(small);
+  const bigHits = await hits(big);
+  expect(bigHits - smallHits, `${label}: ${smallHits} for ${small}, ${bigHits} for ${big}`).to.be.lessThan(tolerance);
+}
+
 describe('cost and history: database hits that do not grow with the runs and versions stored', () => {
   let t: TestApp;
   before(async () => {
@@ -86,7 +101,7 @@ describe('cost and history: database hits that do not grow with the runs and ver
 
   it('an event reading a dataset with 300 versions costs what it costs with 2', async () => {
     const versions = await t.get(
-      '/api/v1/namespaces/postgres%3A%2F%2Fdb.example.com%3A5432/datasets/orders_big/versions?limit=1',
+      `/api/v1/namespaces/${encodeURIComponent(DEFAULT_DATASET_NS)}/datasets/orders_big/versions?limit=1`,
     );
     expect(versions.body.totalCount).to.equal(300);
 
@@ -94,13 +109,9 @@ describe('cost and history: database hits that do not grow with the runs and ver
       normalized(
         runEvent({ eventType: 'START', job: `report_${table}`, inputs: [table], outputs: [`${table}_report`] }),
       );
-    // Twice each: the first event of a statement's plan may read more (its first execution).
-    await profiledHits(reading('orders_small'));
-    const small = await profiledHits(reading('orders_small'));
-    const big = await profiledHits(reading('orders_big'));
     // Both events are the same shape; the lookups of "the version committed last" are one index seek
     // each, and the dataset's two names differ in length by a few bytes at most.
-    expect(big - small, `db hits: ${small} with 2 versions, ${big} with 300`).to.be.lessThan(30);
+    await expectSameCost('ingest', (table) => profiledHits(reading(table)), ['orders_small', 'orders_big'], 30);
   });
 
   it('the next run of a job with 300 runs (and its dataset with 300 versions) costs what the third costs', async () => {
@@ -112,14 +123,11 @@ describe('cost and history: database hits that do not grow with the runs and ver
         normalized(runEvent({ eventType: 'COMPLETE', runId, job: `load_${table}`, outputs: [table] })),
       );
     };
-    await nextRun('orders_small');
-    const small = await nextRun('orders_small');
-    const big = await nextRun('orders_big');
-    expect(big - small, `db hits: ${small} after 2 runs, ${big} after 300`).to.be.lessThan(30);
+    await expectSameCost('ingest', nextRun, ['orders_small', 'orders_big'], 30);
   });
 
   describe('reads', () => {
-    /** The job's node id and the parameters of a lineage or impact query from it, now or as of `asOf`. */
+    /** The job's node id (a lineage or impact query's start). */
     async function jobStart(name: string) {
       const res = await testDb().read({ op: 'test' }, (tx) =>
         tx.run('MATCH (j:Job {name: $name}) RETURN elementId(j) AS eid', { name }),
@@ -139,26 +147,20 @@ describe('cost and history: database hits that do not grow with the runs and ver
     for (const pointInTime of [false, true]) {
       const when = pointInTime ? 'as of its last run' : 'now';
       it(`the lineage of a job with 300 runs costs what it costs with 3 (${when})`, async () => {
-        const hits = async (job: string) => {
-          const view = viewParams({ asOf: pointInTime ? await lastRun(job) : null, window: parseDuration('P30D')! });
-          const params = {
-            startId: await jobStart(job),
-            ...view,
-            facets: false,
-            runDetails: false,
-            maxNodes: neo4jInt(1000),
+        for (const query of ['lineage/graph', 'lineage/graph-minimal'] as const) {
+          const hits = async (job: string) => {
+            const view = viewParams({ asOf: pointInTime ? await lastRun(job) : null, window: DEFAULT_WINDOW });
+            const params = {
+              startId: await jobStart(job),
+              ...view,
+              facets: false,
+              runDetails: false,
+              maxNodes: neo4jInt(1000),
+            };
+            return readHits(graphQuery('both', maxRelsFor('job', 2), query), params);
           };
-          const full = await readHits(graphQuery('both', maxRelsFor('job', 2)), params);
-          const minimal = await readHits(graphQuery('both', maxRelsFor('job', 2), 'lineage/graph-minimal'), params);
-          return { full, minimal };
-        };
-        await hits('load_orders_small');
-        const small = await hits('load_orders_small');
-        const big = await hits('load_orders_big');
-        expect(big.full - small.full, `graph.cypher: ${small.full} after 3 runs, ${big.full} after 300`).to.be.lessThan(
-          30,
-        );
-        expect(big.minimal - small.minimal, `graph-minimal: ${small.minimal}, ${big.minimal}`).to.be.lessThan(30);
+          await expectSameCost(query, hits, ['load_orders_small', 'load_orders_big'], 30);
+        }
       });
     }
 
@@ -179,50 +181,38 @@ describe('cost and history: database hits that do not grow with the runs and ver
             ).records[0].get('at') as string;
           const hits = async (dataset: string) =>
             readHits(cypher('lineage/column-declarations'), {
-              datasets: [{ namespace: 'postgres://db.example.com:5432', name: dataset }],
+              datasets: [{ namespace: DEFAULT_DATASET_NS, name: dataset }],
               at: pointInTime ? await newest(dataset) : null,
               endOfTime: END_OF_TIME,
             });
-          await hits(small);
-          const smallHits = await hits(small);
-          const bigHits = await hits(big);
-          expect(bigHits - smallHits, `${smallHits} with 2 versions, ${bigHits} with 300`).to.be.lessThan(10);
+          await expectSameCost('column-declarations', hits, [small, big], 10);
         });
       }
 
     it('a page of the runs of a job with 300 runs costs what it costs with 3', async () => {
       const hits = (job: string) =>
         readHits(cypher('jobs/runs'), { namespace: 'airflow', name: job, offset: neo4jInt(0), limit: neo4jInt(2) });
-      await hits('load_orders_small');
-      const small = await hits('load_orders_small');
-      const big = await hits('load_orders_big');
-      expect(big - small, `jobs/runs: ${small} with 3 runs, ${big} with 300`).to.be.lessThan(10);
+      await expectSameCost('jobs/runs', hits, ['load_orders_small', 'load_orders_big'], 10);
     });
 
     it('a page of the versions of a dataset with 300 versions costs what it costs with 2', async () => {
       const hits = (dataset: string) =>
         readHits(cypher('datasets/versions'), {
-          namespace: 'postgres://db.example.com:5432',
+          namespace: DEFAULT_DATASET_NS,
           name: dataset,
           offset: neo4jInt(0),
           limit: neo4jInt(2),
         });
-      await hits('orders_small');
-      const small = await hits('orders_small');
-      const big = await hits('orders_big');
-      expect(big - small, `datasets/versions: ${small} with 2 versions, ${big} with 300`).to.be.lessThan(10);
+      await expectSameCost('datasets/versions', hits, ['orders_small', 'orders_big'], 10);
     });
 
     it('the blast radius of a job with 300 runs, as of its last run, costs what it costs with 3', async () => {
       const hits = async (job: string) => {
-        const view = viewParams({ asOf: await lastRun(job), window: parseDuration('P30D')! });
+        const view = viewParams({ asOf: await lastRun(job), window: DEFAULT_WINDOW });
         const params = { startId: await jobStart(job), ...view, rows: neo4jInt(1001), state: null };
         return readHits(impactQuery('blast-radius', 'downstream', maxRelsFor('job', 2)), params);
       };
-      await hits('load_orders_small');
-      const small = await hits('load_orders_small');
-      const big = await hits('load_orders_big');
-      expect(big - small, `blast-radius: ${small} after 3 runs, ${big} after 300`).to.be.lessThan(30);
+      await expectSameCost('blast-radius', hits, ['load_orders_small', 'load_orders_big'], 30);
     });
   });
 });
