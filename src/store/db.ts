@@ -398,16 +398,36 @@ export class Db {
   }
 }
 
-/** Turns driver Integers (and nested values) into plain JSON-friendly numbers. */
+/**
+ * Turns driver Integers (and nested values) into plain JSON-friendly numbers. Copy on write: a list or
+ * map without an Integer inside is returned as it is (a lineage answer's nodes have almost none, and
+ * copying each of them was a fifth of rendering it); one with an Integer is a new list or map.
+ */
 export function toNative(value: unknown): unknown {
   // Primitives first (most values): mapping a large answer calls this for every property.
   if (value === null || typeof value !== 'object') return value;
   if (neo4j.isInt(value)) return (value as neo4j.Integer).toNumber();
-  if (Array.isArray(value)) return value.map(toNative);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const native = toNative(value[i]);
+      if (native === value[i]) continue;
+      const out = value.slice(0, i);
+      out.push(native);
+      for (let j = i + 1; j < value.length; j++) out.push(toNative(value[j]));
+      return out;
+    }
+    return value;
+  }
   if (value.constructor === Object) {
-    const out: Record<string, unknown> = {};
-    for (const k in value) out[k] = toNative((value as Record<string, unknown>)[k]);
-    return out;
+    const map = value as Record<string, unknown>;
+    for (const k in map) {
+      const native = toNative(map[k]);
+      if (native === map[k]) continue;
+      const out: Record<string, unknown> = {};
+      for (const key in map) out[key] = key === k ? native : toNative(map[key]);
+      return out;
+    }
+    return value;
   }
   return value;
 }

@@ -68,7 +68,11 @@ const RUN_FIELDS = [
   'jobVersion',
 ] as const;
 
-const pick = (o: object, keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, (o as Props)[k] ?? null]));
+function pick(o: object, keys: readonly string[]): Props {
+  const out: Props = {};
+  for (const k of keys) out[k] = (o as Props)[k] ?? null;
+  return out;
+}
 
 /**
  * A lineage node's data: the fields a graph view needs (Marquez's node data, plus the current version,

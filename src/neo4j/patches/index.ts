@@ -9,6 +9,7 @@
 import { boltChunksGuard, installBoltChunks } from './bolt-chunks.js';
 import { boltSocketsGuard, installBoltSocketTuning, NODE_CHANNEL_MODULE } from './bolt-sockets.js';
 import { installPlainParamsFastPath, plainParamsGuard, TRANSFORMER_MODULE } from './plain-params.js';
+import { fastUnpackGuard, installFastUnpack, PACKSTREAM_MODULE } from './fast-unpack.js';
 
 /**
  * Installs the patches (before the driver opens any connection: a connection's transformer binds
@@ -18,6 +19,7 @@ export function installDriverPatches(): void {
   installBoltSocketTuning();
   installPlainParamsFastPath();
   installBoltChunks();
+  installFastUnpack();
 }
 
 export interface GuardResult {
@@ -39,5 +41,6 @@ export function patchGuards(load: (id: string) => unknown): GuardResult[] {
     attempt('bolt-sockets', () => boltSocketsGuard(load(NODE_CHANNEL_MODULE))),
     attempt('plain-params', () => plainParamsGuard(load(TRANSFORMER_MODULE))),
     attempt('bolt-chunks', () => boltChunksGuard(load)),
+    attempt('fast-unpack', () => fastUnpackGuard(load(PACKSTREAM_MODULE))),
   ];
 }

@@ -4,6 +4,7 @@ import { requireFromDriver } from '../../../src/neo4j/patches/driver-internals.j
 import { boltSocketsGuard } from '../../../src/neo4j/patches/bolt-sockets.js';
 import { plainParamsGuard } from '../../../src/neo4j/patches/plain-params.js';
 import { boltChunksGuard, CHUNKING_MODULE } from '../../../src/neo4j/patches/bolt-chunks.js';
+import { fastUnpackGuard } from '../../../src/neo4j/patches/fast-unpack.js';
 import { checkDriverRelease } from '../../../scripts/driver-guards.js';
 
 // Each driver patch's guard checks that the driver function it patches still exists with the
@@ -15,6 +16,7 @@ describe('driver patch guards', () => {
       { patch: 'bolt-sockets', problem: null },
       { patch: 'plain-params', problem: null },
       { patch: 'bolt-chunks', problem: null },
+      { patch: 'fast-unpack', problem: null },
     ]);
   });
 
@@ -36,6 +38,16 @@ describe('driver patch guards', () => {
       }),
     ).to.match(/_conn/);
     expect(plainParamsGuard({})).to.match(/no default export/);
+    expect(fastUnpackGuard({})).to.match(/no Unpacker class/);
+    expect(
+      fastUnpackGuard({
+        Unpacker: class {
+          unpack(b: unknown, h: unknown) {
+            return [b, h];
+          }
+        },
+      }),
+    ).to.match(/no longer dispatches/);
     expect(boltChunksGuard(() => ({}))).to.match(/no longer exports Chunker/);
     // A driver whose connections build their chunker some other way is refused.
     expect(
