@@ -6,7 +6,7 @@
  * string, map keys included, with `Buffer#toString`, a call into C++ that costs more than the few bytes
  * it decodes. A lineage answer of 2,427 nodes is about 3 MB in some 400,000 values, most of them short
  * strings that repeat (map keys, namespaces, states): unpacking took 36-38 ms of the service's CPU per
- * answer, on the critical path while records stream in (docs/performance/README.md).
+ * answer, on the critical path while records stream in (docs/performance/driver-patches.md).
  *
  * This patch reads the common markers (null, booleans, strings, lists, maps) straight from the message's
  * bytes, and decodes short strings through a small cache keyed by their bytes, so a repeated key or
