@@ -5,8 +5,9 @@
  * map, struct), every step reading the marker byte through bounds-checked accessors, and decodes every
  * string, map keys included, with `Buffer#toString`, a call into C++ that costs more than the few bytes
  * it decodes. A lineage answer of 2,427 nodes is about 3 MB holding some 150,000 strings, fewer than
- * 10,000 of them distinct (map keys, namespaces, states, names): unpacking took 36-38 ms of the service's CPU per
- * answer, on the critical path while records stream in (docs/performance/driver-patches.md).
+ * 10,000 of them distinct (map keys, namespaces, states, names): unpacking took 36-38 ms of the
+ * service's CPU per answer, on the critical path while records stream in
+ * (docs/performance/driver-patches.md).
  *
  * This patch reads the common markers (null, booleans, strings, lists, maps) straight from the message's
  * bytes, and decodes short strings through a small cache keyed by their bytes, so a repeated key or
