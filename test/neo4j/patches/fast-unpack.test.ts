@@ -19,13 +19,25 @@ function packed(value: unknown): Buffer {
   return Buffer.from(buffer._buffer.subarray(0, buffer.position));
 }
 
+/**
+ * The driver's own unpacker at every level: its `unpack` recurses through `this.unpack`, so the driver's
+ * function sits on this class's prototype (called on a patched unpacker, it would read only the top level).
+ */
+const Unpacker = packstream.Unpacker as new (
+  disableLosslessIntegers: boolean,
+  useBigInt: boolean,
+) => {
+  unpack(buffer: Buf): unknown;
+};
+class DriverUnpacker extends Unpacker {}
+DriverUnpacker.prototype.unpack = unpatched(packstream.Unpacker.prototype.unpack);
+
 /** The value the driver's own unpacker and the patched one read from the same bytes, and where each stopped. */
 function bothWays(bytes: Buffer, wrap: (b: Buffer) => Buf = (b) => new ChannelBuffer(b)) {
-  const unpacker = new packstream.Unpacker(false, false);
   const driverBuf = wrap(bytes);
   const patchedBuf = wrap(bytes);
-  const driver = unpatched(packstream.Unpacker.prototype.unpack).call(unpacker, driverBuf);
-  const patched = unpacker.unpack(patchedBuf);
+  const driver = new DriverUnpacker(false, false).unpack(driverBuf);
+  const patched = new Unpacker(false, false).unpack(patchedBuf);
   return { driver, patched, driverEnd: driverBuf.position, patchedEnd: patchedBuf.position };
 }
 
