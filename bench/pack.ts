@@ -1,12 +1,13 @@
 /**
- * bench:pack: what packing an ingest batch's parameters into Bolt costs the service, with the
- * neo4j-driver's own per-value type checks (baseline) and with the plain-params fast path
- * (src/neo4j/patches/plain-params.ts), measured in alternating rounds in one process.
+ * bench:pack: what packing an ingest batch's parameters into Bolt costs the service, three ways in
+ * alternating rounds in one process: the neo4j-driver's own packing with its per-value type checks
+ * (driver), with the plain-params fast path (src/neo4j/patches/plain-params.ts), and with fast-pack on top
+ * (src/neo4j/patches/fast-pack.ts: values written straight into the chunk buffer).
  *
  * The batches are real: bench traffic is ingested at concurrency 32 into a local Neo4j (so batches
  * have the sizes and the warm-graph contents they have under load: unchanged facets left out), and
  * the parameters of each write statement are recorded. Packing then runs offline, on one core, into
- * the driver's own buffer: no socket, no Neo4j.
+ * the driver's own Chunker with the service's 16 KiB chunks (its writes discarded): no socket, no Neo4j.
  */
 import { IngestCommitter } from '../src/ingest/committer.js';
 import { createLogger } from '../src/logger.js';
@@ -33,12 +34,19 @@ const typeTransformers = requireFromDriver(
   'neo4j-driver-bolt-connection/lib/bolt/bolt-protocol-v5x8.transformer.js',
 ).default;
 const { v2 } = requireFromDriver('neo4j-driver-bolt-connection/lib/packstream/index.js');
-const { alloc } = requireFromDriver('neo4j-driver-bolt-connection/lib/channel/index.js');
+const { Chunker } = requireFromDriver('neo4j-driver-bolt-connection/lib/channel/chunking.js');
+const { installFastPack } = await import('../src/neo4j/patches/fast-pack.js');
+const { unpatched } = await import('../src/neo4j/patches/driver-internals.js');
+const { CHUNK_BUFFER_BYTES } = await import('../src/neo4j/patches/bolt-chunks.js');
 
 const probeBefore = cpuSpeedProbe();
 const neo4j = await startBenchNeo4j('pack');
 const driver = createDriver(neo4j.uri, 'neo4j', '');
 if (!installPlainParamsFastPath()) throw new Error('the fast path could not be installed on this driver');
+if (!installFastPack()) throw new Error('fast-pack could not be installed on this driver');
+/** The driver's own packer at every level (its packable recurses through this.packable). */
+class DriverPacker extends v2.Packer {}
+DriverPacker.prototype.packable = unpatched(v2.Packer.prototype.packable);
 const db = new Db(driver, 'neo4j', 60_000);
 await applySchema(db);
 
@@ -54,7 +62,8 @@ db.write = (opts, work) =>
       },
     } as TxRunner),
   );
-const committer = new IngestCommitter(db, createLogger('silent'), {});
+// A cold Neo4j is slow at first: no wait budget (the service's default refuses after 1 s).
+const committer = new IngestCommitter(db, createLogger('silent'), { maxWaitMs: 120_000 });
 const gen = new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10 });
 async function ingest(events: number): Promise<void> {
   const parsed = normalizedEvents(gen.events(events / 2));
@@ -72,52 +81,95 @@ recording = false;
 await driver.close();
 await neo4j.stop();
 
-function packAll(toStructure: (value: unknown) => unknown): { ms: number; bytes: number } {
-  const buffer = alloc(8 * 1024 * 1024);
-  const packer = new v2.Packer(buffer);
+function packAll(
+  toStructure: (value: unknown) => unknown,
+  P: new (channel: unknown) => { packable(x: unknown, d: unknown): () => void },
+): { ms: number; bytes: number } {
   let bytes = 0;
+  const chunker = new Chunker({ write: (b: { length: number }) => (bytes += b.length) }, CHUNK_BUFFER_BYTES);
+  const packer = new P(chunker);
   const t0 = performance.now();
   for (const { params } of recorded) {
-    buffer.position = 0;
     packer.packable(params, toStructure)();
-    bytes += buffer.position;
+    chunker.messageBoundary();
+    chunker.flush();
   }
   return { ms: performance.now() - t0, bytes };
 }
 
+/** The message bytes (chunk framing taken off) a side writes for every recorded batch: the same for all three. */
+function messageBytes(
+  toStructure: (value: unknown) => unknown,
+  P: new (channel: unknown) => { packable(x: unknown, d: unknown): () => void },
+): Buffer {
+  const out: Buffer[] = [];
+  const chunker = new Chunker(
+    {
+      write: (b: { _buffer: Buffer }) => {
+        for (let at = 0; at < b._buffer.length; ) {
+          const size = b._buffer.readUInt16BE(at);
+          out.push(b._buffer.subarray(at + 2, at + 2 + size));
+          at += 2 + size;
+        }
+      },
+    },
+    CHUNK_BUFFER_BYTES,
+  );
+  const packer = new P(chunker);
+  for (const { params } of recorded) {
+    packer.packable(params, toStructure)();
+    chunker.messageBoundary();
+    chunker.flush();
+  }
+  return Buffer.concat(out);
+}
+
+const transformer = () => new Transformer(Object.values(typeTransformers).map((create: any) => create({}, undefined)));
 const sides = {
   driver: () => {
-    const t = new Transformer(Object.values(typeTransformers).map((create: any) => create({}, undefined)));
-    return packAll(driverToStructure.bind(t));
+    const t = transformer();
+    return packAll(driverToStructure.bind(t), DriverPacker);
   },
-  fastPath: () => {
-    const t = new Transformer(Object.values(typeTransformers).map((create: any) => create({}, undefined)));
-    return packAll(t.toStructure);
-  },
+  fastPath: () => packAll(transformer().toStructure, DriverPacker),
+  fastPack: () => packAll(transformer().toStructure, v2.Packer),
 };
+const expected = messageBytes(driverToStructure.bind(transformer()), DriverPacker);
+if (!messageBytes(transformer().toStructure, v2.Packer).equals(expected))
+  throw new Error('fast-pack wrote other message bytes than the driver');
 for (let i = 0; i < 2; i++) {
   sides.driver();
   sides.fastPath();
+  sides.fastPack();
 } // JIT warm-up
-const rounds: { driverUsPerEvent: number; fastPathUsPerEvent: number; ratio: number }[] = [];
+const rounds: {
+  driverUsPerEvent: number;
+  fastPathUsPerEvent: number;
+  fastPackUsPerEvent: number;
+  ratio: number;
+  fastPackRatio: number;
+}[] = [];
 let bytes = 0;
 for (let i = 0; i < ROUNDS; i++) {
   const a = sides.driver();
   const b = sides.fastPath();
+  const c = sides.fastPack();
   bytes = b.bytes;
   const us = (ms: number) => Math.round((ms * 1000 * 10) / RECORDED_EVENTS) / 10;
   rounds.push({
     driverUsPerEvent: us(a.ms),
     fastPathUsPerEvent: us(b.ms),
+    fastPackUsPerEvent: us(c.ms),
     ratio: Math.round((a.ms / b.ms) * 100) / 100,
+    fastPackRatio: Math.round((b.ms / c.ms) * 100) / 100,
   });
 }
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 const result = {
   bench: 'pack',
   description:
-    'CPU time to pack the parameters of recorded ingest write statements into Bolt, per event, driver type checks vs ' +
-    'plain-params fast path',
+    'CPU time to pack the parameters of recorded ingest write statements into Bolt chunks, per event: the driver ' +
+    'with its type checks, with the plain-params fast path, and with fast-pack on top; ratio = driver / fastPath, ' +
+    'fastPackRatio = fastPath / fastPack',
   batches: recorded.length,
   eventsPerBatch: Math.round((RECORDED_EVENTS / recorded.length) * 10) / 10,
   boltBytesPerEvent: Math.round(bytes / RECORDED_EVENTS),
@@ -125,7 +177,9 @@ const result = {
   median: {
     driverUsPerEvent: median(rounds.map((r) => r.driverUsPerEvent)),
     fastPathUsPerEvent: median(rounds.map((r) => r.fastPathUsPerEvent)),
+    fastPackUsPerEvent: median(rounds.map((r) => r.fastPackUsPerEvent)),
     ratio: median(rounds.map((r) => r.ratio)),
+    fastPackRatio: median(rounds.map((r) => r.fastPackRatio)),
   },
   cpuSpeedProbe: { before: probeBefore, after: cpuSpeedProbe() },
   machine: machine(),

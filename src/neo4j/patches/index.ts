@@ -10,6 +10,7 @@ import { boltChunksGuard, installBoltChunks } from './bolt-chunks.js';
 import { boltSocketsGuard, installBoltSocketTuning, NODE_CHANNEL_MODULE } from './bolt-sockets.js';
 import { installPlainParamsFastPath, plainParamsGuard, TRANSFORMER_MODULE } from './plain-params.js';
 import { fastUnpackGuard, installFastUnpack, PACKSTREAM_MODULE } from './fast-unpack.js';
+import { fastPackGuard, installFastPack } from './fast-pack.js';
 
 /**
  * Installs the patches (before the driver opens any connection: a connection's transformer binds
@@ -20,6 +21,7 @@ export function installDriverPatches(): void {
   installPlainParamsFastPath();
   installBoltChunks();
   installFastUnpack();
+  installFastPack();
 }
 
 export interface GuardResult {
@@ -42,5 +44,6 @@ export function patchGuards(load: (id: string) => unknown): GuardResult[] {
     attempt('plain-params', () => plainParamsGuard(load(TRANSFORMER_MODULE))),
     attempt('bolt-chunks', () => boltChunksGuard(load)),
     attempt('fast-unpack', () => fastUnpackGuard(load(PACKSTREAM_MODULE))),
+    attempt('fast-pack', () => fastPackGuard(load)),
   ];
 }

@@ -4,7 +4,8 @@ import { requireFromDriver } from '../../../src/neo4j/patches/driver-internals.j
 import { boltSocketsGuard } from '../../../src/neo4j/patches/bolt-sockets.js';
 import { plainParamsGuard } from '../../../src/neo4j/patches/plain-params.js';
 import { boltChunksGuard, CHUNKING_MODULE } from '../../../src/neo4j/patches/bolt-chunks.js';
-import { fastUnpackGuard } from '../../../src/neo4j/patches/fast-unpack.js';
+import { fastUnpackGuard, PACKSTREAM_MODULE } from '../../../src/neo4j/patches/fast-unpack.js';
+import { fastPackGuard } from '../../../src/neo4j/patches/fast-pack.js';
 import { checkDriverRelease } from '../../../scripts/driver-guards.js';
 
 // Each driver patch's guard checks that the driver function it patches still exists with the
@@ -17,6 +18,7 @@ describe('driver patch guards', () => {
       { patch: 'plain-params', problem: null },
       { patch: 'bolt-chunks', problem: null },
       { patch: 'fast-unpack', problem: null },
+      { patch: 'fast-pack', problem: null },
     ]);
   });
 
@@ -49,6 +51,21 @@ describe('driver patch guards', () => {
       }),
     ).to.match(/no longer dispatches/);
     expect(boltChunksGuard(() => ({}))).to.match(/no longer exports Chunker/);
+    expect(fastPackGuard(() => ({}))).to.match(/no Packer class/);
+    expect(
+      fastPackGuard((id) =>
+        id === PACKSTREAM_MODULE
+          ? {
+              Packer: class {
+                packable(x: unknown, d: unknown) {
+                  return [x, d];
+                }
+              },
+            }
+          : requireFromDriver(id),
+      ),
+    ).to.match(/no longer calls packFloat/);
+    expect(fastPackGuard((id) => (id === CHUNKING_MODULE ? {} : requireFromDriver(id)))).to.match(/Chunker/);
     // A driver whose connections build their chunker some other way is refused.
     expect(
       boltChunksGuard((id) => (id === CHUNKING_MODULE ? requireFromDriver(id) : { createChannelConnection() {} })),

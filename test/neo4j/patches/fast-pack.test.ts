@@ -1,0 +1,183 @@
+import { expect } from 'chai';
+import neo4j from 'neo4j-driver';
+import { installFastPack } from '../../../src/neo4j/patches/fast-pack.js';
+import { CHUNKING_MODULE } from '../../../src/neo4j/patches/bolt-chunks.js';
+import { PACKSTREAM_MODULE } from '../../../src/neo4j/patches/fast-unpack.js';
+import { requireFromDriver, unpatched } from '../../../src/neo4j/patches/driver-internals.js';
+import { testDb } from '../../helper.js';
+
+const packstream = requireFromDriver(PACKSTREAM_MODULE);
+const { Chunker } = requireFromDriver(CHUNKING_MODULE);
+const { alloc } = requireFromDriver('neo4j-driver-bolt-connection/lib/channel/index.js');
+const Transformer = requireFromDriver('neo4j-driver-bolt-connection/lib/bolt/transformer.js').default;
+const typeTransformers = requireFromDriver(
+  'neo4j-driver-bolt-connection/lib/bolt/bolt-protocol-v5x8.transformer.js',
+).default;
+
+type PackerInstance = { packable(x: unknown, dehydrate?: (v: unknown) => unknown): () => void };
+const Packer = packstream.Packer as new (channel: unknown) => PackerInstance;
+/**
+ * The driver's own packer at every level: its `packable` recurses through `this.packable`, so the driver's
+ * function sits on this class's prototype.
+ */
+class DriverPacker extends Packer {}
+(DriverPacker.prototype as PackerInstance).packable = unpatched(packstream.Packer.prototype.packable);
+
+/** The driver's dehydration of its own types (temporal, spatial, graph) into Bolt structures. */
+const transformer = new Transformer(
+  Object.values(typeTransformers).map((create) => (create as (config: object, log: unknown) => unknown)({}, undefined)),
+);
+const dehydrate = (v: unknown) => transformer.toStructure(v);
+
+/**
+ * `value` packed as one Bolt message by `P` into a driver Chunker of `chunkSize` bytes: the message's bytes
+ * with the chunk framing taken off, and how many chunks carried them.
+ */
+function message(P: new (channel: unknown) => PackerInstance, value: unknown, chunkSize = 16 * 1024) {
+  const written: Buffer[] = [];
+  const chunker = new Chunker({ write: (b: { _buffer: Buffer }) => written.push(Buffer.from(b._buffer)) }, chunkSize);
+  new P(chunker).packable(value, dehydrate)();
+  chunker.messageBoundary();
+  chunker.flush();
+  const stream = Buffer.concat(written);
+  const payload: Buffer[] = [];
+  let chunks = 0;
+  for (let at = 0; at < stream.length; ) {
+    const size = stream.readUInt16BE(at);
+    at += 2;
+    if (size === 0) continue;
+    payload.push(stream.subarray(at, at + size));
+    at += size;
+    chunks++;
+  }
+  return { bytes: Buffer.concat(payload), chunks, stream };
+}
+
+/** Deterministic values of every kind a parameter can hold, at the length boundaries of each marker. */
+function samples(): unknown[] {
+  let seed = 11;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const alphabet = ['a', 'Z', '0', ':', '/', '.', '_', 'é', 'ß', '✓', '中', '😀', ' ', '"', '\\', '\u0000', '\u007f'];
+  const text = (n: number) => Array.from({ length: n }, () => alphabet[Math.floor(rand() * alphabet.length)]).join('');
+  const strings = [
+    0, 1, 15, 16, 17, 31, 32, 33, 255, 256, 5_000, 16_370, 16_377, 16_378, 16_400, 65_535, 65_536,
+  ].flatMap((n) => ['x'.repeat(n), text(n)]);
+  const scalars = [null, true, false, 0, 1, -1, 2 ** 31, 2 ** 53 + 2, 1.5, -0.25, Number.NaN, -0, Infinity];
+  const temporal = [
+    new neo4j.types.DateTime(2026, 11, 24, 3, 4, 5, 6_000_000, 3600),
+    neo4j.types.DateTime.fromStandardDate(new Date(Date.UTC(2026, 10, 24, 3, 4, 5, 6))),
+    new neo4j.types.Date(2026, 11, 24),
+    neo4j.int('9007199254740993'),
+    neo4j.int(-17),
+  ];
+  const nested = (depth: number): unknown => {
+    if (depth === 0 || rand() < 0.3) {
+      const r = rand();
+      if (r < 0.5) return strings[Math.floor(rand() * 18)];
+      if (r < 0.9) return scalars[Math.floor(rand() * scalars.length)];
+      return temporal[Math.floor(rand() * temporal.length)];
+    }
+    if (rand() < 0.5) return Array.from({ length: Math.floor(rand() * 20) }, () => nested(depth - 1));
+    return Object.fromEntries(
+      Array.from({ length: Math.floor(rand() * 20) }, (_, i) => [`${text(i % 5)}k${i}`, nested(depth - 1)]),
+    );
+  };
+  return [
+    ...strings,
+    ...scalars,
+    ...temporal,
+    [],
+    {},
+    [undefined, 1, undefined],
+    { kept: 1, left: undefined, also: 'yes' },
+    Object.assign(Object.create(null), { 'null prototype': true }),
+    Array.from({ length: 300 }, (_, i) => (i % 2 ? `s${i % 7}` : i)),
+    Object.fromEntries(Array.from({ length: 70_000 }, (_, i) => [`key${i}`, i % 3 ? `value${i}` : null])),
+    Int8Array.from([1, -2, 3]),
+    new Set(['a set', 'is a list']),
+    new Map([['a map', 'is a list of pairs']]),
+    [{ at: new neo4j.types.LocalDateTime(2026, 11, 24, 3, 4, 5, 0) }, neo4j.int(5)],
+    ...Array.from({ length: 150 }, () => ({ rows: [nested(4), nested(4)] })),
+  ];
+}
+
+describe('driver fast packing of parameters', () => {
+  before(() => installFastPack());
+
+  it('is installed on the pinned driver (a false here means a driver upgrade moved the patched function)', () => {
+    expect(installFastPack()).to.equal(true);
+  });
+
+  it('writes every kind of value, at every length boundary, as the bytes the driver writes', () => {
+    for (const value of samples()) {
+      const driver = message(DriverPacker, value);
+      const patched = message(Packer, value);
+      expect(patched.bytes.equals(driver.bytes), `value ${JSON.stringify(value)?.slice(0, 80)}`).to.equal(true);
+    }
+  });
+
+  it('frames the message in valid chunks whatever the chunk size, splitting only what cannot fit one', () => {
+    const value = { facets: 'é'.repeat(3_000), names: Array.from({ length: 500 }, (_, i) => `name_${i}`) };
+    for (const size of [64, 1_400, 16 * 1024]) {
+      const driver = message(DriverPacker, value, size);
+      const patched = message(Packer, value, size);
+      expect(patched.bytes.equals(driver.bytes)).to.equal(true);
+      // Each chunk's declared size is what follows it, and the stream ends with the message boundary.
+      expect(patched.stream.subarray(-2).readUInt16BE(0)).to.equal(0);
+    }
+  });
+
+  it('leaves a packer that writes anywhere but a Chunker, and what it cannot pack, to the driver', () => {
+    const buffer = alloc(1024) as { position: number };
+    new Packer(buffer).packable({ a: ['b', 1] }, dehydrate)();
+    const driverBuffer = alloc(1024) as { position: number };
+    new DriverPacker(driverBuffer).packable({ a: ['b', 1] }, dehydrate)();
+    expect(buffer.position).to.equal(driverBuffer.position);
+    const cannot = (P: new (channel: unknown) => PackerInstance) => {
+      try {
+        message(P, { f: () => 1 });
+        return 'packed';
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    expect(cannot(Packer)).to.equal(cannot(DriverPacker));
+    expect(cannot(Packer)).to.match(/Unable to pack/);
+  });
+
+  it('sends Neo4j the values the service passed', async () => {
+    const params = {
+      name: 'naïve ✓ 😀',
+      long: 'é'.repeat(20_000),
+      empty: '',
+      f: 1.5,
+      n: neo4j.int(42),
+      yes: true,
+      nothing: null,
+      list: ['two', [true, false], { deep: 'map' }],
+      at: neo4j.types.DateTime.fromStandardDate(new Date('2026-11-24T03:04:05.006Z')),
+      rows: Array.from({ length: 2_000 }, (_, i) => ({ k: `key${i % 3}`, v: `value${i}` })),
+    };
+    const res = await testDb().read({ op: 'test' }, (tx) =>
+      tx.run(
+        `RETURN $name AS name, size($long) AS long, $empty AS empty, $f AS f, $n AS n, $yes AS yes,
+           $nothing AS nothing, $list AS list, toString($at) AS at, size($rows) AS rows, $rows[1999].v AS last`,
+        params,
+      ),
+    );
+    const r = res.records[0];
+    expect([r.get('name'), r.get('long').toNumber(), r.get('empty'), r.get('f')]).to.deep.equal([
+      'naïve ✓ 😀',
+      20_000,
+      '',
+      1.5,
+    ]);
+    expect([r.get('n').toNumber(), r.get('yes'), r.get('nothing')]).to.deep.equal([42, true, null]);
+    expect(r.get('list')).to.deep.equal(['two', [true, false], { deep: 'map' }]);
+    expect(r.get('at')).to.equal('2026-11-24T03:04:05.006Z');
+    expect([r.get('rows').toNumber(), r.get('last')]).to.deep.equal([2_000, 'value1999']);
+  });
+});
