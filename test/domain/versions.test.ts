@@ -117,6 +117,54 @@ describe('version ids', () => {
     for (const sample of samples) expect(canonicalJson(sample)).to.equal(reference(sample));
   });
 
+  it('canonical JSON equals a plain recursive sort on 2,000 random values, and serializes toJSON as JSON does', () => {
+    const reference = (value: unknown): string => {
+      if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+      if (value && typeof value === 'object') {
+        const record = value as Record<string, unknown>;
+        return `{${Object.keys(record)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${reference(record[k])}`)
+          .join(',')}}`;
+      }
+      return JSON.stringify(value ?? null);
+    };
+    let seed = 5;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const keys = ['a', 'b', 'z', 'A', '_', 'é', '😀', '', '__proto__', '0', '7', '10', 'k1', 'k10', 'k2', 'toString'];
+    const leaves = [null, undefined, true, false, 0, -0, 1.5, 1e21, 'x', '\u2028', '"', 'ü'];
+    const value = (depth: number): unknown => {
+      const r = rand();
+      if (depth === 0 || r < 0.3) return leaves[Math.floor(rand() * leaves.length)];
+      if (r < 0.55) return Array.from({ length: Math.floor(rand() * 5) }, () => value(depth - 1));
+      const object: Record<string, unknown> = rand() < 0.1 ? Object.create(null) : {};
+      for (let i = Math.floor(rand() * 6); i > 0; i--)
+        Object.defineProperty(object, keys[Math.floor(rand() * keys.length)], {
+          value: value(depth - 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      return object;
+    };
+    for (let i = 0; i < 2_000; i++) {
+      const sample = value(5);
+      expect(canonicalJson(sample)).to.equal(reference(sample));
+    }
+    // Values with toJSON are written as JSON.stringify writes them (a Date as its ISO text), keys sorted.
+    const at = new Date(Date.UTC(2026, 10, 26));
+    expect(canonicalJson({ b: at, a: [at, { toJSON: () => ({ z: 1, y: undefined }) }] })).to.equal(
+      '{"a":["2026-11-26T00:00:00.000Z",{"y":null,"z":1}],"b":"2026-11-26T00:00:00.000Z"}',
+    );
+    // An already sorted value is written as it is; one holding undefined is not changed by being written.
+    const sorted = { a: [1, { b: 2, c: undefined }], d: 'x' };
+    expect(canonicalJson(sorted)).to.equal('{"a":[1,{"b":2,"c":null}],"d":"x"}');
+    expect(sorted.a[1]).to.deep.equal({ b: 2, c: undefined });
+  });
+
   it("a canonical event is its canonical JSON and that JSON's SHA-256, computed once", () => {
     const raw = { b: 1, a: 2 };
     const first = canonicalEvent(raw);
