@@ -132,9 +132,8 @@ function canonicalJsonByReplacer(value: unknown): string {
  * objects out of order, or holding an undefined, are copied), then written by the native JSON.stringify
  * with no replacer. A replacer (which JSON.stringify calls from C++ for each of an event's hundreds of
  * values) cost 1.3-2.1 times as much on bench events (docs/performance/ingest-journal.md), and a
- * hand-written serializer a third more than the replacer. Values the
- * copy cannot stand for (toJSON, class instances, array-index keys out of order) take the replacer path,
- * and from there the recursive one.
+ * hand-written serializer a third more than the replacer. Values the copy cannot stand for (toJSON,
+ * class instances, array-index keys out of order) take the replacer path, and from there the recursive one.
  */
 export function canonicalJson(value: unknown): string {
   const sorted = sortedForJson(value);
