@@ -86,9 +86,14 @@ export async function drive(
 ) {
   const urls = [url].flat();
   const before = await ingestCounters(urls);
-  const cpu = cpuMeter(pids);
   // Encoded before the clock starts: a producer has its event in hand when it posts.
   const bodies = events.map((e) => Buffer.from(e));
+  // The generator's garbage (the events built for this level) is collected before the meter starts, when
+  // the bench runs with --expose-gc (its npm scripts do): a major collection of the generator's heap
+  // inside a measured level took the machine from the side being measured, and showed as 0.8-1.1 ms of
+  // load-generator CPU per event where it is under 0.1 (bench/results/ingest-ab-new-entities-fast-pack.json).
+  (globalThis as { gc?: () => void }).gc?.();
+  const cpu = cpuMeter(pids);
   let next = 0;
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
