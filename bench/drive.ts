@@ -83,19 +83,21 @@ export async function drive(
   concurrency: number,
   sampleRss: () => number,
   pids: Pids,
+  { collectFirst = false }: { collectFirst?: boolean } = {},
 ) {
   const urls = [url].flat();
   const before = await ingestCounters(urls);
   // Encoded before the clock starts: a producer has its event in hand when it posts.
   const bodies = events.map((e) => Buffer.from(e));
-  // The generator's garbage (the events built for this level) is collected before the meter starts, when
-  // the bench runs with --expose-gc (its npm scripts do): a major collection of the generator's heap
-  // inside a measured level took the machine from the side being measured, and showed as 0.8-1.1 ms of
-  // load-generator CPU per event where it is under 0.1 (bench/results/ingest-ab-new-entities-fast-pack.json).
-  // The collection's sweeping goes on in the background after gc() returns: 300 ms lets it finish, where
-  // starting at once put about 0.1 ms per event of it inside the level.
+  // collectFirst (bench:ingest-ab, run with --expose-gc): the generator's garbage is collected before the
+  // meter starts. A major collection of the generator's heap inside a measured level took the machine from
+  // the side being measured, and showed as 0.8-1.1 ms of load-generator CPU per event where it is under 0.1
+  // (bench/results/ingest-ab-new-entities-fast-pack.json). The collection's sweeping goes on in the
+  // background after gc() returns: 300 ms lets it finish, where starting at once put about 0.1 ms per
+  // event of it inside the level. bench:ingest does not pause: its cold-start curve and sustained rate are
+  // of producers that do not stop between levels.
   const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc) {
+  if (collectFirst && gc) {
     gc();
     await new Promise((resolve) => setTimeout(resolve, 300));
   }

@@ -153,6 +153,8 @@ async function main() {
           CONCURRENCY,
           rss,
           { service: svcs.map((svc) => svc.child.pid!), neo4j: servers[side].jvmPid! },
+          // Neither side's level pays for the generator's garbage of the other's (bench/drive.ts).
+          { collectFirst: true },
         )),
       };
     }
