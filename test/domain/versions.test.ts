@@ -22,6 +22,19 @@ const base = {
   outputs: [{ namespace: 'pg', name: 'c' }],
 };
 
+/** canonicalJson's oracle: a plain recursive sort of keys, undefined as null (slow, obviously right). */
+function reference(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${reference(record[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
 describe('version ids', () => {
   it('job version is a deterministic UUIDv5 of the four facts and the job', () => {
     const id = jobVersionId(base);
@@ -91,17 +104,6 @@ describe('version ids', () => {
   });
 
   it('canonical JSON equals a plain recursive sort, for nested, unicode and undefined values', () => {
-    const reference = (value: unknown): string => {
-      if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
-      if (value && typeof value === 'object') {
-        const record = value as Record<string, unknown>;
-        return `{${Object.keys(record)
-          .sort()
-          .map((k) => `${JSON.stringify(k)}:${reference(record[k])}`)
-          .join(',')}}`;
-      }
-      return JSON.stringify(value ?? null);
-    };
     const samples: unknown[] = [
       null,
       undefined,
@@ -118,17 +120,6 @@ describe('version ids', () => {
   });
 
   it('canonical JSON equals a plain recursive sort on 2,000 random values, and serializes toJSON as JSON does', () => {
-    const reference = (value: unknown): string => {
-      if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
-      if (value && typeof value === 'object') {
-        const record = value as Record<string, unknown>;
-        return `{${Object.keys(record)
-          .sort()
-          .map((k) => `${JSON.stringify(k)}:${reference(record[k])}`)
-          .join(',')}}`;
-      }
-      return JSON.stringify(value ?? null);
-    };
     let seed = 5;
     const rand = () => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;

@@ -25,6 +25,7 @@
 import { ORIGINAL, requireFromDriver, unpatched } from './driver-internals.js';
 import { CHUNKING_MODULE } from './bolt-chunks.js';
 import { PACKSTREAM_MODULE } from './fast-unpack.js';
+import { isPlainObject } from './plain-params.js';
 
 type Dehydrate = (value: unknown) => unknown;
 type Packable = (this: PackerLike, value: unknown, dehydrate?: Dehydrate) => () => void;
@@ -78,9 +79,12 @@ const MAP_8 = 0xd8;
 /** Strings this short are checked for ASCII and copied by a loop; longer ones are encoded by Buffer#write. */
 const LOOP_MAX_CHARS = 32;
 
-/** Writes a marker family's header: tiny (size < 16), 8-, 16- or 32-bit size. */
+/** Bytes of a marker family's header for `size`: tiny (size < 16), then an 8-, 16- or 32-bit size. */
+const headerBytes = (size: number) => (size < 0x10 ? 1 : size < 0x100 ? 2 : size < 0x10000 ? 3 : 5);
+
+/** Writes a marker family's header (see headerBytes). */
 function header(ch: ChunkerLike, tiny: number, eight: number, size: number): void {
-  const bytes = size < 0x10 ? 1 : size < 0x100 ? 2 : size < 0x10000 ? 3 : 5;
+  const bytes = headerBytes(size);
   ch._ensure(bytes);
   const cb = ch._buffer;
   const b = cb._buffer;
@@ -134,8 +138,7 @@ function packString(ch: ChunkerLike, s: string): boolean {
   const size = Buffer.byteLength(s, 'utf8');
   // With its header and the chunk's, the string must fit an empty chunk buffer.
   if (size + 7 > ch._bufferSize) return false;
-  const bytes = size < 0x10 ? 1 : size < 0x100 ? 2 : size < 0x10000 ? 3 : 5;
-  ch._ensure(bytes + size);
+  ch._ensure(headerBytes(size) + size);
   header(ch, TINY_STRING, STRING_8, size);
   const cb = ch._buffer;
   if (size > 0) cb._buffer.write(s, cb.position, size, 'utf8');
@@ -143,11 +146,6 @@ function packString(ch: ChunkerLike, s: string): boolean {
   ch.position += size;
   return true;
 }
-
-const isPlainObject = (x: object) => {
-  const prototype = Object.getPrototypeOf(x);
-  return prototype === Object.prototype || prototype === null;
-};
 
 let installed: boolean | null = null;
 

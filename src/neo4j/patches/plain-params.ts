@@ -37,6 +37,12 @@ export function plainParamsGuard(transformerModule: unknown): string | null {
   return null;
 }
 
+/** A plain object (prototype Object.prototype or null): never one of the driver's types. */
+export function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
 let installed: boolean | null = null;
 
 /**
@@ -55,9 +61,7 @@ export function installPlainParamsFastPath(): boolean {
     const proto = transformer.default!.prototype;
     const original = proto.toStructure!;
     proto.toStructure = function (this: unknown, value: unknown) {
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-      const prototype = Object.getPrototypeOf(value);
-      if (prototype === Object.prototype || prototype === null) return value;
+      if (value === null || typeof value !== 'object' || Array.isArray(value) || isPlainObject(value)) return value;
       return original.call(this, value);
     };
     Object.defineProperty(proto.toStructure, ORIGINAL, { value: original });

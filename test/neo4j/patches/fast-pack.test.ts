@@ -5,6 +5,7 @@ import { CHUNKING_MODULE } from '../../../src/neo4j/patches/bolt-chunks.js';
 import { PACKSTREAM_MODULE } from '../../../src/neo4j/patches/fast-unpack.js';
 import { requireFromDriver, unpatched } from '../../../src/neo4j/patches/driver-internals.js';
 import { testDb } from '../../helper.js';
+import { seededSamples, TEXT_ALPHABET } from './packstream-samples.js';
 
 const packstream = requireFromDriver(PACKSTREAM_MODULE);
 const { Chunker } = requireFromDriver(CHUNKING_MODULE);
@@ -55,13 +56,7 @@ function message(P: new (channel: unknown) => PackerInstance, value: unknown, ch
 
 /** Deterministic values of every kind a parameter can hold, at the length boundaries of each marker. */
 function samples(): unknown[] {
-  let seed = 11;
-  const rand = () => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return seed / 0x7fffffff;
-  };
-  const alphabet = ['a', 'Z', '0', ':', '/', '.', '_', 'é', 'ß', '✓', '中', '😀', ' ', '"', '\\', '\u0000', '\u007f'];
-  const text = (n: number) => Array.from({ length: n }, () => alphabet[Math.floor(rand() * alphabet.length)]).join('');
+  const { rand, text, nested: nestedOf } = seededSamples(11, [...TEXT_ALPHABET, '\u0000', '\u007f']);
   const strings = [
     0, 1, 15, 16, 17, 31, 32, 33, 255, 256, 5_000, 16_370, 16_377, 16_378, 16_400, 65_535, 65_536,
   ].flatMap((n) => ['x'.repeat(n), text(n)]);
@@ -73,18 +68,13 @@ function samples(): unknown[] {
     neo4j.int('9007199254740993'),
     neo4j.int(-17),
   ];
-  const nested = (depth: number): unknown => {
-    if (depth === 0 || rand() < 0.3) {
-      const r = rand();
-      if (r < 0.5) return strings[Math.floor(rand() * 18)];
-      if (r < 0.9) return scalars[Math.floor(rand() * scalars.length)];
-      return temporal[Math.floor(rand() * temporal.length)];
-    }
-    if (rand() < 0.5) return Array.from({ length: Math.floor(rand() * 20) }, () => nested(depth - 1));
-    return Object.fromEntries(
-      Array.from({ length: Math.floor(rand() * 20) }, (_, i) => [`${text(i % 5)}k${i}`, nested(depth - 1)]),
-    );
+  const leaf = () => {
+    const r = rand();
+    if (r < 0.5) return strings[Math.floor(rand() * 18)];
+    if (r < 0.9) return scalars[Math.floor(rand() * scalars.length)];
+    return temporal[Math.floor(rand() * temporal.length)];
   };
+  const nested = (depth: number) => nestedOf(depth, leaf);
   return [
     ...strings,
     ...scalars,

@@ -3,6 +3,7 @@ import neo4j from 'neo4j-driver';
 import { installFastUnpack, PACKSTREAM_MODULE } from '../../../src/neo4j/patches/fast-unpack.js';
 import { requireFromDriver, unpatched } from '../../../src/neo4j/patches/driver-internals.js';
 import { testDb } from '../../helper.js';
+import { seededSamples } from './packstream-samples.js';
 
 const packstream = requireFromDriver(PACKSTREAM_MODULE);
 const { v2 } = requireFromDriver('neo4j-driver-bolt-connection/lib/packstream/index.js');
@@ -43,13 +44,7 @@ function bothWays(bytes: Buffer, wrap: (b: Buffer) => Buf = (b) => new ChannelBu
 
 /** Deterministic values of every PackStream kind, at the length boundaries of each marker. */
 function samples(): unknown[] {
-  let seed = 7;
-  const rand = () => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return seed / 0x7fffffff;
-  };
-  const alphabet = ['a', 'Z', '0', ':', '/', '.', '_', 'é', 'ß', '✓', '中', '😀', ' ', '"', '\\'];
-  const text = (n: number) => Array.from({ length: n }, () => alphabet[Math.floor(rand() * alphabet.length)]).join('');
+  const { rand, text, nested: nestedOf } = seededSamples(7);
   const strings = [0, 1, 15, 16, 17, 23, 24, 25, 47, 48, 49, 255, 256, 300, 65_535, 65_536, 70_000].flatMap((n) => [
     'x'.repeat(n),
     text(n),
@@ -71,14 +66,8 @@ function samples(): unknown[] {
     -0.25,
     neo4j.int('9007199254740993'),
   ];
-  const nested = (depth: number): unknown => {
-    if (depth === 0 || rand() < 0.3)
-      return rand() < 0.5 ? strings[Math.floor(rand() * 20)] : scalars[Math.floor(rand() * scalars.length)];
-    if (rand() < 0.5) return Array.from({ length: Math.floor(rand() * 20) }, () => nested(depth - 1));
-    return Object.fromEntries(
-      Array.from({ length: Math.floor(rand() * 20) }, (_, i) => [`${text(i % 5)}k${i}`, nested(depth - 1)]),
-    );
-  };
+  const leaf = () => (rand() < 0.5 ? strings[Math.floor(rand() * 20)] : scalars[Math.floor(rand() * scalars.length)]);
+  const nested = (depth: number) => nestedOf(depth, leaf);
   return [
     ...strings,
     ...scalars,
