@@ -60,9 +60,11 @@ function normalized(raw: Record<string, unknown>): NormalizedEvent {
 
 /**
  * Measures `hits` on the small history (twice: a statement's first execution may read more), then on the
- * big one, and expects the big one to cost less than `tolerance` hits more, or 2% more when that is
- * larger: what is tested is growth with history. (In one full-suite run the versions page read 1,552
- * and 1,564 hits where it reads about 130 alone: the same for both histories, cause not found.)
+ * big one, and expects the big one to cost less than `tolerance` hits more, or 5% more when that is
+ * larger: what is tested is growth with history, which would add at least a hit for each of the ~300
+ * extra runs or versions. In full-suite runs some reads cost several times what they cost alone, the
+ * same for both histories (the versions page 1,552 and 1,564 hits where it reads about 130 alone; the runs
+ * page 363 and 373 where it reads 61 and 67), cause not found; 2% of that was too tight.
  */
 async function expectSameCost(
   label: string,
@@ -73,7 +75,7 @@ async function expectSameCost(
   await hits(small);
   const smallHits = await hits(small);
   const bigHits = await hits(big);
-  const allowed = Math.max(tolerance, Math.ceil(smallHits * 0.02));
+  const allowed = Math.max(tolerance, Math.ceil(smallHits * 0.05));
   expect(bigHits - smallHits, `${label}: ${smallHits} for ${small}, ${bigHits} for ${big}`).to.be.lessThan(allowed);
 }
 
