@@ -346,6 +346,7 @@ async function main() {
           ...defaultView,
           rows: neo4jDriver.int(10_001),
           state: null,
+          chunk: neo4jDriver.int(1000),
         },
       ),
       await profile(
@@ -357,6 +358,7 @@ async function main() {
           ...defaultView,
           rows: neo4jDriver.int(10_001),
           state: null,
+          chunk: neo4jDriver.int(1000),
         },
       ),
     ];

@@ -35,6 +35,21 @@ import type { EntityRef, FieldRef } from '../domain/node-id.js';
 import type { edgeWriteParams } from './ingest.js';
 
 /** A declared parameter or row field: its TypeScript type, at compile time only. */
+/**
+ * A node of a blast-radius record (cypher/impact/blast-radius.cypher): namespace, name, state, endedAt,
+ * elementId, predecessors' elementIds, tags (null when not asked for), the ownership facet's JSON text.
+ */
+export type BlastRadiusNode = [
+  string,
+  string,
+  string | null,
+  string | null,
+  string,
+  string[],
+  string[] | null,
+  string | null,
+];
+
 export interface Field<T> {
   readonly type?: (value: T) => T;
 }
@@ -89,18 +104,19 @@ export const catalogue = {
   'facets/property-keys': query({ facet: str, jobFacet: str }, { keys: strings }),
 
   'impact/blast-radius': query(
-    { startId: str, asOf: dateTime, windowStart: dateTime, pointInTime: bool, rows: integer, state: strOrNull },
+    {
+      startId: str,
+      asOf: dateTime,
+      windowStart: dateTime,
+      pointInTime: bool,
+      rows: integer,
+      state: strOrNull,
+      chunk: integer,
+    },
     {
       isJob: bool,
-      namespace: str,
-      name: str,
       distance: integer,
-      state: strOrNull,
-      endedAt: strOrNull,
-      eid: str,
-      preds: strings,
-      tags: field<string[] | null>(),
-      owner: parsed,
+      nodes: field<BlastRadiusNode[]>(),
       total: field<Integer | null>(),
       counts: field<[unknown, boolean, unknown, unknown][] | null>(),
     },

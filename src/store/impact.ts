@@ -13,7 +13,7 @@
  */
 import neo4j, { type Record as Neo4jRecord } from 'neo4j-driver';
 import { int, type Db } from './db.js';
-import type { ParamsOf, QueryName, RowOf } from './catalogue.js';
+import type { BlastRadiusNode, ParamsOf, QueryName, RowOf } from './catalogue.js';
 import {
   columnInput,
   edgeExtras,
@@ -46,15 +46,16 @@ import { compareText } from '../domain/compare.js';
 
 type Props = Record<string, unknown>;
 
-/** A blast-radius record with what ordering and `via` need read from it. */
+/** A node of a blast-radius record, with what ordering and `via` need. */
 interface BlastRow {
-  rec: Neo4jRecord;
+  node: BlastRadiusNode;
   isJob: boolean;
-  namespace: string;
-  name: string;
   id: string;
   distance: number;
 }
+
+/** Most nodes in one blast-radius record: a record per node cost Neo4j and the service more than the node. */
+const BLAST_RADIUS_CHUNK = 1000;
 
 /** A job or dataset of a blast radius. */
 export interface ImpactNode {
@@ -217,6 +218,7 @@ export class ImpactRepository {
       ...view,
       rows: int(rootCause ? ROOT_CAUSE_MAX_ROWS : q.limit + 1),
       state: q.state,
+      chunk: int(BLAST_RADIUS_CHUNK),
     };
     const via = new ViaPicker();
     const vias = rootCause ? new Map<string, string | null>() : null;
@@ -230,9 +232,11 @@ export class ImpactRepository {
       const order = new DistanceThenIdOrder<BlastRow>();
       // Returns the sink's promise only when it has one (a CSV socket that is full), so that a row costs
       // no promise otherwise.
-      const emit = ({ rec, isJob, namespace, name, id: nodeId, distance }: BlastRow): void | Promise<void> => {
+      let counts: [number, string, number, number][] = [];
+      const emit = ({ node: row, isJob, id: nodeId, distance }: BlastRow): void | Promise<void> => {
+        const [namespace, name, state, endedAt, eid, preds, tags, owner] = row;
         // Predecessors come as elementIds (no property read): the picker knows the previous layer's.
-        const nodeVia = via.next(nodeId, distance, rec.get('preds') as string[], rec.get('eid') as string);
+        const nodeVia = via.next(nodeId, distance, preds, eid);
         vias?.set(nodeId, nodeVia);
         const node: ImpactNode = {
           id: nodeId,
@@ -241,16 +245,12 @@ export class ImpactRepository {
           name,
           distance,
           via: nodeVia,
-          tags: (rec.get('tags') as string[] | null) ?? [],
-          owners: ownersOf(rec.get('owner')),
-          latestRunState: isJob ? ((rec.get('state') as string | null) ?? null) : null,
-          latestRunEndedAt: isJob ? iso(rec.get('endedAt')) : null,
+          tags: tags ?? [],
+          owners: ownersOf(owner),
+          latestRunState: isJob ? (state ?? null) : null,
+          latestRunEndedAt: isJob ? iso(endedAt) : null,
         };
         if (distance === 0) {
-          total = num(rec.get('total'));
-          const counts = (rec.get('counts') as [unknown, boolean, unknown, unknown][]).map(
-            ([d, job, n, failed]) => [num(d), job ? 'JOB' : 'DATASET', num(n), num(failed)] as const,
-          );
           emitted++;
           return sink.head({ start: node, summary: summarize(counts) });
         }
@@ -268,13 +268,20 @@ export class ImpactRepository {
       };
       try {
         for await (const rec of result) {
-          const isJob = rec.get('isJob') as boolean;
-          const namespace = rec.get('namespace') as string;
-          const name = rec.get('name') as string;
-          const id = isJob ? jobNodeId(namespace, name) : datasetNodeId(namespace, name);
-          for (const row of order.push({ rec, isJob, namespace, name, id, distance: num(rec.get('distance')) })) {
-            const pending = emit(row);
-            if (pending) await pending;
+          const isJob = rec.get('isJob');
+          const distance = num(rec.get('distance'));
+          const recordCounts = rec.get('counts');
+          if (recordCounts !== null) {
+            // The first record's: the summary over every node reached.
+            total = num(rec.get('total'));
+            counts = recordCounts.map(([d, job, n, failed]) => [num(d), job ? 'JOB' : 'DATASET', num(n), num(failed)]);
+          }
+          for (const node of rec.get('nodes')) {
+            const id = isJob ? jobNodeId(node[0], node[1]) : datasetNodeId(node[0], node[1]);
+            for (const row of order.push({ node, isJob, id, distance })) {
+              const pending = emit(row);
+              if (pending) await pending;
+            }
           }
         }
         for (const row of order.flush()) {

@@ -33,7 +33,13 @@ function operators(plan: Plan | ProfiledPlan, out: { op: string; details: string
 }
 
 const view = viewParams({ asOf: null, window: null });
-const blastParams = (startId: string) => ({ startId, ...view, rows: neo4j.int(10_001), state: null });
+const blastParams = (startId: string, chunk = 1000) => ({
+  startId,
+  ...view,
+  rows: neo4j.int(10_001),
+  state: null,
+  chunk: neo4j.int(chunk),
+});
 
 describe('impact query plans', () => {
   const t = useTestApp();
@@ -188,11 +194,12 @@ describe('impact query plans', () => {
           ops.filter((o) => o.op === 'Sort').map((o) => o.details),
           plan,
         ).to.deep.equal(['distance ASC, isJob ASC']);
-        // A job's run at a point in time is an expression evaluated only when asked, not an Apply per node.
+        // A job's run at a point in time is an expression evaluated only when asked, not an Apply per node;
+        // so are each returned node's predecessors and tags, within its record's list.
         expect(
           ops.filter((o) => /Apply/.test(o.op)).map((o) => o.details),
           plan,
-        ).to.deep.equal(['preds, anon_0']);
+        ).to.deep.equal([]);
         expect(ops.filter((o) => /Scan|ShortestPath|^VarLengthExpand\(All\)$/.test(o.op))).to.deep.equal([]);
       },
     );
@@ -211,16 +218,30 @@ describe('impact query plans', () => {
       const [{ eid }] = await rows(t().db, 'MATCH (d:Dataset {name: $name}) RETURN elementId(d) AS eid', {
         name: 'd0',
       });
-      const res = await t().db.read({ op: 'test' }, (tx) =>
-        tx.run(`PROFILE ${impactQuery('blast-radius', 'downstream', maxRelsFor('dataset', 20))}`, blastParams(eid)),
-      );
-      expect(res.records).to.have.length(37);
+      const profiled = (chunk: number) =>
+        t().db.read({ op: 'test' }, (tx) =>
+          tx.run(
+            `PROFILE ${impactQuery('blast-radius', 'downstream', maxRelsFor('dataset', 20))}`,
+            blastParams(eid, chunk),
+          ),
+        );
+      const res = await profiled(1000);
+      const nodes = (r: typeof res) =>
+        r.records.flatMap((rec) =>
+          (rec.get('nodes') as unknown[][]).map((n) => [n[1], rec.get('distance').toNumber(), rec.get('isJob')]),
+        );
+      expect(res.records).to.have.length(25); // a record per distance (one type each): 0..24
+      expect(nodes(res)).to.have.length(37);
       const expand = operators(res.summary.profile as ProfiledPlan).find(
         (o) => o.op === 'VarLengthExpand(Pruning,BFS,All)',
       );
       expect(expand?.rows).to.equal(37); // every node once (start included), not once per path
-      expect(res.records[36].get('name')).to.equal('d6');
-      expect(res.records[36].get('distance').toNumber()).to.equal(24);
+      expect(nodes(res)[36]).to.deep.equal(['d6', 24, false]);
+      // Records of at most $chunk nodes: the same nodes in the same order, a group split over records.
+      const small = await profiled(1);
+      expect(small.records).to.have.length(37);
+      expect(nodes(small)).to.deep.equal(nodes(res));
+      expect((await profiled(2)).records.map((r) => (r.get('nodes') as unknown[]).length)).to.include(2);
       expect(ds('d6')).to.be.a('string');
     },
   );
