@@ -10,6 +10,7 @@ import { HttpError } from '../errors.js';
 import { toHttpError } from '../middleware/errors.js';
 import { Param } from '../params.js';
 import { badQueryParameter, routes, type RouteRuntime } from '../route.js';
+import { respondStreamedJson } from '../streamed-json.js';
 import { respondCsv, wantsCsv } from '../csv.js';
 import { asOfParam, depthParam, notFoundFor, windowParam } from './lineage.js';
 import { IMPACT_DIRECTIONS, RUN_STATES, type RunState } from '../../domain/impact.js';
@@ -203,29 +204,28 @@ export function impactRouter({ impact }: Services, runtime: RouteRuntime): Route
         );
         return;
       }
-      let head: ImpactHead | null = null;
-      const nodes: AnyImpactNode[] = [];
-      const tail = await impact.blastRadius(id, q, {
-        head: (h) => {
-          head = h;
-        },
-        node: (n) => {
-          nodes.push(n);
-        },
+      // Streamed: the start and summary come with the first record, the nodes as Neo4j returns them.
+      await respondStreamedJson<AnyImpactNode>(ctx, 'nodes', async (out) => {
+        const tail = await impact.blastRadius(id, q, {
+          head: (head) =>
+            out.begin({
+              ...head,
+              direction: q.direction,
+              depth: q.depth,
+              asOf: q.asOf?.toISOString() ?? null,
+              window: q.window === undefined ? impact.defaultWindow.text : (q.window?.text ?? 'all'),
+              state: q.state,
+            } satisfies Omit<BlastRadiusResponse, 'nodes' | 'total' | 'truncated'>),
+          node: (n) => out.item(n),
+        });
+        if (!tail) throw notFoundFor(id);
+        return { total: tail.total, truncated: tail.truncated } satisfies Pick<
+          BlastRadiusResponse,
+          'total' | 'truncated'
+        >;
       });
-      if (!tail || !head) throw notFoundFor(id);
-      const body: BlastRadiusResponse = {
-        ...(head as ImpactHead),
-        direction: q.direction,
-        depth: q.depth,
-        asOf: q.asOf?.toISOString() ?? null,
-        window: q.window === undefined ? impact.defaultWindow.text : (q.window?.text ?? 'all'),
-        state: q.state,
-        nodes,
-        total: tail.total,
-        truncated: tail.truncated,
-      };
-      return body;
+      // The body is the stream respondStreamedJson set.
+      return undefined;
     },
   });
 

@@ -1,0 +1,84 @@
+/**
+ * A JSON answer written while its long array is still being read from Neo4j: the members before the
+ * array as soon as they are known, then the array's elements as they come, then the members after it.
+ * An answer collected first and serialized after waited for the last record before its first byte, and
+ * serialized and compressed on the critical path (the hub's blast radius: 10,000 nodes, 3 MB).
+ *
+ * The bytes are JSON.stringify(body)'s for the body { ...head, [arrayKey]: items, ...tail } (keys in
+ * that order, `undefined` members left out); only the framing differs (chunked, no Content-Length).
+ * As with CSV (csv.ts), an error before the first element is an ordinary JSON error answer; one after it
+ * ends the stream early, which the client sees as a body cut short.
+ */
+import type { Context } from 'koa';
+import { PassThrough } from 'node:stream';
+
+/** Characters gathered before a chunk is handed to the socket (or the compressor). */
+const CHUNK_CHARS = 64 * 1024;
+
+export interface StreamedJsonWriter<T> {
+  /** The members before the array; answers 200 from here (called again, it does nothing). */
+  begin(head: Record<string, unknown>): void;
+  /** The array's next element; a promise when the socket is full (wait for it: backpressure). */
+  item(item: T): void | Promise<void>;
+}
+
+/** `key:value` members of `members` as JSON.stringify writes them, each preceded by a comma. */
+function membersText(members: Record<string, unknown>): string {
+  let out = '';
+  for (const key of Object.keys(members)) {
+    const text = JSON.stringify(members[key]);
+    if (text !== undefined) out += `,${JSON.stringify(key)}:${text}`;
+  }
+  return out;
+}
+
+/**
+ * Answers with `{ ...head, [arrayKey]: [...items], ...tail }`, streamed: `produce` calls `begin` with the
+ * head, then `item` per element, and resolves to the tail. Resolves once the answer is under way (its
+ * first element written, or `produce` done); rejects, with nothing sent, if `produce` fails before that.
+ */
+export async function respondStreamedJson<T>(
+  ctx: Context,
+  arrayKey: string,
+  produce: (out: StreamedJsonWriter<T>) => Promise<Record<string, unknown>>,
+): Promise<void> {
+  const stream = new PassThrough();
+  let begun = false;
+  let pending = '';
+  let first = true;
+  let signalBegun: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (signalBegun = resolve));
+  const flush = (): void | Promise<void> => {
+    const full = !stream.write(pending);
+    pending = '';
+    if (full) return new Promise<void>((resolve) => stream.once('drain', resolve));
+  };
+  const writer: StreamedJsonWriter<T> = {
+    begin(head) {
+      if (begun) return;
+      begun = true;
+      const members = membersText(head);
+      // Without the comma before the first member: the body opens with it.
+      pending = `{${members.slice(1)}${members === '' ? '' : ','}${JSON.stringify(arrayKey)}:[`;
+      signalBegun();
+    },
+    item(item) {
+      pending += (first ? '' : ',') + (JSON.stringify(item) ?? 'null');
+      first = false;
+      if (pending.length >= CHUNK_CHARS) return flush();
+    },
+  };
+  const done = produce(writer).then((tail) => {
+    if (!begun) throw new Error('streamed JSON answer ended before its head');
+    pending += `]${membersText(tail)}}`;
+    return flush();
+  });
+  await Promise.race([started, done]);
+  ctx.status = 200;
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.body = stream;
+  done.then(
+    () => stream.end(),
+    (err: unknown) => stream.destroy(err instanceof Error ? err : new Error(String(err))),
+  );
+}
