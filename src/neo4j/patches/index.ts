@@ -11,6 +11,7 @@ import { boltSocketsGuard, installBoltSocketTuning, NODE_CHANNEL_MODULE } from '
 import { installPlainParamsFastPath, plainParamsGuard, TRANSFORMER_MODULE } from './plain-params.js';
 import { fastUnpackGuard, installFastUnpack, PACKSTREAM_MODULE } from './fast-unpack.js';
 import { fastPackGuard, installFastPack } from './fast-pack.js';
+import { installJoinedMessages, joinedMessagesGuard } from './joined-messages.js';
 
 /**
  * Installs the patches (before the driver opens any connection: a connection's transformer binds
@@ -22,6 +23,7 @@ export function installDriverPatches(): void {
   installBoltChunks();
   installFastUnpack();
   installFastPack();
+  installJoinedMessages();
 }
 
 export interface GuardResult {
@@ -45,5 +47,6 @@ export function patchGuards(load: (id: string) => unknown): GuardResult[] {
     attempt('bolt-chunks', () => boltChunksGuard(load)),
     attempt('fast-unpack', () => fastUnpackGuard(load(PACKSTREAM_MODULE))),
     attempt('fast-pack', () => fastPackGuard(load)),
+    attempt('joined-messages', () => joinedMessagesGuard(load)),
   ];
 }

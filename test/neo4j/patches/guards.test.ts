@@ -6,6 +6,7 @@ import { plainParamsGuard } from '../../../src/neo4j/patches/plain-params.js';
 import { boltChunksGuard, CHUNKING_MODULE } from '../../../src/neo4j/patches/bolt-chunks.js';
 import { fastUnpackGuard, PACKSTREAM_MODULE } from '../../../src/neo4j/patches/fast-unpack.js';
 import { fastPackGuard } from '../../../src/neo4j/patches/fast-pack.js';
+import { joinedMessagesGuard } from '../../../src/neo4j/patches/joined-messages.js';
 import { checkDriverRelease } from '../../../scripts/driver-guards.js';
 
 // Each driver patch's guard checks that the driver function it patches still exists with the
@@ -19,6 +20,7 @@ describe('driver patch guards', () => {
       { patch: 'bolt-chunks', problem: null },
       { patch: 'fast-unpack', problem: null },
       { patch: 'fast-pack', problem: null },
+      { patch: 'joined-messages', problem: null },
     ]);
   });
 
@@ -51,6 +53,20 @@ describe('driver patch guards', () => {
       }),
     ).to.match(/no longer dispatches/);
     expect(boltChunksGuard(() => ({}))).to.match(/no longer exports Chunker/);
+    expect(joinedMessagesGuard(() => ({}))).to.match(/no longer exports Dechunker/);
+    expect(
+      joinedMessagesGuard((id) =>
+        id === CHUNKING_MODULE
+          ? {
+              Dechunker: class {
+                _onHeader(h: number) {
+                  return h;
+                }
+              },
+            }
+          : requireFromDriver(id),
+      ),
+    ).to.match(/one-chunk message/);
     expect(fastPackGuard(() => ({}))).to.match(/no Packer class/);
     expect(
       fastPackGuard((id) =>
