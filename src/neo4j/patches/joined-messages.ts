@@ -36,7 +36,7 @@ export function joinedMessagesGuard(load: (id: string) => unknown): string | nul
   if (typeof onHeader !== 'function' || onHeader.length !== 1) return 'Dechunker.prototype._onHeader(header) is gone';
   const source = Function.prototype.toString.call(onHeader);
   // A message of one chunk is that chunk: the joined buffer takes that case.
-  if (!/case 1:\s*[^]*?message = this\._currentMessage\[0\]/.test(source))
+  if (!/case 1:[\s\S]*?message = this\._currentMessage\[0\]/.test(source))
     return 'Dechunker no longer passes a one-chunk message on as its chunk';
   const ChannelBuffer = (load(CHANNEL_BUF_MODULE) as { default?: unknown } | null)?.default;
   if (typeof ChannelBuffer !== 'function') return `${CHANNEL_BUF_MODULE} no longer exports ChannelBuffer`;
