@@ -6,6 +6,7 @@
  * in flight.
  */
 import { PassThrough } from 'node:stream';
+import { drained } from './streamed-json.js';
 import type { Context } from 'koa';
 
 export function csvCell(value: unknown): string {
@@ -88,8 +89,7 @@ export async function respondCsv<T>(
   let begun = false;
   let signalBegun: () => void = () => undefined;
   const started = new Promise<void>((resolve) => (signalBegun = resolve));
-  const write = (text: string) =>
-    stream.write(text) ? undefined : new Promise<void>((resolve) => stream.once('drain', resolve));
+  const write = (text: string) => (stream.write(text) ? undefined : drained(stream));
   const writer: CsvWriter<T> = {
     begin() {
       if (begun) return;

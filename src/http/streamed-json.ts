@@ -22,6 +22,27 @@ export interface StreamedJsonWriter<T> {
   item(item: T): void | Promise<void>;
 }
 
+/**
+ * Resolves when a full stream drains; rejects when it is destroyed instead (Koa destroys the body when
+ * the client goes away), so that the producer stops and its Neo4j transaction ends, where waiting for a
+ * drain that never comes would hold the transaction and its connection forever.
+ */
+export function drained(stream: PassThrough): Promise<void> {
+  if (stream.destroyed) return Promise.reject(new Error('the client closed the request'));
+  return new Promise<void>((resolve, reject) => {
+    const onDrain = () => {
+      stream.off('close', onClose);
+      resolve();
+    };
+    const onClose = () => {
+      stream.off('drain', onDrain);
+      reject(new Error('the client closed the request'));
+    };
+    stream.once('drain', onDrain);
+    stream.once('close', onClose);
+  });
+}
+
 /** `key:value` members of `members` as JSON.stringify writes them, each preceded by a comma. */
 function membersText(members: Record<string, unknown>): string {
   let out = '';
@@ -51,7 +72,7 @@ export async function respondStreamedJson<T>(
   const flush = (): void | Promise<void> => {
     const full = !stream.write(pending);
     pending = '';
-    if (full) return new Promise<void>((resolve) => stream.once('drain', resolve));
+    if (full) return drained(stream);
   };
   const writer: StreamedJsonWriter<T> = {
     begin(head) {

@@ -9,6 +9,7 @@ type Produce = (out: StreamedJsonWriter<unknown>) => Promise<Record<string, unkn
 /** A Koa app answering every request with `produce`, and 418 with the message when it rejects first. */
 async function serve(produce: Produce) {
   const app = new Koa();
+  app.silent = true; // a body cut short by the client is logged by Koa otherwise
   app.use(async (ctx) => {
     try {
       await respondStreamedJson(ctx, 'nodes', produce);
@@ -111,6 +112,48 @@ describe('streamed JSON answers', () => {
         // The connection was closed mid-body.
       }
       if (text !== null) expect(() => JSON.parse(text!)).to.throw();
+    } finally {
+      await app.close();
+    }
+  });
+  it('stops its producer when the client goes away mid-answer (no wait for a drain that never comes)', async function () {
+    this.timeout(20_000);
+    let settled: ((outcome: string) => void) | null = null;
+    const outcome = new Promise<string>((resolve) => (settled = resolve));
+    let written = 0;
+    const app = await serve(async (out) => {
+      out.begin({ head: 1 });
+      try {
+        for (const item of items(200_000)) {
+          await out.item(item);
+          written++;
+        }
+        settled!('finished');
+      } catch (err) {
+        settled!(`stopped: ${(err as Error).message}`);
+        throw err;
+      }
+      return {};
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const req = http.get(app.url, (res) => {
+          // Read the first bytes, then stop reading and go away.
+          res.once('data', () => {
+            res.pause();
+            setTimeout(() => {
+              req.destroy();
+              resolve();
+            }, 200);
+          });
+        });
+        req.on('error', (err) => (err.message.includes('socket hang up') ? resolve() : reject(err)));
+      });
+      const waited = new Promise<string>((resolve) =>
+        setTimeout(() => resolve('still waiting after 10 s'), 10_000).unref(),
+      );
+      expect(await Promise.race([outcome, waited])).to.equal('stopped: the client closed the request');
+      expect(written).to.be.lessThan(200_000);
     } finally {
       await app.close();
     }
