@@ -56,7 +56,7 @@ function membersText(members: Record<string, unknown>): string {
 /**
  * Answers with `{ ...head, [arrayKey]: [...items], ...tail }`, streamed: `produce` calls `begin` with the
  * head, then `item` per element, and resolves to the tail. Resolves once the answer is under way (its
- * first element written, or `produce` done); rejects, with nothing sent, if `produce` fails before that.
+ * head given, or `produce` done); rejects, with nothing sent, if `produce` fails before that.
  */
 export async function respondStreamedJson<T>(
   ctx: Context,
@@ -84,6 +84,7 @@ export async function respondStreamedJson<T>(
       signalBegun();
     },
     item(item) {
+      if (!begun) throw new Error('streamed JSON element before the head');
       pending += (first ? '' : ',') + (JSON.stringify(item) ?? 'null');
       first = false;
       if (pending.length >= CHUNK_CHARS) return flush();
