@@ -4,6 +4,7 @@ import { int as neo4jInt, type ProfiledPlan } from 'neo4j-driver';
 import { parseEvent } from '../../src/domain/openlineage/normalize.js';
 import type { NormalizedEvent } from '../../src/domain/openlineage/types.js';
 import type { TxRunner } from '../../src/store/db.js';
+import type { ParamsOf } from '../../src/store/catalogue.js';
 import { cypher } from '../../src/store/cypher.js';
 import { writeEvents } from '../../src/store/ingest.js';
 import { impactQuery } from '../../src/store/impact.js';
@@ -214,7 +215,13 @@ describe('cost and history: database hits that do not grow with the runs and ver
     it('the blast radius of a job with 300 runs, as of its last run, costs what it costs with 3', async () => {
       const hits = async (job: string) => {
         const view = viewParams({ asOf: await lastRun(job), window: DEFAULT_WINDOW });
-        const params = { startId: await jobStart(job), ...view, rows: neo4jInt(1001), state: null };
+        const params: ParamsOf<'impact/blast-radius'> = {
+          startId: await jobStart(job),
+          ...view,
+          rows: neo4jInt(1001),
+          state: null,
+          chunk: neo4jInt(1000),
+        };
         return readHits(impactQuery('blast-radius', 'downstream', maxRelsFor('job', 2)), params);
       };
       await expectSameCost('blast-radius', hits, ['load_orders_small', 'load_orders_big'], 30);
