@@ -34,22 +34,22 @@ import type { DatasetRef } from '../domain/openlineage/types.js';
 import type { EntityRef, FieldRef } from '../domain/node-id.js';
 import type { edgeWriteParams } from './ingest.js';
 
-/** A declared parameter or row field: its TypeScript type, at compile time only. */
 /**
  * A node of a blast-radius record (cypher/impact/blast-radius.cypher): namespace, name, state, endedAt,
  * elementId, predecessors' elementIds, tags (null when not asked for), the ownership facet's JSON text.
  */
 export type BlastRadiusNode = [
-  string,
-  string,
-  string | null,
-  string | null,
-  string,
-  string[],
-  string[] | null,
-  string | null,
+  namespace: string,
+  name: string,
+  state: string | null,
+  endedAt: string | null,
+  eid: string,
+  preds: string[],
+  tags: string[] | null,
+  owner: string | null,
 ];
 
+/** A declared parameter or row field: its TypeScript type, at compile time only. */
 export interface Field<T> {
   readonly type?: (value: T) => T;
 }
