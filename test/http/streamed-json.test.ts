@@ -116,7 +116,9 @@ describe('streamed JSON answers', () => {
       await app.close();
     }
   });
-  it('stops its producer when the client goes away mid-answer (no wait for a drain that never comes)', async function () {
+
+  // Never waiting for a drain that cannot come: that held the Neo4j transaction and its connection forever.
+  it('stops its producer when the client goes away mid-answer', async function () {
     this.timeout(20_000);
     let settled: ((outcome: string) => void) | null = null;
     const outcome = new Promise<string>((resolve) => (settled = resolve));
