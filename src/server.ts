@@ -166,9 +166,10 @@ export async function startService(
       'lineage service listening',
     );
 
-    // In the background: requests are served meanwhile (an early ingest batch just plans for itself),
-    // but /readyz says 503 until the write path is warm, so orchestrators send traffic to a warm
-    // service. Again each time Neo4j comes back: a restarted Neo4j has lost its plan cache.
+    // In the background: at start requests are served meanwhile (an early ingest batch just plans for
+    // itself), but /readyz says 503 until the write path is warm, so orchestrators send traffic to a warm
+    // service. Again each time Neo4j comes back: a restarted Neo4j has lost its plan cache, and events
+    // are refused until then (see committer.hold) rather than wait 17-23 s behind the planning.
     let stopping: Promise<void> | null = null;
     const stopWarmUp = new AbortController();
     const warmUp = async () => {
@@ -241,6 +242,7 @@ export async function startService(
       );
       services.readiness.waitFor('warming up the write path', warming);
     }
+    let holdGeneration = 0;
     db.availability.onChange((up, reason) => {
       if (!up) {
         idleWarmUp?.abort();
@@ -254,7 +256,15 @@ export async function startService(
         return;
       }
       logger.info({ reason }, 'Neo4j answers again; warming up the write path before turning ready');
-      warming = warming.then(warmUp).catch(warmUpFailed('could not warm up the write path after Neo4j came back'));
+      // Events are refused (503 + Retry-After) until the write path is warm again (committer.hold).
+      const generation = ++holdGeneration;
+      services.committer.hold('warming up the write path after Neo4j came back');
+      warming = warming
+        .then(warmUp)
+        .catch(warmUpFailed('could not warm up the write path after Neo4j came back'))
+        .finally(() => {
+          if (generation === holdGeneration) services.committer.resume();
+        });
       services.readiness.waitFor('warming up the write path', warming);
     });
 

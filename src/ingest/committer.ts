@@ -112,6 +112,8 @@ export class IngestCommitter {
   private lingerTimer: NodeJS.Timeout | null = null;
   private expiryTimer: NodeJS.Timeout | null = null;
   private lastOverloadLog = 0;
+  /** Why new events are refused at once (`hold`), or null. */
+  private holdReason: string | null = null;
   private readonly commitListeners: ((events: number, seconds: number) => void)[] = [];
   readonly stats: CommitterStats = {
     transactions: 0,
@@ -139,6 +141,10 @@ export class IngestCommitter {
       this.stats.refusedUnavailable++;
       return Promise.reject(new Neo4jUnavailable(this.db.availability.reason ?? 'down'));
     }
+    if (this.holdReason !== null) {
+      this.stats.refusedUnavailable++;
+      return Promise.reject(new Neo4jUnavailable(this.holdReason));
+    }
     if (this.queue.length >= this.opts.maxQueue) {
       return Promise.reject(
         this.refuse(
@@ -164,6 +170,21 @@ export class IngestCommitter {
       this.pump();
       this.scheduleExpiry();
     });
+  }
+
+  /**
+   * Refuses new events at once (503 + Retry-After, as while Neo4j is down) until `resume`: for the
+   * re-warming after Neo4j comes back. A real event sent then would be the restarted Neo4j's first
+   * ingest transaction and wait for the statements to be planned (17-23 s on the 2-core VM), past
+   * every producer's timeout, where a refusal tells it to retry in a second.
+   */
+  hold(reason: string): void {
+    this.holdReason = reason;
+  }
+
+  /** Accepts events again (see `hold`). */
+  resume(): void {
+    this.holdReason = null;
   }
 
   /**

@@ -39,6 +39,25 @@ describe('warm-up of the write path (before /readyz turns ready)', () => {
     expect(result.rounds).to.equal(1);
   });
 
+  it('while the committer is held (re-warming after an outage), events get 503 at once, then 201 again', async () => {
+    const committer = t().app.services.committer;
+    const refusedBefore = committer.stats.refusedUnavailable;
+    committer.hold('warming up the write path after Neo4j came back');
+    try {
+      const started = performance.now();
+      const res = await t().post('/api/v1/lineage', runEvent());
+      expect(res.status).to.equal(503);
+      expect(res.headers.get('retry-after')).to.equal('1');
+      expect(res.body).to.include({ error: 'unavailable' });
+      expect(res.body.message).to.include('warming up the write path after Neo4j came back');
+      expect(performance.now() - started, 'refused at once, not after a transaction').to.be.lessThan(2000);
+      expect(committer.stats.refusedUnavailable).to.equal(refusedBefore + 1);
+    } finally {
+      committer.resume();
+    }
+    expect((await t().post('/api/v1/lineage', runEvent())).status).to.equal(201);
+  });
+
   it('rehearses every kind of event, with the facets ingestion promotes', () => {
     const kinds = new Set(warmUpBatch().map((e) => e.kind));
     expect([...kinds].sort()).to.deep.equal(['dataset', 'job', 'run']);
