@@ -27,7 +27,8 @@
 // Params: $startId (elementId of the resolved start node), $asOf, $windowStart (DateTime),
 //   $pointInTime (boolean: an explicit asOf), $rows (integer: rows wanted, the start node included;
 //   the service asks for limit + 1, or for every reached node when it filters by $state),
-//   $state (a run state or null: only jobs whose latest run is in that state get tags and owners),
+//   $state (a run state or null: only the start and the jobs whose latest run is in that state get tags and
+//   owners),
 //   $chunk (integer: most nodes per record)
 // Returns the nodes in distance order (the start node first), every node up to the distance of the
 // $rows-th nearest (so more than $rows when others tie with it; the service orders each distance by node
@@ -102,6 +103,6 @@ RETURN g.isJob AS isJob, g.distance AS distance,
       ELSE e.lastSeenAt >= $windowStart OR e.current END]->/*downstream*/(n) | elementId(m)],
     // A degree check first: most nodes have no tag, and the expand it spares walks the node's whole
     // relationship chain.
-    CASE WHEN NOT ($state IS NULL OR r.state = $state) THEN null
+    CASE WHEN NOT ($state IS NULL OR r.state = $state OR g.distance = 0) THEN null
       WHEN COUNT { (n)-[:TAGGED]->() } = 0 THEN [] ELSE [(n)-[:TAGGED]->(t) | t.name] END,
-    CASE WHEN $state IS NULL OR r.state = $state THEN n.`facet.ownership` END]][0]] AS nodes
+    CASE WHEN $state IS NULL OR r.state = $state OR g.distance = 0 THEN n.`facet.ownership` END]][0]] AS nodes

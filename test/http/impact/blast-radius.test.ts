@@ -304,6 +304,15 @@ describe('GET /api/v1/impact: blast radius', () => {
       const body = await getImpact(t(), radius(ds('x')));
       expect(body.nodes[0]).to.deep.include({ id: job('owned'), owners: ['team:data, "core"', 'alice'], tags: [] });
       expect(body.nodes[1]).to.deep.include({ id: ds('y'), tags: ['PII'], owners: [] });
+      // Root cause details only the jobs in the state asked for, and always the start, whatever its state.
+      await t().db.write({ op: 'test' }, (tx) =>
+        tx.run(`MATCH (d:Dataset {name: 'x'}) MERGE (t:Tag {name: 'RAW'}) MERGE (d)-[:TAGGED]->(t)`),
+      );
+      const fromJob = await getImpact(t(), radius(job('owned'), { state: 'FAILED' }));
+      expect(fromJob.start).to.deep.include({ id: job('owned'), owners: ['team:data, "core"', 'alice'], tags: [] });
+      const fromDataset = await getImpact(t(), radius(ds('x'), { state: 'FAILED' }));
+      expect(fromDataset.start).to.deep.include({ id: ds('x'), tags: ['RAW'], owners: [] });
+      expect(fromDataset.nodes).to.deep.equal([]);
     });
   });
 
