@@ -137,13 +137,10 @@ export class IngestCommitter {
   }
 
   submit(event: NormalizedEvent): Promise<void> {
-    if (this.db.availability.isDown) {
+    const unavailable = this.db.availability.isDown ? (this.db.availability.reason ?? 'down') : this.holdReason;
+    if (unavailable !== null) {
       this.stats.refusedUnavailable++;
-      return Promise.reject(new Neo4jUnavailable(this.db.availability.reason ?? 'down'));
-    }
-    if (this.holdReason !== null) {
-      this.stats.refusedUnavailable++;
-      return Promise.reject(new Neo4jUnavailable(this.holdReason));
+      return Promise.reject(new Neo4jUnavailable(unavailable));
     }
     if (this.queue.length >= this.opts.maxQueue) {
       return Promise.reject(
