@@ -142,6 +142,7 @@ async function profile(db: Db, nodeId: { namespace: string; name: string }, dire
   const params = {
     startId: eid,
     maxNodes: neo4jDriver.int(20_001),
+    chunk: neo4jDriver.int(500),
     facets: false,
     runDetails: false,
     ...viewParams({ asOf: null, window: DEFAULT_WINDOW }),
@@ -160,7 +161,7 @@ async function profile(db: Db, nodeId: { namespace: string; name: string }, dire
       start: `dataset:${nodeId.namespace}:${nodeId.name}`,
       direction,
       depth,
-      rows: prof.records.length,
+      rows: prof.records.reduce((n, r) => n + (r.get('nodes') as unknown[]).length, 0),
       driverRoundTripMs: summarize(timings),
       plan: planSummary(prof.summary.profile as unknown as PlanNode),
     };

@@ -70,11 +70,13 @@ try {
       facets: false,
       runDetails: false,
       maxNodes: int(20_001),
+      chunk: int(500),
     });
     const messages = recording;
+    const nodeCount = res.records.reduce((n, r) => n + (r.get('nodes') as unknown[]).length, 0);
     recording = null;
     answers.push({
-      name: `raw.events_${hub} depth ${depthOfAnswer}: ${res.records.length} nodes`,
+      name: `raw.events_${hub} depth ${depthOfAnswer}: ${nodeCount} nodes`,
       messages,
       bytes: messages.reduce((n, m) => n + m.length, 0),
     });

@@ -49,6 +49,12 @@ export type BlastRadiusNode = [
   owner: string | null,
 ];
 
+/**
+ * A node of a lineage graph record (cypher/lineage/graph.cypher): whether it is a job, its outgoing edges in
+ * view, and its projection for toJob / toDataset.
+ */
+export type GraphRow = [isJob: boolean, out: Record<string, unknown>[], node: Record<string, unknown>];
+
 /** A declared parameter or row field: its TypeScript type, at compile time only. */
 export interface Field<T> {
   readonly type?: (value: T) => T;
@@ -225,8 +231,9 @@ export const catalogue = {
       facets: bool,
       runDetails: bool,
       maxNodes: integer,
+      chunk: integer,
     },
-    { isJob: bool, out: field<Record<string, unknown>[]>(), node: field<Record<string, unknown>>() },
+    { nodes: field<GraphRow[]>() },
   ),
   'lineage/graph-minimal': query(
     { startId: str, asOf: dateTime, windowStart: dateTime, pointInTime: bool, maxNodes: integer },

@@ -162,6 +162,7 @@ describe('cost and history: database hits that do not grow with the runs and ver
               facets: false,
               runDetails: false,
               maxNodes: neo4jInt(1000),
+              chunk: neo4jInt(500),
             };
             return readHits(graphQuery('both', maxRelsFor('job', 2), query), params);
           };

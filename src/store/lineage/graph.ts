@@ -24,6 +24,13 @@ import { graphQuery, maxRelsFor, viewParams, type Direction } from './view.js';
 
 type Props = Record<string, unknown>;
 
+/**
+ * Most nodes in one graph.cypher record. A record per node cost Neo4j and the service more than much of
+ * the node; a record's nodes are rendered together, so this bounds what Neo4j holds of the answer at once
+ * (about 6 MB with `include=facets,latestRuns`, whose nodes are about 13 KB).
+ */
+const GRAPH_CHUNK = 500;
+
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /**
@@ -108,14 +115,16 @@ export class GraphLineage {
         facets: include.has('facets'),
         runDetails: include.has('latestRuns'),
         maxNodes: int(this.maxNodes + 1),
+        chunk: int(GRAPH_CHUNK),
       },
-      (rec) => renderGraphRow({ isJob: rec.get('isJob'), node: rec.get('node'), out: rec.get('out') }, asOf, include),
+      (rec) => rec.get('nodes').map(([isJob, out, node]) => renderGraphRow({ isJob, node, out }, asOf, include)),
       signal,
     );
-    const truncated = rendered.length > this.maxNodes;
+    const rows = rendered.flat();
+    const truncated = rows.length > this.maxNodes;
     const nodes: LineageNode[] = [];
     const outs = new Map<string, { destination: string; extras: EdgeExtras }[]>();
-    for (const { node, out } of rendered.slice(0, this.maxNodes)) {
+    for (const { node, out } of rows.slice(0, this.maxNodes)) {
       nodes.push(node);
       outs.set(node.id, out);
     }
