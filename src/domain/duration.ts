@@ -3,6 +3,8 @@
  * calendar units: `P1M` before 31 March is 28 or 29 February's same time, as Neo4j's own
  * `datetime - duration('P1M')` would answer.
  */
+import { utc } from './utc.js';
+
 export interface Duration {
   years: number;
   months: number;
@@ -40,8 +42,8 @@ export function minus(time: number, d: Duration): number {
   const targetMonth = t.getUTCMonth() - d.months - d.years * 12;
   const day = t.getUTCDate();
   // Month arithmetic clamps to the last day of the target month (31 March - P1M = 28/29 February).
-  const lastDay = new Date(Date.UTC(t.getUTCFullYear(), targetMonth + 1, 0)).getUTCDate();
-  const shifted = Date.UTC(
+  const lastDay = new Date(utc(t.getUTCFullYear(), targetMonth + 1, 0)).getUTCDate();
+  const shifted = utc(
     t.getUTCFullYear(),
     targetMonth,
     Math.min(day, lastDay),

@@ -13,6 +13,7 @@ import { NodeIdError, parseNodeId, type ParsedNodeId } from '../domain/node-id.j
 import { minus, parseDuration, type Duration } from '../domain/duration.js';
 import { serviceRunId } from '../domain/openlineage/normalize.js';
 import { isUuid } from '../domain/uuid-v5.js';
+import { utc } from '../domain/utc.js';
 
 /** Symbol key of the function turning a valid formatted string into its value (never serialized). */
 export const DECODE = Symbol('decode');
@@ -37,7 +38,7 @@ export function parseInstant(raw: string): Date | null {
 export function parseCalendarDate(raw: string): Date | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
   if (!m) return null;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  const d = new Date(utc(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
   return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3])
     ? d
     : null;

@@ -5,6 +5,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { EVENT_SCHEMAS, EVENT_TIME_FORMAT } from './event-schema.js';
 import type { EventKind, ValidationProblem } from './types.js';
+import { utc } from '../utc.js';
 
 // Offsets may be `Z`, `±hh:mm`, `±hhmm` or `±hh`, or absent (read as UTC); the fraction may have any
 // number of digits. A space instead of `T` is accepted because some producers log-format their times.
@@ -47,11 +48,7 @@ export function parseIsoDateTime(text: string): number | null {
   const offset = offsetMinutes(zone);
   if (offset === null) return null;
   const millis = Number(fraction.padEnd(3, '0').slice(0, 3));
-  // setUTCFullYear, unlike Date.UTC, does not read years 0-99 as 1900-1999.
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute, second, millis);
-  return date.getTime() - offset * 60_000;
+  return utc(year, month - 1, day, hour, minute, second, millis) - offset * 60_000;
 }
 
 const ajv = new Ajv({ allErrors: true, strict: false });

@@ -34,7 +34,8 @@ export function eventsRouter({ events }: Services, runtime: RouteRuntime): Route
     },
     success: { status: 200, description: 'One page of events', schema: LineageEventList },
     handler: async ({ query }) => {
-      const after = query.after?.toISOString() ?? '1970-01-01T00:00:00.000Z';
+      // Every event: event times reach back to year 0 (Marquez's default, 1970, hid the earlier ones).
+      const after = query.after?.toISOString() ?? '0000-01-01T00:00:00.000Z';
       const before = query.before?.toISOString() ?? '9999-12-31T23:59:59.999Z';
       const page = await events.list({ after, before, direction: query.sortDirection }, query.offset, query.limit);
       return { events: page.items, totalCount: page.totalCount };

@@ -5,6 +5,7 @@
 import neo4j from 'neo4j-driver';
 import { minus, parseDuration, type Duration } from '../../domain/duration.js';
 import { FOREVER } from '../../domain/edge-history.js';
+import { START_OF_TIME_MS } from '../../domain/utc.js';
 import { directed, withMaxRels, type WalkDirection } from '../cypher.js';
 
 export type Direction = WalkDirection;
@@ -23,7 +24,7 @@ export const DEFAULT_WINDOW: Duration = parseDuration('P30D')!;
 // Without asOf, everything stored counts: asOf is the last instant before FOREVER, so an edge still
 // held (heldUntil = FOREVER) is held then.
 export const END_OF_TIME = neo4j.types.DateTime.fromStandardDate(new Date(FOREVER - 1));
-const START_OF_TIME = neo4j.types.DateTime.fromStandardDate(new Date(Date.UTC(1, 0, 1)));
+const START_OF_TIME = neo4j.types.DateTime.fromStandardDate(new Date(START_OF_TIME_MS));
 
 /** The time parameters of graph.cypher (and the impact queries) for a view. */
 export function viewParams(view: LineageView, now = Date.now()) {

@@ -162,6 +162,22 @@ describe('GET /api/v1/lineage: time', () => {
     },
   );
 
+  it('window=all and a window before asOf reach back to any event time, years 0-99 included', async () => {
+    // Read in 1850 and again in year 50, then superseded (not held) by runs reading only `facts`.
+    await run(t(), 'archivist', '0050-02-15T00:00:00Z', ['scroll', 'facts'], ['history']);
+    await run(t(), 'archivist', '0050-02-20T00:00:00Z', ['facts'], ['history']);
+    await run(t(), 'archivist', '1850-06-01T00:00:00Z', ['ledger', 'facts'], ['history']);
+    await run(t(), 'archivist', ago(1), ['facts'], ['history']);
+    const upstream = (params: Record<string, string>) =>
+      getGraph(t(), p(ds('history'), { direction: 'upstream', ...params }));
+    expect(nodeIds(await upstream({ window: 'all' }))).to.include.members([ds('ledger'), ds('scroll')]);
+    expect(nodeIds(await upstream({}))).to.not.include.members([ds('ledger')]);
+    expect(nodeIds(await upstream({}))).to.not.include.members([ds('scroll')]);
+    // As of 1 March 50, a month back starts on 1 February 50 (not 1950): the run of 15 February read `scroll`.
+    expect(nodeIds(await upstream({ asOf: '0050-03-01T00:00:00Z', window: 'P1M' }))).to.include(ds('scroll'));
+    expect(nodeIds(await upstream({ asOf: '0050-03-01T00:00:00Z', window: 'P1D' }))).to.not.include(ds('scroll'));
+  });
+
   it("a streaming job's final FAIL with no datasets does not erase its graph", async () => {
     const streaming = {
       jobType: facet({ processingType: 'STREAMING', integration: 'FLINK', jobType: 'JOB' }, 'JobTypeJobFacet'),

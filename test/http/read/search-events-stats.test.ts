@@ -182,6 +182,20 @@ describe('read API: search, raw events, stats', () => {
       expect((await get('/api/v1/events/lineage?offset=3')).events).to.deep.equal([]);
     });
 
+    it('lists events from any year by default, before 1970 and in years 0-99 included', async () => {
+      await post([
+        runEvent({ job: 'moon', eventType: 'COMPLETE', eventTime: '1969-07-20T20:17:40Z' }),
+        runEvent({ job: 'ancient', eventType: 'COMPLETE', eventTime: '0050-03-01T00:00:00Z' }),
+        runEvent({ job: 'recent', eventType: 'COMPLETE', eventTime: '2024-05-01T10:00:00Z' }),
+      ]);
+      const all = await get('/api/v1/events/lineage?sortDirection=asc');
+      expect(all.totalCount).to.equal(3);
+      expect(all.events.map((e: { job: { name: string } }) => e.job.name)).to.deep.equal(['ancient', 'moon', 'recent']);
+      // A bare date in year 50 is that year, not 1950.
+      const early = await get('/api/v1/events/lineage?before=0051-01-01');
+      expect(early.events.map((e: { job: { name: string } }) => e.job.name)).to.deep.equal(['ancient']);
+    });
+
     it('400 for bad dates, directions and limits', async () => {
       await get('/api/v1/events/lineage?before=tomorrow', 400);
       await get('/api/v1/events/lineage?after=2024-13-01', 400);
