@@ -1,8 +1,10 @@
 /**
- * bench:pack: what packing an ingest batch's parameters into Bolt costs the service, three ways in
+ * bench:pack: what packing an ingest batch's parameters into Bolt costs the service, four ways in
  * alternating rounds in one process: the neo4j-driver's own packing with its per-value type checks
- * (driver), with the plain-params fast path (src/neo4j/patches/plain-params.ts), and with fast-pack on top
- * (src/neo4j/patches/fast-pack.ts: values written straight into the chunk buffer).
+ * (driver), with the plain-params and fast-datetime fast paths (src/neo4j/patches/plain-params.ts,
+ * fast-datetime.ts), with fast-pack on top (src/neo4j/patches/fast-pack.ts: values written straight into
+ * the chunk buffer; what the service runs), and that last without fast-datetime (DateTimes encoded by the
+ * driver's transformers).
  *
  * The batches are real: bench traffic is ingested at concurrency 32 into a local Neo4j (so batches
  * have the sizes and the warm-graph contents they have under load: unchanged facets left out), and
@@ -36,6 +38,7 @@ const typeTransformers = requireFromDriver(
 const { v2 } = requireFromDriver('neo4j-driver-bolt-connection/lib/packstream/index.js');
 const { Chunker } = requireFromDriver('neo4j-driver-bolt-connection/lib/channel/chunking.js');
 const { installFastPack } = await import('../src/neo4j/patches/fast-pack.js');
+const { isPlainObject } = await import('../src/neo4j/patches/plain-params.js');
 const { unpatched } = await import('../src/neo4j/patches/driver-internals.js');
 const { CHUNK_BUFFER_BYTES } = await import('../src/neo4j/patches/bolt-chunks.js');
 
@@ -132,6 +135,14 @@ const sides = {
   },
   fastPath: () => packAll(transformer().toStructure, DriverPacker),
   fastPack: () => packAll(transformer().toStructure, v2.Packer),
+  // fast-pack with plain-params but not fast-datetime: DateTimes through the driver's transformers.
+  fastPackDriverDateTimes: () => {
+    const t = transformer();
+    const viaDriver = driverToStructure.bind(t);
+    const plainOrDriver = (v: unknown) =>
+      v === null || typeof v !== 'object' || Array.isArray(v) || isPlainObject(v) ? v : viaDriver(v);
+    return packAll(plainOrDriver, v2.Packer);
+  },
 };
 const expected = messageBytes(driverToStructure.bind(transformer()), DriverPacker);
 if (!messageBytes(transformer().toStructure, v2.Packer).equals(expected))
@@ -140,27 +151,33 @@ for (let i = 0; i < 2; i++) {
   sides.driver();
   sides.fastPath();
   sides.fastPack();
+  sides.fastPackDriverDateTimes();
 } // JIT warm-up
 const rounds: {
   driverUsPerEvent: number;
   fastPathUsPerEvent: number;
   fastPackUsPerEvent: number;
+  fastPackDriverDateTimesUsPerEvent: number;
   ratio: number;
   fastPackRatio: number;
+  fastDateTimeRatio: number;
 }[] = [];
 let bytes = 0;
 for (let i = 0; i < ROUNDS; i++) {
   const a = sides.driver();
   const b = sides.fastPath();
   const c = sides.fastPack();
+  const d = sides.fastPackDriverDateTimes();
   bytes = b.bytes;
   const us = (ms: number) => Math.round((ms * 1000 * 10) / RECORDED_EVENTS) / 10;
   rounds.push({
     driverUsPerEvent: us(a.ms),
     fastPathUsPerEvent: us(b.ms),
     fastPackUsPerEvent: us(c.ms),
+    fastPackDriverDateTimesUsPerEvent: us(d.ms),
     ratio: Math.round((a.ms / b.ms) * 100) / 100,
     fastPackRatio: Math.round((b.ms / c.ms) * 100) / 100,
+    fastDateTimeRatio: Math.round((d.ms / c.ms) * 100) / 100,
   });
 }
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
@@ -168,8 +185,10 @@ const result = {
   bench: 'pack',
   description:
     'CPU time to pack the parameters of recorded ingest write statements into Bolt chunks, per event: the driver ' +
-    'with its type checks, with the plain-params fast path, and with fast-pack on top; ratio = driver / fastPath, ' +
-    'fastPackRatio = fastPath / fastPack',
+    'with its type checks, with the plain-params and fast-datetime fast paths, and with fast-pack on top; ' +
+    'ratio = driver / fastPath, ' +
+    'fastPackRatio = fastPath / fastPack; fastDateTimeRatio = fast-pack with the driver encoding DateTimes / ' +
+    'fast-pack with fast-datetime (plain-params, fast-datetime and fast-pack are what the service runs)',
   batches: recorded.length,
   eventsPerBatch: Math.round((RECORDED_EVENTS / recorded.length) * 10) / 10,
   boltBytesPerEvent: Math.round(bytes / RECORDED_EVENTS),
@@ -180,6 +199,8 @@ const result = {
     fastPackUsPerEvent: median(rounds.map((r) => r.fastPackUsPerEvent)),
     ratio: median(rounds.map((r) => r.ratio)),
     fastPackRatio: median(rounds.map((r) => r.fastPackRatio)),
+    fastPackDriverDateTimesUsPerEvent: median(rounds.map((r) => r.fastPackDriverDateTimesUsPerEvent)),
+    fastDateTimeRatio: median(rounds.map((r) => r.fastDateTimeRatio)),
   },
   cpuSpeedProbe: { before: probeBefore, after: cpuSpeedProbe() },
   machine: machine(),

@@ -9,6 +9,7 @@
 import { boltChunksGuard, installBoltChunks } from './bolt-chunks.js';
 import { boltSocketsGuard, installBoltSocketTuning, NODE_CHANNEL_MODULE } from './bolt-sockets.js';
 import { installPlainParamsFastPath, plainParamsGuard, TRANSFORMER_MODULE } from './plain-params.js';
+import { fastDateTimeGuard, installFastDateTime } from './fast-datetime.js';
 import { fastUnpackGuard, installFastUnpack, PACKSTREAM_MODULE } from './fast-unpack.js';
 import { fastPackGuard, installFastPack } from './fast-pack.js';
 import { installJoinedMessages, joinedMessagesGuard } from './joined-messages.js';
@@ -19,6 +20,8 @@ import { installJoinedMessages, joinedMessagesGuard } from './joined-messages.js
  */
 export function installDriverPatches(): void {
   installBoltSocketTuning();
+  // Before plain-params, which wraps it: plain values skip even its DateTime check.
+  installFastDateTime();
   installPlainParamsFastPath();
   installBoltChunks();
   installFastUnpack();
@@ -44,6 +47,7 @@ export function patchGuards(load: (id: string) => unknown): GuardResult[] {
   return [
     attempt('bolt-sockets', () => boltSocketsGuard(load(NODE_CHANNEL_MODULE))),
     attempt('plain-params', () => plainParamsGuard(load(TRANSFORMER_MODULE))),
+    attempt('fast-datetime', () => fastDateTimeGuard(load)),
     attempt('bolt-chunks', () => boltChunksGuard(load)),
     attempt('fast-unpack', () => fastUnpackGuard(load(PACKSTREAM_MODULE))),
     attempt('fast-pack', () => fastPackGuard(load)),

@@ -7,6 +7,7 @@ import { boltChunksGuard, CHUNKING_MODULE } from '../../../src/neo4j/patches/bol
 import { fastUnpackGuard, PACKSTREAM_MODULE } from '../../../src/neo4j/patches/fast-unpack.js';
 import { fastPackGuard } from '../../../src/neo4j/patches/fast-pack.js';
 import { joinedMessagesGuard } from '../../../src/neo4j/patches/joined-messages.js';
+import { fastDateTimeGuard, UTC_TRANSFORMER_MODULE } from '../../../src/neo4j/patches/fast-datetime.js';
 import { checkDriverRelease } from '../../../scripts/driver-guards.js';
 
 // Each driver patch's guard checks that the driver function it patches still exists with the
@@ -17,6 +18,7 @@ describe('driver patch guards', () => {
     expect(patchGuards(requireFromDriver)).to.deep.equal([
       { patch: 'bolt-sockets', problem: null },
       { patch: 'plain-params', problem: null },
+      { patch: 'fast-datetime', problem: null },
       { patch: 'bolt-chunks', problem: null },
       { patch: 'fast-unpack', problem: null },
       { patch: 'fast-pack', problem: null },
@@ -68,6 +70,24 @@ describe('driver patch guards', () => {
       ),
     ).to.match(/one-chunk message/);
     expect(fastPackGuard(() => ({}))).to.match(/no Packer class/);
+    expect(fastDateTimeGuard((id) => (id === UTC_TRANSFORMER_MODULE ? {} : requireFromDriver(id)))).to.match(
+      /no createDateTimeWithOffsetTransformer/,
+    );
+    // A driver that encodes times otherwise (here: local seconds, Bolt 4's legacy form) is refused.
+    expect(
+      fastDateTimeGuard((id) =>
+        id === UTC_TRANSFORMER_MODULE
+          ? {
+              default: {
+                createDateTimeWithOffsetTransformer: () => ({
+                  signature: 0x49,
+                  toStructure: (v: { year: number }) => ({ signature: 0x49, fields: [v.year] }),
+                }),
+              },
+            }
+          : requireFromDriver(id),
+      ),
+    ).to.match(/encodes .* otherwise/);
     expect(
       fastPackGuard((id) =>
         id === PACKSTREAM_MODULE
