@@ -12,11 +12,14 @@
  * current buffer: one recursive function, headers written as bytes, a short ASCII string copied by a
  * loop and any other string encoded in place (`Buffer#write`). The bytes are the driver's, value for
  * value (test/neo4j/patches/fast-pack.test.ts packs values both ways and compares the messages); only
- * where the chunks split can differ, which Bolt leaves to the sender. Anything else (the driver's
- * Integer, temporal and spatial types, byte arrays, other class instances, iterables, values it cannot
- * pack), a string too long for one chunk, and a packer writing to anything but the driver's `Chunker`,
- * go to the driver's own `packable`, unchanged. Objects and arrays still pass through the driver's
- * `dehydrateStruct` first, as in the driver; one that it turns into something else is packed by the driver.
+ * where the chunks split can differ, which Bolt leaves to the sender. The driver's Integers, and its
+ * types whose structure holds only Integers (the temporal ones: DateTime, Date, Duration, ...), are
+ * packed here too (2026-11-27: each DateTime had gone through the driver's type transformers four more
+ * times, for the structure again and once per field). Anything else (spatial types, byte arrays, other
+ * class instances, iterables, values it cannot pack), a string too long for one chunk, and a packer
+ * writing to anything but the driver's `Chunker`, go to the driver's own `packable`, unchanged. Objects
+ * and arrays still pass through the driver's `dehydrateStruct` first, as in the driver; one that it turns
+ * into something other than a structure of Integers is packed by the driver.
  *
  * The patched function is internal to neo4j-driver-bolt-connection (pinned through neo4j-driver in
  * package-lock.json). If a driver upgrade moves it, `installFastPack` returns false and the driver
@@ -26,6 +29,9 @@ import { ORIGINAL, requireFromDriver, unpatched } from './driver-internals.js';
 import { CHUNKING_MODULE } from './bolt-chunks.js';
 import { PACKSTREAM_MODULE } from './fast-unpack.js';
 import { isPlainObject } from './plain-params.js';
+import neo4j from 'neo4j-driver';
+
+const STRUCTURE_MODULE = 'neo4j-driver-bolt-connection/lib/packstream/index.js';
 
 type Dehydrate = (value: unknown) => unknown;
 type Packable = (this: PackerLike, value: unknown, dehydrate?: Dehydrate) => () => void;
@@ -56,6 +62,8 @@ export function fastPackGuard(load: (id: string) => unknown): string | null {
   const source = Function.prototype.toString.call(packable);
   for (const part of ['packFloat(x)', 'packString(x)', 'packListHeader(x.length)', 'packMapHeader(count)'])
     if (!source.includes(part)) return `Packer.prototype.packable no longer calls ${part}`;
+  const Structure = (load(STRUCTURE_MODULE) as { structure?: { Structure?: unknown } } | null)?.structure?.Structure;
+  if (typeof Structure !== 'function') return `${STRUCTURE_MODULE} no longer exports structure.Structure`;
   const Chunker = unpatched((load(CHUNKING_MODULE) as { Chunker?: unknown } | null)?.Chunker);
   if (typeof Chunker !== 'function') return `${CHUNKING_MODULE} no longer exports Chunker`;
   const ensure = (Chunker.prototype as { _ensure?: unknown })._ensure;
@@ -75,6 +83,11 @@ const TINY_MAP = 0xa0;
 const STRING_8 = 0xd0;
 const LIST_8 = 0xd4;
 const MAP_8 = 0xd8;
+const INT_8 = 0xc8;
+const INT_16 = 0xc9;
+const INT_32 = 0xca;
+const INT_64 = 0xcb;
+const TINY_STRUCT = 0xb0;
 
 /** Strings this short are checked for ASCII and copied by a loop; longer ones are encoded by Buffer#write. */
 const LOOP_MAX_CHARS = 32;
@@ -147,6 +160,62 @@ function packString(ch: ChunkerLike, s: string): boolean {
   return true;
 }
 
+/** The driver's 64-bit Integer: two 32-bit halves. */
+interface IntegerLike {
+  high: number;
+  low: number;
+}
+
+/** Packs a driver Integer as the driver's `packInteger` does: the smallest of tiny, 8, 16, 32 or 64 bits. */
+function packInteger(ch: ChunkerLike, x: IntegerLike): void {
+  const high = x.high | 0;
+  const low = x.low | 0;
+  // Within 32 bits the value is `low`.
+  const int32 = (high === 0 && low >= 0) || (high === -1 && low < 0);
+  if (int32 && low >= -0x10 && low < 0x80) {
+    byte(ch, low & 0xff);
+    return;
+  }
+  ch._ensure(9);
+  const cb = ch._buffer;
+  const b = cb._buffer;
+  const start = cb.position;
+  let at = start;
+  if (int32 && low >= -0x80 && low < -0x10) {
+    b[at++] = INT_8;
+    b.writeInt8(low, at++);
+  } else if (int32 && low >= -0x8000 && low < 0x8000) {
+    b[at++] = INT_16;
+    at = b.writeInt16BE(low, at);
+  } else if (int32) {
+    b[at++] = INT_32;
+    at = b.writeInt32BE(low, at);
+  } else {
+    b[at++] = INT_64;
+    at = b.writeInt32BE(low, b.writeInt32BE(high, at));
+  }
+  cb.position = at;
+  ch.position += at - start;
+}
+
+/**
+ * Packs a structure whose fields are all Integers (a temporal value's, as the driver's transformers
+ * make them: src/neo4j/patches/fast-datetime.ts) as the driver's `packStruct` would; false for any other.
+ */
+function packIntegerStruct(ch: ChunkerLike, s: { signature: number; fields: unknown[] }): boolean {
+  const fields = s.fields;
+  if (fields.length >= 0x10) return false;
+  for (let i = 0; i < fields.length; i++) if (!neo4j.isInt(fields[i])) return false;
+  ch._ensure(2);
+  const cb = ch._buffer;
+  cb._buffer[cb.position] = TINY_STRUCT | fields.length;
+  cb._buffer[cb.position + 1] = s.signature;
+  cb.position += 2;
+  ch.position += 2;
+  for (let i = 0; i < fields.length; i++) packInteger(ch, fields[i] as IntegerLike);
+  return true;
+}
+
 let installed: boolean | null = null;
 
 /**
@@ -165,6 +234,8 @@ export function installFastPack(): boolean {
     );
     const proto = packstream.Packer.prototype;
     const original = proto.packable;
+    const Structure = (requireFromDriver(STRUCTURE_MODULE) as { structure: { Structure: new () => unknown } }).structure
+      .Structure;
 
     /** Packs `x` into `ch` as the driver's `packable(x, dehydrate)()` would. */
     const pack = function (this: PackerLike, ch: ChunkerLike, x: unknown, dehydrate: Dehydrate): void {
@@ -202,7 +273,13 @@ export function installFastPack(): boolean {
         return;
       }
       if (value !== x) {
-        original.call(this, x, dehydrate)();
+        // A driver type as its structure (temporal values: Integer fields), else the driver's path.
+        if (!(value instanceof Structure && packIntegerStruct(ch, value as { signature: number; fields: unknown[] })))
+          original.call(this, x, dehydrate)();
+        return;
+      }
+      if (neo4j.isInt(x)) {
+        packInteger(ch, x as IntegerLike);
         return;
       }
       // biome-ignore lint/suspicious/useIsArray: the driver's own test, so both take the same values as lists.

@@ -61,12 +61,44 @@ function samples(): unknown[] {
     0, 1, 15, 16, 17, 31, 32, 33, 255, 256, 5_000, 16_370, 16_377, 16_378, 16_400, 65_535, 65_536,
   ].flatMap((n) => ['x'.repeat(n), text(n)]);
   const scalars = [null, true, false, 0, 1, -1, 2 ** 31, 2 ** 53 + 2, 1.5, -0.25, Number.NaN, -0, Infinity];
+  // Integers at each boundary of the tiny, 8-, 16-, 32- and 64-bit forms, and driver types whose structures
+  // hold Integers (temporal values) or floats (points).
+  const integers = [
+    0,
+    -1,
+    -16,
+    -17,
+    127,
+    128,
+    -128,
+    -129,
+    32_767,
+    32_768,
+    -32_768,
+    -32_769,
+    2 ** 31 - 1,
+    2 ** 31,
+    -(2 ** 31),
+    -(2 ** 31) - 1,
+    2 ** 32,
+    -(2 ** 32),
+    2 ** 53 - 1,
+    -(2 ** 53) + 1,
+  ]
+    .map((n) => neo4j.int(n))
+    .concat([neo4j.int('9007199254740993'), neo4j.int('9223372036854775807'), neo4j.int('-9223372036854775808')]);
   const temporal = [
     new neo4j.types.DateTime(2026, 11, 24, 3, 4, 5, 6_000_000, 3600),
     neo4j.types.DateTime.fromStandardDate(new Date(Date.UTC(2026, 10, 24, 3, 4, 5, 6))),
+    new neo4j.types.DateTime(1969, 12, 31, 23, 59, 59, 999_999_999, -64_800),
+    new neo4j.types.DateTime(50, 3, 1, 12, 0, 0, 0, 50_400),
     new neo4j.types.Date(2026, 11, 24),
-    neo4j.int('9007199254740993'),
-    neo4j.int(-17),
+    new neo4j.types.Date(-4000, 1, 1),
+    new neo4j.types.LocalTime(23, 59, 59, 999_999_999),
+    new neo4j.types.Time(1, 2, 3, 4, -3600),
+    new neo4j.types.Duration(14, 400, 2 ** 40, 999_999_999),
+    new neo4j.types.Point(7203, 1.5, 2.5),
+    ...integers,
   ];
   const leaf = () => {
     const r = rand();
@@ -90,6 +122,8 @@ function samples(): unknown[] {
     new Set(['a set', 'is a list']),
     new Map([['a map', 'is a list of pairs']]),
     [{ at: new neo4j.types.LocalDateTime(2026, 11, 24, 3, 4, 5, 0) }, neo4j.int(5)],
+    // Each Integer and driver type inside a map (where the patch packs it), not only at the top (the driver's).
+    { nested: temporal, one: { by: temporal.map((v) => [v]) } },
     ...Array.from({ length: 150 }, () => ({ rows: [nested(4), nested(4)] })),
   ];
 }
