@@ -30,6 +30,14 @@ import { TRANSFORMER_MODULE } from './plain-params.js';
 export const UTC_TRANSFORMER_MODULE = 'neo4j-driver-bolt-connection/lib/bolt/bolt-protocol-v5x0.utc.transformer.js';
 const STRUCTURE_MODULE = 'neo4j-driver-bolt-connection/lib/packstream/index.js';
 
+/** The driver's Bolt `Structure` class from `load`'s driver, or null when it is no longer exported. */
+export function structureClass(load: (id: string) => unknown): StructureClass | null {
+  const Structure = (load(STRUCTURE_MODULE) as { structure?: { Structure?: unknown } } | null)?.structure?.Structure;
+  return typeof Structure === 'function' ? (Structure as StructureClass) : null;
+}
+/** What a guard says when structureClass finds none. */
+export const NO_STRUCTURE_CLASS = `${STRUCTURE_MODULE} no longer exports structure.Structure`;
+
 /** Bolt's DateTime with a zone offset, counted in UTC seconds (the legacy 0x46 counted local ones). */
 const DATE_TIME_WITH_OFFSET_UTC = 0x49;
 /** Years whose every second a double holds exactly, with room to spare (and inside Date's range). */
@@ -111,8 +119,8 @@ export function fastDateTimeGuard(load: (id: string) => unknown): string | null 
   const toStructure = unpatched(Transformer?.prototype?.toStructure);
   if (typeof toStructure !== 'function' || toStructure.length !== 1)
     return 'Transformer.prototype.toStructure(value) is gone or changed arity';
-  const Structure = (load(STRUCTURE_MODULE) as { structure?: { Structure?: unknown } }).structure?.Structure;
-  if (typeof Structure !== 'function') return `${STRUCTURE_MODULE} no longer exports structure.Structure`;
+  const Structure = structureClass(load);
+  if (!Structure) return NO_STRUCTURE_CLASS;
   const utcTransformers = (load(UTC_TRANSFORMER_MODULE) as { default?: Record<string, unknown> }).default;
   const create = utcTransformers?.createDateTimeWithOffsetTransformer;
   if (typeof create !== 'function') return `${UTC_TRANSFORMER_MODULE} has no createDateTimeWithOffsetTransformer`;
@@ -120,9 +128,9 @@ export function fastDateTimeGuard(load: (id: string) => unknown): string | null 
   if (driver.signature !== DATE_TIME_WITH_OFFSET_UTC)
     return `Bolt 5's DateTime with an offset is no longer signature 0x${DATE_TIME_WITH_OFFSET_UTC.toString(16)}`;
   for (const sample of guardSamples()) {
-    const ours = dateTimeStructure(sample, Structure as StructureClass);
+    const ours = dateTimeStructure(sample, Structure);
     const theirs = driver.toStructure(sample);
-    if (!ours || !(theirs instanceof (Structure as StructureClass)) || !sameStructure(ours, theirs))
+    if (!ours || !(theirs instanceof Structure) || !sameStructure(ours, theirs))
       return `the driver encodes ${String(sample)} otherwise`;
   }
   return null;
@@ -140,8 +148,7 @@ export function installFastDateTime(): boolean {
   installed = false;
   try {
     if (fastDateTimeGuard(requireFromDriver) !== null) return false;
-    const Structure = (requireFromDriver(STRUCTURE_MODULE) as { structure: { Structure: StructureClass } }).structure
-      .Structure;
+    const Structure = structureClass(requireFromDriver) as StructureClass;
     const proto = (requireFromDriver(TRANSFORMER_MODULE) as { default: { prototype: { toStructure: Function } } })
       .default.prototype;
     const original = proto.toStructure as (this: TransformerLike, value: unknown) => unknown;

@@ -30,8 +30,7 @@ import { CHUNKING_MODULE } from './bolt-chunks.js';
 import { PACKSTREAM_MODULE } from './fast-unpack.js';
 import { isPlainObject } from './plain-params.js';
 import neo4j from 'neo4j-driver';
-
-const STRUCTURE_MODULE = 'neo4j-driver-bolt-connection/lib/packstream/index.js';
+import { NO_STRUCTURE_CLASS, structureClass } from './fast-datetime.js';
 
 type Dehydrate = (value: unknown) => unknown;
 type Packable = (this: PackerLike, value: unknown, dehydrate?: Dehydrate) => () => void;
@@ -62,8 +61,7 @@ export function fastPackGuard(load: (id: string) => unknown): string | null {
   const source = Function.prototype.toString.call(packable);
   for (const part of ['packFloat(x)', 'packString(x)', 'packListHeader(x.length)', 'packMapHeader(count)'])
     if (!source.includes(part)) return `Packer.prototype.packable no longer calls ${part}`;
-  const Structure = (load(STRUCTURE_MODULE) as { structure?: { Structure?: unknown } } | null)?.structure?.Structure;
-  if (typeof Structure !== 'function') return `${STRUCTURE_MODULE} no longer exports structure.Structure`;
+  if (!structureClass(load)) return NO_STRUCTURE_CLASS;
   const Chunker = unpatched((load(CHUNKING_MODULE) as { Chunker?: unknown } | null)?.Chunker);
   if (typeof Chunker !== 'function') return `${CHUNKING_MODULE} no longer exports Chunker`;
   const ensure = (Chunker.prototype as { _ensure?: unknown })._ensure;
@@ -234,8 +232,7 @@ export function installFastPack(): boolean {
     );
     const proto = packstream.Packer.prototype;
     const original = proto.packable;
-    const Structure = (requireFromDriver(STRUCTURE_MODULE) as { structure: { Structure: new () => unknown } }).structure
-      .Structure;
+    const Structure = structureClass(requireFromDriver) as new () => unknown;
 
     /** Packs `x` into `ch` as the driver's `packable(x, dehydrate)()` would. */
     const pack = function (this: PackerLike, ch: ChunkerLike, x: unknown, dehydrate: Dehydrate): void {
