@@ -14,7 +14,7 @@ WHERE NOT d.isDeleted
 // the same instant come by id, descending.
 WITH d, COUNT { (d)<-[:VERSION_OF]-() } AS totalCount
 CALL (d) {
-  MATCH (v:DatasetVersion) USING INDEX v:DatasetVersion(namespace, name, createdAt, id)
+  MATCH (v:DatasetVersion) USING INDEX SEEK v:DatasetVersion(namespace, name, createdAt, id)
     WHERE v.namespace = d.namespace AND v.name = d.name AND v.createdAt IS NOT NULL AND v.id IS NOT NULL
   WITH v ORDER BY v.namespace DESC, v.name DESC, v.createdAt DESC, v.id DESC SKIP $offset LIMIT $limit
   RETURN collect({

@@ -96,7 +96,7 @@ CALL (ver, j, v) {
     // A subquery of its own, so that the condition above gates the lookup (see runs-upsert.cypher).
     CALL (j) {
       // All four properties of the index job_version_use_order, ordered as it is: one entry read.
-      MATCH (x:JobVersion) USING INDEX x:JobVersion(namespace, name, updatedAt, id) WHERE x.namespace = j.namespace
+      MATCH (x:JobVersion) USING INDEX SEEK x:JobVersion(namespace, name, updatedAt, id) WHERE x.namespace = j.namespace
         AND x.name = j.name AND x.updatedAt IS NOT NULL AND x.id IS NOT NULL
       RETURN x ORDER BY x.namespace DESC, x.name DESC, x.updatedAt DESC, x.id DESC LIMIT 1
     }

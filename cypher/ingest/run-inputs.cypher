@@ -21,7 +21,7 @@ CALL (r, d, input, at, old, known) {
   WITH r, d, input, at, old, known WHERE input.resolve
   OPTIONAL CALL (r, d, at) {
     // All four properties of the index dataset_version_commit_order, ordered as it is: one entry read.
-    MATCH (x:DatasetVersion) USING INDEX x:DatasetVersion(namespace, name, committedAt, id)
+    MATCH (x:DatasetVersion) USING INDEX SEEK x:DatasetVersion(namespace, name, committedAt, id)
       WHERE x.namespace = d.namespace AND x.name = d.name AND x.committedAt <= at AND x.id IS NOT NULL
       AND x.placeholder IS NULL AND coalesce(x.runId, '') <> r.id
     RETURN x ORDER BY x.namespace DESC, x.name DESC, x.committedAt DESC, x.id DESC LIMIT 1

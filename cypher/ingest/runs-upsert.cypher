@@ -66,7 +66,7 @@ CALL (run, j, r) {
   // read (test/store/history-cost.test.ts).
   CALL (j) {
     // All four properties of the index run_job_sort_order, ordered as it is: few entries read.
-    MATCH (x:Run) USING INDEX x:Run(jobNamespace, jobName, sortTime, id) WHERE x.jobNamespace = j.namespace
+    MATCH (x:Run) USING INDEX SEEK x:Run(jobNamespace, jobName, sortTime, id) WHERE x.jobNamespace = j.namespace
       AND x.jobName = j.name AND x.sortTime IS NOT NULL AND x.id IS NOT NULL AND x.lastEventAt IS NOT NULL
     RETURN x ORDER BY x.jobNamespace DESC, x.jobName DESC, x.sortTime DESC, x.id DESC LIMIT 1
   }

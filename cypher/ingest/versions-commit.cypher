@@ -28,7 +28,7 @@ CALL (c, v, d, old, new) {
   MATCH (r:Run)-[rd:READ]->(v) WHERE new IS NULL OR rd.at < new
   WITH c, v, d, old, collect([r, rd]) AS moving
   OPTIONAL CALL (v, d, old) {
-    MATCH (p:DatasetVersion) USING INDEX p:DatasetVersion(namespace, name, committedAt, id)
+    MATCH (p:DatasetVersion) USING INDEX SEEK p:DatasetVersion(namespace, name, committedAt, id)
       WHERE p.namespace = d.namespace AND p.name = d.name AND p.committedAt <= old AND p.id IS NOT NULL
       AND p <> v AND p.placeholder IS NULL
     RETURN p ORDER BY p.namespace DESC, p.name DESC, p.committedAt DESC, p.id DESC LIMIT 1
@@ -58,7 +58,7 @@ CALL (c, v, d, old, new) {
 CALL (c, v, d, new) {
   WITH c, v, d, new WHERE new IS NOT NULL
   OPTIONAL CALL (v, d, new) {
-    MATCH (p:DatasetVersion) USING INDEX p:DatasetVersion(namespace, name, committedAt, id)
+    MATCH (p:DatasetVersion) USING INDEX SEEK p:DatasetVersion(namespace, name, committedAt, id)
       WHERE p.namespace = d.namespace AND p.name = d.name AND p.committedAt <= new AND p.id IS NOT NULL
       AND p.placeholder IS NULL AND CASE WHEN p.committedAt = new THEN p.id < v.id ELSE true END
     RETURN p ORDER BY p.namespace DESC, p.name DESC, p.committedAt DESC, p.id DESC LIMIT 1
@@ -78,7 +78,7 @@ CALL (c) {
 // CURRENT_VERSION: the version committed last, else the placeholder.
 CALL (c, d) {
   OPTIONAL CALL (d) {
-    MATCH (x:DatasetVersion) USING INDEX x:DatasetVersion(namespace, name, committedAt, id)
+    MATCH (x:DatasetVersion) USING INDEX SEEK x:DatasetVersion(namespace, name, committedAt, id)
       WHERE x.namespace = d.namespace AND x.name = d.name AND x.committedAt IS NOT NULL AND x.id IS NOT NULL
       AND x.placeholder IS NULL
     RETURN x ORDER BY x.namespace DESC, x.name DESC, x.committedAt DESC, x.id DESC LIMIT 1

@@ -8,7 +8,7 @@ WHERE NOT j.isDeleted
 // every run of a job with a long history (test/store/history-cost.test.ts).
 WITH j, COUNT { (j)<-[:RUN_OF]-() } AS totalCount
 CALL (j) {
-  MATCH (r:Run) USING INDEX r:Run(jobNamespace, jobName, sortTime, id)
+  MATCH (r:Run) USING INDEX SEEK r:Run(jobNamespace, jobName, sortTime, id)
     WHERE r.jobNamespace = j.namespace AND r.jobName = j.name AND r.sortTime IS NOT NULL AND r.id IS NOT NULL
   WITH r ORDER BY r.jobNamespace DESC, r.jobName DESC, r.sortTime DESC, r.id DESC SKIP $offset LIMIT $limit
   RETURN collect(r {.*, reads: [(r)-[rd:READ]->(rv) | rv {.id, .namespace, .name, facets: [k IN keys(rd)

@@ -19,7 +19,7 @@ OPTIONAL CALL (d, at, hasAny) {
   WITH d, at WHERE hasAny
   // Its own subquery, so that hasAny gates the lookup (cypher/README.md).
   CALL (d, at) {
-    MATCH (v:DatasetVersion) USING INDEX v:DatasetVersion(namespace, name, createdAt, id)
+    MATCH (v:DatasetVersion) USING INDEX SEEK v:DatasetVersion(namespace, name, createdAt, id)
       WHERE v.namespace = d.namespace AND v.name = d.name AND v.createdAt <= coalesce(at, $endOfTime)
       AND v.id IS NOT NULL AND v.`facet.columnLineage` IS NOT NULL
     RETURN v ORDER BY v.namespace DESC, v.name DESC, v.createdAt DESC, v.id DESC LIMIT 1
@@ -29,7 +29,7 @@ OPTIONAL CALL (d, at, hasAny) {
 OPTIONAL CALL (d, at) {
   WITH d, at WHERE at IS NOT NULL
   CALL (d, at) {
-    MATCH (v:DatasetVersion) USING INDEX v:DatasetVersion(namespace, name, createdAt, id)
+    MATCH (v:DatasetVersion) USING INDEX SEEK v:DatasetVersion(namespace, name, createdAt, id)
       WHERE v.namespace = d.namespace AND v.name = d.name AND v.createdAt <= at AND v.id IS NOT NULL
     RETURN v ORDER BY v.namespace DESC, v.name DESC, v.createdAt DESC, v.id DESC LIMIT 1
   }

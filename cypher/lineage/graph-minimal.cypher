@@ -27,7 +27,7 @@ CALL (n) {
     // A subquery of its own so that the condition gates the lookup: planned in one query part, the
     // condition was tested on every run the seek read (test/store/history-cost.test.ts).
     CALL (n) {
-      MATCH (r:Run) USING INDEX r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = n.namespace
+      MATCH (r:Run) USING INDEX SEEK r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = n.namespace
         AND r.jobName = n.name AND r.sortTime <= $asOf AND r.id IS NOT NULL
         AND r.lastEventAt IS NOT NULL
       RETURN r ORDER BY r.jobNamespace DESC, r.jobName DESC, r.sortTime DESC, r.id DESC LIMIT 1

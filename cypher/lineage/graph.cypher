@@ -70,7 +70,7 @@ RETURN [n IN members[at..at + $chunk] |
       // A subquery of its own so that the condition gates the lookup: planned in one query part, the
       // condition was tested on every run the seek read (test/store/history-cost.test.ts).
       CALL (n) {
-        MATCH (r:Run) USING INDEX r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = n.namespace
+        MATCH (r:Run) USING INDEX SEEK r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = n.namespace
           AND r.jobName = n.name AND r.sortTime <= $asOf AND r.id IS NOT NULL
           AND r.lastEventAt IS NOT NULL
         RETURN r ORDER BY r.jobNamespace DESC, r.jobName DESC, r.sortTime DESC, r.id DESC LIMIT 1
@@ -85,7 +85,7 @@ RETURN [n IN members[at..at + $chunk] |
     OPTIONAL CALL (n, c) {
       WITH n, c WHERE coalesce(c.committedAt, c.createdAt) > $asOf
       OPTIONAL CALL (n) {
-        MATCH (v:DatasetVersion) USING INDEX v:DatasetVersion(namespace, name, committedAt, id)
+        MATCH (v:DatasetVersion) USING INDEX SEEK v:DatasetVersion(namespace, name, committedAt, id)
           WHERE v.namespace = n.namespace AND v.name = n.name AND v.committedAt <= $asOf AND v.id IS NOT NULL
           AND v.placeholder IS NULL
         RETURN v ORDER BY v.namespace DESC, v.name DESC, v.committedAt DESC, v.id DESC LIMIT 1
@@ -95,7 +95,7 @@ RETURN [n IN members[at..at + $chunk] |
         WITH n, v WHERE v IS NULL
         // Its own subquery, so that `v IS NULL` gates the lookup (as the run's above).
         CALL (n) {
-          MATCH (p:DatasetVersion) USING INDEX p:DatasetVersion(namespace, name, committedAt, id)
+          MATCH (p:DatasetVersion) USING INDEX SEEK p:DatasetVersion(namespace, name, committedAt, id)
             WHERE p.namespace = n.namespace AND p.name = n.name AND p.committedAt <= $asOf AND p.id IS NOT NULL
             AND p.placeholder
           RETURN p LIMIT 1
