@@ -15,7 +15,9 @@
 //   current version id or null), deleted (its dataset is soft-deleted),
 //   inputs ([{namespace, dataset, field, jobNamespace, jobName, transformations (JSON text)}]: every
 //   FEEDS edge into the column), outs ([[namespace, dataset, field]]: every column it feeds)}
-MATCH (s:DatasetField) WHERE elementId(s) IN $startIds
+// One id at a time: `elementId(s) IN $startIds` was planned as a scan of every DatasetField, filtered.
+UNWIND $startIds AS startId
+MATCH (s:DatasetField) WHERE elementId(s) = startId
 CALL (s) {
   MATCH (s)(()<-[:FEEDS]-(x)){0, 20 /*maxRels*/}(n)
   RETURN n
