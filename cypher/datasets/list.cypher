@@ -21,7 +21,7 @@ CALL () {
      + COLLECT { MATCH (x:Dataset) WHERE x.isAlias = true
        AND x.namespace = $namespace RETURN x.name LIMIT 101 } AS hidden
   WITH hidden, size(hidden) <= 100 AS fewHidden
-  MATCH (d:Dataset) WHERE d.namespace = $namespace AND d.name IS NOT NULL
+  MATCH (d:Dataset) USING INDEX SEEK d:Dataset(namespace, name) WHERE d.namespace = $namespace AND d.name IS NOT NULL
     AND CASE WHEN fewHidden THEN NOT d.name IN hidden ELSE NOT d.isDeleted AND d.isAlias IS NULL END
   WITH d ORDER BY d.namespace, d.name /*order*/ SKIP $offset LIMIT $limit
   RETURN collect(d {.*,

@@ -27,7 +27,7 @@ CALL () {
   // read instead (no quadratic list test).
   WITH COLLECT { MATCH (x:Job) WHERE x.isDeleted = true AND x.namespace = $namespace RETURN x.name LIMIT 101 } AS hidden
   WITH hidden, size(hidden) <= 100 AS fewHidden
-  MATCH (j:Job)
+  MATCH (j:Job) USING INDEX SEEK j:Job(namespace, name)
   WHERE j.namespace = $namespace AND j.name IS NOT NULL
     AND CASE WHEN fewHidden THEN NOT j.name IN hidden ELSE NOT j.isDeleted END
     AND ($states IS NULL OR j.latestRunState IN $states)
