@@ -10,6 +10,14 @@ export const JSON_TEXT: unique symbol = Symbol('jsonText');
 export type WithJsonText = { [JSON_TEXT]?: Record<string, string> };
 
 /**
+ * An object's whole JSON text, made ahead of time: a lineage edge is serialized as its record arrives,
+ * once, though the answer writes it twice (in its origin's outEdges and its destination's inEdges).
+ */
+export const OWN_JSON_TEXT: unique symbol = Symbol('ownJsonText');
+
+export type WithOwnJsonText = { [OWN_JSON_TEXT]?: string };
+
+/**
  * Records `obj[key]`'s JSON text on `obj`. The member must not change afterwards (the text would be
  * stale): call it once the member is final.
  */
@@ -20,5 +28,11 @@ export function keepJsonText<T extends object>(obj: T, key: keyof T & string): T
   if (texts) texts[key] = text;
   // Not enumerable: copies, deep comparisons and every other writer see the object as it is.
   else Object.defineProperty(obj, JSON_TEXT, { value: { [key]: text }, enumerable: false });
+  return obj;
+}
+
+/** Records `obj`'s JSON text on it. `obj` must not change afterwards: call it once the object is final. */
+export function keepOwnJsonText<T extends object>(obj: T): T {
+  Object.defineProperty(obj, OWN_JSON_TEXT, { value: JSON.stringify(obj), enumerable: false });
   return obj;
 }

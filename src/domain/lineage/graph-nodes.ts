@@ -186,11 +186,14 @@ function byOriginDestination(a: LineageEdge, b: LineageEdge): number {
           : 0;
 }
 
+/**
+ * An edge of an origin's outs: its destination alone, with the extras to add, or built already (its
+ * JSON kept, src/api/json-text.ts, so that an answer writes each edge's text once for both ends).
+ */
+export type OutEdge = string | { destination: string; extras: EdgeExtras } | { destination: string; edge: LineageEdge };
+
 /** Adds the edges between nodes of the answer (both endpoints present) to both ends; sorts everything. */
-export function wireEdges(
-  nodes: LineageNode[],
-  outs: Map<string, (string | { destination: string; extras: EdgeExtras })[]>,
-): LineageNode[] {
+export function wireEdges(nodes: LineageNode[], outs: Map<string, OutEdge[]>): LineageNode[] {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   for (const [origin, destinations] of outs) {
     const from = byId.get(origin);
@@ -201,7 +204,10 @@ export function wireEdges(
       const to = byId.get(destination);
       if (!to || seen.has(destination)) continue;
       seen.add(destination);
-      const edge = typeof d === 'string' ? { origin, destination } : { origin, destination, ...d.extras };
+      let edge: LineageEdge;
+      if (typeof d === 'string') edge = { origin, destination };
+      else if ('edge' in d) edge = d.edge;
+      else edge = { origin, destination, ...d.extras };
       from.outEdges.push(edge);
       to.inEdges.push(edge);
     }

@@ -3,11 +3,11 @@
  * renders every node with what its `data` needs, whatever the graph size. docs/lineage.md.
  */
 import { int } from '../db.js';
-import { keepJsonText } from '../../api/json-text.js';
+import { keepJsonText, keepOwnJsonText } from '../../api/json-text.js';
 import { iso } from '../time.js';
 import { toDataset, toJob } from '../mappers.js';
 import type { Duration } from '../../domain/duration.js';
-import type { LineageGraph, LineageNode } from '../../api/types.js';
+import type { LineageEdge, LineageGraph, LineageNode } from '../../api/types.js';
 import { datasetNodeId, jobNodeId, type ParsedNodeId } from '../../domain/node-id.js';
 import {
   datasetAsOf,
@@ -18,6 +18,7 @@ import {
   type EdgeExtras,
   type LineageFields,
   type LineageInclude,
+  type OutEdge,
 } from '../../domain/lineage/graph-nodes.js';
 import type { LineageReader } from './resolver.js';
 import { graphQuery, maxRelsFor, viewParams, type Direction } from './view.js';
@@ -53,7 +54,7 @@ export function renderGraphRow(
   row: { isJob: boolean; node: Props; out: Props[] },
   asOf: number | null,
   include: ReadonlySet<LineageInclude>,
-): { node: LineageNode; out: { destination: string; extras: EdgeExtras }[] } {
+): { node: LineageNode; out: { destination: string; edge: LineageEdge }[] } {
   const { isJob, out } = row;
   let node = row.node;
   // A job's outputs are its out edges (graph.cypher reads them once).
@@ -73,9 +74,14 @@ export function renderGraphRow(
       } as LineageNode,
       'data',
     ),
+    // Each edge is made, and its JSON text too, while Neo4j still renders the rest (json-text.ts).
     out: out.map((e) => {
       const [a, b] = e.to as [string, string];
-      return { destination: destinationId(a, b), extras: edgeExtras(e, asOf !== null) };
+      const destination = destinationId(a, b);
+      return {
+        destination,
+        edge: keepOwnJsonText({ origin: nodeId, destination, ...edgeExtras(e, asOf !== null) } as LineageEdge),
+      };
     }),
   };
 }
@@ -123,7 +129,7 @@ export class GraphLineage {
     const rows = rendered.flat();
     const truncated = rows.length > this.maxNodes;
     const nodes: LineageNode[] = [];
-    const outs = new Map<string, { destination: string; extras: EdgeExtras }[]>();
+    const outs = new Map<string, OutEdge[]>();
     for (const { node, out } of rows.slice(0, this.maxNodes)) {
       nodes.push(node);
       outs.set(node.id, out);
