@@ -37,6 +37,8 @@ function arrayJson(array: unknown[]): string {
   return `${out}]`;
 }
 
+const memberJson = (value: unknown) => (Array.isArray(value) ? arrayJson(value) : JSON.stringify(value));
+
 /**
  * JSON.stringify(element) as an array element, using the member texts kept on it (src/api/json-text.ts),
  * and those of its array members' elements: the same keys in the same order, members without a JSON
@@ -47,8 +49,7 @@ function elementJson(element: unknown): string {
   if (!texts) return JSON.stringify(element) ?? 'null';
   let out = '{';
   for (const key of Object.keys(element as object)) {
-    const value = (element as Record<string, unknown>)[key];
-    const text = texts[key] ?? (Array.isArray(value) ? arrayJson(value) : JSON.stringify(value));
+    const text = texts[key] ?? memberJson((element as Record<string, unknown>)[key]);
     if (text === undefined) continue;
     out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${text}`;
   }
