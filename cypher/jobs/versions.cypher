@@ -15,11 +15,14 @@ CALL (j) {
   RETURN collect({
     version: v {.*, inputs: [(v)-[:HAS_INPUT]->(d:Dataset) | [d.namespace, d.name]],
       outputs: [(v)-[:HAS_OUTPUT]->(d:Dataset) | [d.namespace, d.name]]},
+    // The index run_version_sort_order read newest first: one entry, however many runs executed the version.
     latestRun: COLLECT {
-      MATCH (r:Run)-[:EXECUTED]->(v)
+      MATCH (r:Run) USING INDEX SEEK r:Run(jobVersion, sortTime, id)
+        WHERE r.jobVersion = v.id AND r.sortTime IS NOT NULL AND r.id IS NOT NULL
+      WITH r ORDER BY r.jobVersion DESC, r.sortTime DESC, r.id DESC LIMIT 1
       RETURN r {.*, reads: [(r)-[rd:READ]->(rv) | rv {.id, .namespace, .name, facets: [k IN keys(rd)
         WHERE k STARTS WITH 'facet.' | [k, rd[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id, .namespace, .name,
-        facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]} ORDER BY r.sortTime DESC LIMIT 1
+        facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]}
     }[0]
   }) AS versions
 }

@@ -11,6 +11,9 @@ CREATE INDEX run_started_at IF NOT EXISTS FOR (r:Run) ON (r.startedAt);
 // lineage, the version a run read, LATEST_RUN and CURRENT_VERSION chosen again). The id is in the key
 // so that `ORDER BY` all four properties descending `LIMIT 1` reads one entry, ties broken by id.
 CREATE INDEX run_job_sort_order IF NOT EXISTS FOR (r:Run) ON (r.jobNamespace, r.jobName, r.sortTime, r.id);
+// A job version's latest run (the job's version pages), read as one entry whatever the number of runs
+// that executed it (`jobVersion` mirrors the run's EXECUTED).
+CREATE INDEX run_version_sort_order IF NOT EXISTS FOR (r:Run) ON (r.jobVersion, r.sortTime, r.id);
 CREATE INDEX dataset_version_commit_order IF NOT EXISTS FOR (v:DatasetVersion) ON (v.namespace, v.name, v.committedAt,
   v.id);
 // A dataset's newest version created at or before a time, and its newest declaring column lineage

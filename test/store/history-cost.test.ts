@@ -220,6 +220,26 @@ describe('cost and history: database hits that do not grow with the runs and ver
       await expectSameCost('jobs/runs', hits, ['load_orders_small', 'load_orders_big'], 10);
     });
 
+    it('a page of the versions of a job whose version ran 300 times costs what it costs after 3', async () => {
+      const hits = (job: string) =>
+        readHits(cypher('jobs/versions'), { namespace: 'airflow', name: job, offset: neo4jInt(0), limit: neo4jInt(2) });
+      await expectSameCost('jobs/versions', hits, ['load_orders_small', 'load_orders_big'], 10);
+    });
+
+    it('one version of a job, which ran 300 times, costs what it costs after 3', async () => {
+      const hits = async (job: string) => {
+        const answer = await testDb().read({ op: 'test' }, (tx) =>
+          tx.run('MATCH (:Job {namespace: $ns, name: $job})-[:CURRENT_VERSION]->(v) RETURN v.id AS id', {
+            ns: 'airflow',
+            job,
+          }),
+        );
+        const version = answer.records[0].get('id') as string;
+        return readHits(cypher('jobs/version'), { namespace: 'airflow', name: job, version });
+      };
+      await expectSameCost('jobs/version', hits, ['load_orders_small', 'load_orders_big'], 10);
+    });
+
     it('a page of the versions of a dataset with 300 versions costs what it costs with 2', async () => {
       const hits = (dataset: string) =>
         readHits(cypher('datasets/versions'), {
