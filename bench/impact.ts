@@ -29,11 +29,13 @@ import {
   cpuSpeedProbe,
   exportRef,
   machine,
+  planSummary,
   request,
   startBenchNeo4j,
   startServiceProcess,
   summarize,
   writeResult,
+  type PlanNode,
   type ServiceProcess,
 } from './support.js';
 import { generate, ingestOrReuse, KEPT_HOME } from './lineage-graph.js';
@@ -114,24 +116,6 @@ class SideStats {
       truncated: this.truncated,
     };
   }
-}
-
-type PlanNode = {
-  operatorType: string;
-  arguments: Record<string, unknown>;
-  children: PlanNode[];
-  rows?: number;
-  dbHits?: number;
-};
-function planSummary(p: PlanNode, depth = 0, out: string[] = []): string[] {
-  const details =
-    typeof p.arguments?.Details === 'string'
-      ? ` ${(p.arguments.Details as string).replace(/\s+/g, ' ').slice(0, 160)}`
-      : '';
-  const stats = p.rows !== undefined ? ` [rows=${p.rows}, dbHits=${p.dbHits}]` : '';
-  out.push(`${'  '.repeat(depth)}${p.operatorType.replace(/@neo4j$/, '')}${details}${stats}`);
-  for (const c of p.children) planSummary(c, depth + 1, out);
-  return out;
 }
 
 async function profile(db: Db, label: string, text: string, params: Record<string, unknown>) {

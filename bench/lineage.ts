@@ -28,11 +28,13 @@ import {
   checkoutRef,
   cpuSpeedProbe,
   machine,
+  planSummary,
   request,
   startBenchNeo4j,
   startServiceProcess,
   summarize,
   writeResult,
+  type PlanNode,
 } from './support.js';
 import { generate, ingestGraph, ingestOrReuse, KEPT_HOME } from './lineage-graph.js';
 import { createDriver } from '../src/neo4j/runtime.js';
@@ -110,25 +112,6 @@ async function measure(url: string, c: Case, iterations: number) {
       : null,
     truncated,
   };
-}
-
-type PlanNode = {
-  operatorType: string;
-  arguments: Record<string, unknown>;
-  children: PlanNode[];
-  rows?: number;
-  dbHits?: number;
-};
-
-function planSummary(p: PlanNode, depth = 0, out: string[] = []): string[] {
-  const details =
-    typeof p.arguments?.Details === 'string'
-      ? ` ${(p.arguments.Details as string).replace(/\s+/g, ' ').slice(0, 160)}`
-      : '';
-  const stats = p.rows !== undefined ? ` [rows=${p.rows}, dbHits=${p.dbHits}]` : '';
-  out.push(`${'  '.repeat(depth)}${p.operatorType.replace(/@neo4j$/, '')}${details}${stats}`);
-  for (const c of p.children) planSummary(c, depth + 1, out);
-  return out;
 }
 
 /** PROFILE of the traversal query exactly as the service sends it, and Neo4j's own timing of it. */

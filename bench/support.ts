@@ -352,3 +352,26 @@ export function writeResult(name: string, result: unknown): string {
   fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   return file;
 }
+
+export type PlanNode = {
+  operatorType: string;
+  arguments: Record<string, unknown>;
+  children: PlanNode[];
+  rows?: number;
+  dbHits?: number;
+};
+
+/**
+ * A Cypher plan as lines, one operator each, indented by depth: its details (160 characters at most) and,
+ * for a PROFILE, its rows and database hits.
+ */
+export function planSummary(p: PlanNode, depth = 0, out: string[] = []): string[] {
+  const details =
+    typeof p.arguments?.Details === 'string'
+      ? ` ${(p.arguments.Details as string).replace(/\s+/g, ' ').slice(0, 160)}`
+      : '';
+  const stats = p.rows !== undefined ? ` [rows=${p.rows}, dbHits=${p.dbHits}]` : '';
+  out.push(`${'  '.repeat(depth)}${p.operatorType.replace(/@neo4j$/, '')}${details}${stats}`);
+  for (const c of p.children) planSummary(c, depth + 1, out);
+  return out;
+}

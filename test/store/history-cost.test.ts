@@ -10,6 +10,7 @@ import { writeEvents } from '../../src/store/ingest.js';
 import { impactQuery } from '../../src/store/impact.js';
 import { graphQuery, maxRelsFor, viewParams } from '../../src/store/lineage/index.js';
 import { DEFAULT_WINDOW, END_OF_TIME } from '../../src/store/lineage/view.js';
+import { planSummary } from '../../bench/support.js';
 import { build, testDb, testDriver, wipe, type TestApp } from '../helper.js';
 import { completedRun, DEFAULT_DATASET_NS, runEvent } from '../support/events.js';
 import { columnLineageFacet } from '../http/lineage/support.js';
@@ -47,13 +48,6 @@ async function profiledHits(event: NormalizedEvent): Promise<number> {
   return hits;
 }
 
-/** Each operator of a profiled plan on a line, indented by depth, with its hits and details. */
-function planText(plan: ProfiledPlan, depth = 0): string {
-  const details = String(plan.arguments?.Details ?? '').slice(0, 160);
-  const line = `${'  '.repeat(depth)}${plan.operatorType} hits=${plan.dbHits} rows=${plan.rows} ${details}\n`;
-  return line + plan.children.map((child) => planText(child, depth + 1)).join('');
-}
-
 /** The plans of the last reads measured, so that a failure shows where the hits went. */
 const lastPlans: string[] = [];
 
@@ -61,7 +55,7 @@ const lastPlans: string[] = [];
 async function readHits(text: string, params: Record<string, unknown>): Promise<number> {
   const answer = await testDb().read({ op: 'test' }, (tx) => tx.run(`PROFILE ${text}`, params));
   const plan = answer.summary.profile as ProfiledPlan;
-  lastPlans.push(planText(plan));
+  lastPlans.push(`${planSummary(plan).join('\n')}\n`);
   if (lastPlans.length > 2) lastPlans.shift();
   return dbHits(plan);
 }
