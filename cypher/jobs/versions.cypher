@@ -5,13 +5,15 @@
 // or null}]}.
 MATCH (j:Job {namespace: $namespace, name: $name})
 WHERE NOT j.isDeleted
+// The count is the relationship's degree and the page reads the index job_version_create_order in its
+// order (a version's namespace and name are its job's, set when it is created): neither visits every
+// version of a job that writes a new partition each run, and so has a version per run
+// (test/store/history-cost.test.ts). Versions created at the same instant come by id, descending.
+WITH j, COUNT { (j)<-[:VERSION_OF]-() } AS totalCount
 CALL (j) {
-  MATCH (v:JobVersion)-[:VERSION_OF]->(j)
-  RETURN count(v) AS totalCount
-}
-CALL (j) {
-  MATCH (v:JobVersion)-[:VERSION_OF]->(j)
-  WITH v ORDER BY v.createdAt DESC, v.id SKIP $offset LIMIT $limit
+  MATCH (v:JobVersion) USING INDEX SEEK v:JobVersion(namespace, name, createdAt, id)
+    WHERE v.namespace = j.namespace AND v.name = j.name AND v.createdAt IS NOT NULL AND v.id IS NOT NULL
+  WITH v ORDER BY v.namespace DESC, v.name DESC, v.createdAt DESC, v.id DESC SKIP $offset LIMIT $limit
   RETURN collect({
     version: v {.*, inputs: [(v)-[:HAS_INPUT]->(d:Dataset) | [d.namespace, d.name]],
       outputs: [(v)-[:HAS_OUTPUT]->(d:Dataset) | [d.namespace, d.name]]},

@@ -22,6 +22,9 @@ CREATE INDEX dataset_version_create_order IF NOT EXISTS FOR (v:DatasetVersion) O
   v.id);
 // A job's version used last (its CURRENT_VERSION, chosen again when versions lose time or go away).
 CREATE INDEX job_version_use_order IF NOT EXISTS FOR (v:JobVersion) ON (v.namespace, v.name, v.updatedAt, v.id);
+// A page of a job's versions, newest first (jobs/versions.cypher): read in the index's order, where a
+// job writing a new partition each run has a version per run.
+CREATE INDEX job_version_create_order IF NOT EXISTS FOR (v:JobVersion) ON (v.namespace, v.name, v.createdAt, v.id);
 CREATE INDEX run_state IF NOT EXISTS FOR (r:Run) ON (r.state);
 CREATE INDEX dataset_version_created_at IF NOT EXISTS FOR (v:DatasetVersion) ON (v.createdAt);
 CREATE INDEX lineage_event_time IF NOT EXISTS FOR (e:LineageEvent) ON (e.eventTime);

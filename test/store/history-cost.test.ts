@@ -94,7 +94,9 @@ async function expectSameCost(
 
 describe('cost and history: database hits that do not grow with the runs and versions stored', () => {
   let t: TestApp;
-  before(async () => {
+  before(async function () {
+    // About 1,200 runs written through the API: longer than one test's default on a busy machine.
+    this.timeout(180_000);
     await wipe();
     t = await build();
     // A job (and the dataset it writes) with 2 runs, one with 300; the same with column lineage declared.
@@ -102,6 +104,9 @@ describe('cost and history: database hits that do not grow with the runs and ver
     await history('orders_big', 300);
     await history('totals_small', 2, true);
     await history('totals_big', 300, true);
+    // A job writing a new partition each run: a job version per run.
+    await partitions('daily_small', 3);
+    await partitions('daily_big', 300);
   });
   after(() => t.close());
 
@@ -111,6 +116,15 @@ describe('cost and history: database hits that do not grow with the runs and ver
       ? { name: table, facets: { columnLineage: columnLineageFacet({ total: [{ name: 'orders', field: 'amount' }] }) } }
       : table;
     const events = Array.from({ length: runs }, () => completedRun({ job: `load_${table}`, outputs: [output] })).flat();
+    for (let i = 0; i < events.length; i += 100) {
+      const res = await t.post('/api/v1/lineage/batch', events.slice(i, i + 100));
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    }
+  }
+
+  /** `runs` completed runs of `job`, each writing a partition of its own (so each a version of the job). */
+  async function partitions(job: string, runs: number) {
+    const events = Array.from({ length: runs }, (_, i) => completedRun({ job, outputs: [`${job}.part_${i}`] })).flat();
     for (let i = 0; i < events.length; i += 100) {
       const res = await t.post('/api/v1/lineage/batch', events.slice(i, i + 100));
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -218,6 +232,14 @@ describe('cost and history: database hits that do not grow with the runs and ver
       const hits = (job: string) =>
         readHits(cypher('jobs/versions'), { namespace: 'airflow', name: job, offset: neo4jInt(0), limit: neo4jInt(2) });
       await expectSameCost('jobs/versions', hits, ['load_orders_small', 'load_orders_big'], 10);
+    });
+
+    it('a page of the versions of a job with 300 versions costs what it costs with 3', async () => {
+      const page = await t.get('/api/v1/namespaces/airflow/jobs/daily_big/versions?limit=2');
+      expect(page.body.totalCount).to.equal(300);
+      const hits = (job: string) =>
+        readHits(cypher('jobs/versions'), { namespace: 'airflow', name: job, offset: neo4jInt(0), limit: neo4jInt(2) });
+      await expectSameCost('jobs/versions', hits, ['daily_small', 'daily_big'], 10);
     });
 
     it('one version of a job, which ran 300 times, costs what it costs after 3', async () => {
