@@ -1,13 +1,14 @@
-// Stored raw lineage events with $after <= eventTime <= $before, newest first, one page, with the total.
+// Stored raw lineage events with $after <= eventTime < $before (a half-open window, as Marquez reads it),
+// newest first, one page, with the total.
 // (Two files, -asc and -desc, so the eventTime range index provides the order.)
 // Params: $after, $before (ISO-8601 strings), $offset, $limit (integers).
 // Returns one row {totalCount, events: [payload JSON text]}.
 CALL () {
-  MATCH (e:LineageEvent) WHERE e.eventTime >= datetime($after) AND e.eventTime <= datetime($before)
+  MATCH (e:LineageEvent) WHERE e.eventTime >= datetime($after) AND e.eventTime < datetime($before)
   RETURN count(e) AS totalCount
 }
 CALL () {
-  MATCH (e:LineageEvent) WHERE e.eventTime >= datetime($after) AND e.eventTime <= datetime($before)
+  MATCH (e:LineageEvent) WHERE e.eventTime >= datetime($after) AND e.eventTime < datetime($before)
   WITH e ORDER BY e.eventTime DESC, e.id DESC SKIP $offset LIMIT $limit
   RETURN collect(e.payload) AS events
 }

@@ -9,13 +9,15 @@ WITH CASE WHEN $period = 'DAY'
        THEN [i IN range(23, 0, -1) | datetime.truncate('hour', now) - duration({hours: i})]
        ELSE [i IN range(6, 0, -1) | datetime.truncate('day', now) - duration({days: i})] END AS starts,
      CASE WHEN $period = 'DAY' THEN duration({hours: 1}) ELSE duration({days: 1}) END AS step
-WITH [s IN starts | {start: s, end: s + step}] AS buckets
+// Bounds as UTC instants: Neo4j orders a named-zone time after an offset time at the same instant, so a
+// stored time (always UTC, 'Z') exactly at a bucket's start would otherwise count in the bucket before.
+WITH [s IN starts | {start: datetime({epochMillis: s.epochMillis}),
+  end: datetime({epochMillis: (s + step).epochMillis})}] AS buckets
 CALL (buckets) {
   MATCH (n:Dataset) WHERE NOT n.isDeleted AND n.isAlias IS NULL
   RETURN count(CASE WHEN n.createdAt < buckets[0].start THEN 1 END) AS before,
          collect(CASE WHEN n.createdAt >= buckets[0].start THEN n.createdAt END) AS recent
 }
 UNWIND buckets AS b
-RETURN datetime({epochMillis: b.start.epochMillis}) AS startInterval,
-  datetime({epochMillis: b.end.epochMillis}) AS endInterval, before + size([c IN recent WHERE c < b.end]) AS count
+RETURN b.start AS startInterval, b.end AS endInterval, before + size([c IN recent WHERE c < b.end]) AS count
 ORDER BY startInterval

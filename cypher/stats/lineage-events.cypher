@@ -9,7 +9,10 @@ WITH CASE WHEN $period = 'DAY'
        THEN [i IN range(23, 0, -1) | datetime.truncate('hour', now) - duration({hours: i})]
        ELSE [i IN range(6, 0, -1) | datetime.truncate('day', now) - duration({days: i})] END AS starts,
      CASE WHEN $period = 'DAY' THEN duration({hours: 1}) ELSE duration({days: 1}) END AS step
-WITH [s IN starts | {start: s, end: s + step}] AS buckets
+// Bounds as UTC instants: Neo4j orders a named-zone time after an offset time at the same instant, so a
+// stored time (always UTC, 'Z') exactly at a bucket's start would otherwise count in the bucket before.
+WITH [s IN starts | {start: datetime({epochMillis: s.epochMillis}),
+  end: datetime({epochMillis: (s + step).epochMillis})}] AS buckets
 UNWIND buckets AS b
 CALL (b) {
   MATCH (e:LineageEvent) WHERE e.eventTime >= b.start AND e.eventTime < b.end
@@ -21,6 +24,5 @@ CALL (b) {
          count(CASE WHEN e.eventType IS NULL OR NOT e.eventType IN ['START', 'RUNNING', 'COMPLETE', 'FAIL',
            'ABORT'] THEN 1 END) AS other
 }
-RETURN datetime({epochMillis: b.start.epochMillis}) AS startInterval,
-  datetime({epochMillis: b.end.epochMillis}) AS endInterval, start, running, complete, fail, abort, other
+RETURN b.start AS startInterval, b.end AS endInterval, start, running, complete, fail, abort, other
 ORDER BY startInterval

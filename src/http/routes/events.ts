@@ -1,6 +1,7 @@
 /**
  * GET /events/lineage: the stored raw events as received, by eventTime.
- * `after`/`before` (ISO-8601 date-times with an offset or Z, or YYYY-MM-DD; inclusive),
+ * `after` (inclusive) and `before` (exclusive, as in Marquez: windows that meet do not share an event);
+ * ISO-8601 date-times with an offset or Z, or YYYY-MM-DD,
  * `sortDirection=desc|asc` (default desc: newest first), `limit`, `offset`.
  */
 import Router from '@koa/router';
@@ -25,7 +26,7 @@ export function eventsRouter({ events }: Services, runtime: RouteRuntime): Route
     scope: 'read',
     query: {
       after: Type.Optional(Param.instant('Events at or after this time (no offset: UTC)')),
-      before: Type.Optional(Param.instant('Events at or before this time (no offset: UTC)')),
+      before: Type.Optional(Param.instant('Events before this time, not at it (no offset: UTC)')),
       sortDirection: Param.oneOf(['desc', 'asc'] as const, {
         default: 'desc',
         description: 'By eventTime; desc: newest first',

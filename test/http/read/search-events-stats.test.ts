@@ -177,8 +177,11 @@ describe('read API: search, raw events, stats', () => {
       );
       expect(window.events.map((e: { eventType: string }) => e.eventType)).to.deep.equal(['START', 'RUNNING']);
       expect(window.totalCount).to.equal(2);
+      // `before` is exclusive (Marquez's window): an event at that instant belongs to the next window.
       const day = await get('/api/v1/events/lineage?after=2024-05-01&before=2024-05-01T10:00:00');
-      expect(day.events.map((e: { eventType: string }) => e.eventType)).to.deep.equal(['START', 'RUNNING']);
+      expect(day.events.map((e: { eventType: string }) => e.eventType)).to.deep.equal(['RUNNING']);
+      const next = await get('/api/v1/events/lineage?after=2024-05-01T10:00:00Z&before=2024-05-02');
+      expect(next.events.map((e: { eventType: string }) => e.eventType)).to.deep.equal(['COMPLETE', 'START']);
       expect((await get('/api/v1/events/lineage?offset=3')).events).to.deep.equal([]);
     });
 
@@ -266,6 +269,22 @@ describe('read API: search, raw events, stats', () => {
       expect(datasets[6]).to.have.keys('startInterval', 'endInterval', 'count');
       const sources = await get<IntervalMetric[]>('/api/v1/stats/sources');
       expect(sources.map((s) => s.count)).to.deep.equal(Array(24).fill(1));
+    });
+
+    it('an event or a job exactly at a bucket\'s start counts from that bucket, in any zone', async () => {
+      // The start of the hour before this one, as stored times are written: UTC, 'Z'.
+      const start = new Date(Date.now() - 3_600_000);
+      start.setUTCMinutes(0, 0, 0);
+      const at = start.toISOString();
+      await post([runEvent({ job: 'on_the_hour', eventType: 'ABORT', eventTime: at })]);
+      for (const timezone of ['UTC', 'Europe/Paris']) {
+        const day = await get<LineageMetric[]>(`/api/v1/stats/lineage-events?period=DAY&timezone=${timezone}`);
+        const i = day.findIndex((b) => b.startInterval === at);
+        expect(i, `a bucket starts at ${at}`).to.be.greaterThan(0);
+        expect([day[i - 1].abort, day[i].abort], timezone).to.deep.equal([0, 1]);
+        const jobs = await get<IntervalMetric[]>(`/api/v1/stats/jobs?period=DAY&timezone=${timezone}`);
+        expect([jobs[i - 1].count, jobs[i].count], timezone).to.deep.equal([0, 1]);
+      }
     });
 
     it('400 for a bad period or time zone', async () => {
