@@ -21,6 +21,7 @@ import {
   migrateColumnLineageCount,
   migrateEdgeHistory,
   migrateFoldBookkeeping,
+  migrateJobVersionLinks,
   migrateLatestRunEnd,
 } from './store/migrations.js';
 import { projectRoot } from './paths.js';
@@ -63,6 +64,7 @@ async function prepareGraph(db: Db, logger: Logger): Promise<number> {
   await migrateLatestRunEnd(db, logger);
   await migrateDeletedLabel(db, logger);
   await migrateColumnLineageCount(db, logger);
+  await migrateJobVersionLinks(db, logger);
   await new NamespaceRepository(db).ensureDefault();
   return statements;
 }

@@ -25,7 +25,9 @@ MATCH (j:Job {namespace: ver.job.namespace, name: ver.job.name})
 MERGE (v:JobVersion {id: ver.id})
   ON CREATE SET v.namespace = j.namespace, v.name = j.name, v.location = ver.location,
                 v.context = ver.context, v.createdAt = vt, v.updatedAt = vt
-FOREACH (_ IN CASE WHEN existed THEN [] ELSE [1] END | CREATE (v)-[:VERSION_OF]->(j))
+// Merged, not created: two runs of one batch can take the same new version, and both rows found no
+// version before either made it. The check reads the new version's own few links, not the job's.
+FOREACH (_ IN CASE WHEN existed THEN [] ELSE [1] END | MERGE (v)-[:VERSION_OF]->(j))
 WITH ver, vt, j, v, existed
 CALL (ver, v, existed) {
   WITH ver, v WHERE NOT existed

@@ -216,6 +216,21 @@ export async function migrateColumnLineageCount(db: Db, logger?: Logger, batchSi
   );
 }
 
+export const JOB_VERSION_LINKS_MIGRATION = 'job-version-links';
+
+/**
+ * Leaves each job version one VERSION_OF link (cypher/migrations/job-version-links.cypher): earlier
+ * releases could link a new version twice when two runs of one transaction took it. Returns the number
+ * of versions repaired (0 when done before, or when none had an extra link).
+ */
+export async function migrateJobVersionLinks(db: Db, logger?: Logger, batchSize = 2000): Promise<number> {
+  return onceRecorded(db, JOB_VERSION_LINKS_MIGRATION, async () => {
+    const repaired = await batchesUntilNone(db, 'migrations/job-version-links', 'versions', batchSize, () => {});
+    if (repaired > 0) logger?.info({ versions: repaired }, 'job versions linked twice to their job: repaired');
+    return repaired;
+  });
+}
+
 /**
  * Runs a migration query that changes at most `$limit` items and returns how many in one column, one
  * transaction per batch, until a batch changes none; `progress` gets the running total after each batch.
@@ -223,8 +238,12 @@ export async function migrateColumnLineageCount(db: Db, logger?: Logger, batchSi
  */
 async function batchesUntilNone(
   db: Db,
-  name: 'migrations/latest-run-end' | 'migrations/deleted-label' | 'migrations/column-lineage-count',
-  column: 'jobs' | 'nodes' | 'datasets',
+  name:
+    | 'migrations/latest-run-end'
+    | 'migrations/deleted-label'
+    | 'migrations/column-lineage-count'
+    | 'migrations/job-version-links',
+  column: 'jobs' | 'nodes' | 'datasets' | 'versions',
   batchSize: number,
   progress: (total: number) => void,
 ): Promise<number> {

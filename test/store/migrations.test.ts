@@ -9,6 +9,7 @@ import {
   migrateDeletedLabel,
   migrateLatestRunEnd,
   migrateColumnLineageCount,
+  migrateJobVersionLinks,
 } from '../../src/store/migrations.js';
 import { columnLineageFacet, ds, e, expectGraph, job, lineagePath as p } from '../http/lineage/support.js';
 
@@ -235,5 +236,25 @@ describe('migration: the Deleted label of soft-deleted datasets and jobs', () =>
     expect(await migrateColumnLineageCount(t().db, undefined, 1), 'every dataset, one per batch').to.equal(2);
     expect(await counts()).to.deep.equal(['orders 0', 'totals 2']);
     expect(await migrateColumnLineageCount(t().db), 'a second start does nothing').to.equal(0);
+  });
+  it('job-version-links: a version linked twice to its job keeps one link', async () => {
+    await post(t(), completedRun({ job: 'twice', inputs: ['i'], outputs: ['o'] }));
+    await post(t(), completedRun({ job: 'once', inputs: ['o'], outputs: ['p'] }));
+    const links = async () =>
+      (
+        await t().db.read({ op: 'test' }, (tx) =>
+          tx.run('MATCH (:JobVersion)-[l:VERSION_OF]->(j:Job) RETURN j.name AS job, count(l) AS n ORDER BY job'),
+        )
+      ).records.map((r) => `${r.get('job')} ${r.get('n')}`);
+    // As an older release could leave it (two runs of one batch on a new version), unrecorded.
+    await t().db.write({ op: 'test' }, async (tx) => {
+      await tx.run("MATCH (v:JobVersion)-[:VERSION_OF]->(j:Job {name: 'twice'}) CREATE (v)-[:VERSION_OF]->(j)");
+      await tx.run('MATCH (m:Migration) DELETE m');
+    });
+    expect(await links()).to.deep.equal(['once 1', 'twice 2']);
+    expect(await migrateJobVersionLinks(t().db, undefined, 1), 'the one version repaired').to.equal(1);
+    expect(await links()).to.deep.equal(['once 1', 'twice 1']);
+    expect((await t().get('/api/v1/namespaces/airflow/jobs/twice/versions')).body.totalCount).to.equal(1);
+    expect(await migrateJobVersionLinks(t().db), 'a second start does nothing').to.equal(0);
   });
 });

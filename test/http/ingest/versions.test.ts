@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { useTestApp } from '../../helper.js';
 import { rows, value } from '../../support/graph.js';
 import { completedRun, runEvent, schemaFacet } from '../../support/events.js';
+import { parseEvent } from '../../../src/domain/openlineage/normalize.js';
+import { writeEvents } from '../../../src/store/ingest.js';
 
 describe('ingest: job and dataset versions', () => {
   const t = useTestApp();
@@ -26,6 +28,35 @@ describe('ingest: job and dataset versions', () => {
       expect(await executed(r3)).not.to.equal(await executed(r1));
       expect(await executed(r4)).not.to.equal(await executed(r3));
       expect(await value(t().db, 'MATCH (v:JobVersion) RETURN count(v)')).to.equal(3);
+    });
+
+    it('two runs of one transaction taking the same new version link it to its job once', async () => {
+      const [r1, r2] = [randomUUID(), randomUUID()];
+      const at = (m: number) => `2026-03-01T10:${String(m).padStart(2, '0')}:00Z`;
+      // Each run's first event moves it to a version its last one leaves: both end on the version
+      // reading i and writing o, which neither event of the batch found stored.
+      const raw = [
+        runEvent({ runId: r1, job: 'twice', eventType: 'COMPLETE', eventTime: at(2), outputs: ['o'] }),
+        runEvent({ runId: r2, job: 'twice', eventType: 'START', eventTime: at(3), inputs: ['i'] }),
+        runEvent({ runId: r2, job: 'twice', eventType: 'COMPLETE', eventTime: at(4), outputs: ['o'] }),
+        runEvent({ runId: r1, job: 'twice', eventType: 'START', eventTime: at(1), inputs: ['i'] }),
+      ];
+      const items = raw.map((e) => {
+        const parsed = parseEvent(e);
+        if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+        return { event: parsed.event, receivedAt: new Date().toISOString() };
+      });
+      // One transaction, as the committer writes a batch.
+      await t().db.write({ op: 'ingest x4', timeoutMs: 60_000 }, (tx) => writeEvents(tx, items));
+      expect(await executed(r1)).to.equal(await executed(r2));
+      expect(
+        await value(t().db, 'MATCH (:JobVersion)-[l:VERSION_OF]->(:Job {name: $job}) RETURN count(l)', {
+          job: 'twice',
+        }),
+      ).to.equal(1);
+      const page = await t().get('/api/v1/namespaces/airflow/jobs/twice/versions');
+      expect(page.body.totalCount).to.equal(1);
+      expect(page.body.versions).to.have.length(1);
     });
 
     it('input order does not change the version', async () => {
