@@ -3,7 +3,7 @@
  * calendar units: `P1M` before 31 March is 28 or 29 February's same time, as Neo4j's own
  * `datetime - duration('P1M')` would answer.
  */
-import { utc } from './utc.js';
+import { START_OF_TIME_MS, utc } from './utc.js';
 
 export interface Duration {
   years: number;
@@ -36,8 +36,17 @@ export function parseDuration(text: string): Duration | null {
   };
 }
 
-/** `time` (epoch ms) minus `d`, calendar units first (then days, then the clock part). */
+/**
+ * `time` (epoch ms) minus `d`, calendar units first (then days, then the clock part). A duration that
+ * reaches before the year 0 (`P9999999Y`) ends at its start: no stored time is earlier, so the window
+ * is everything, where the arithmetic would leave JavaScript's date range.
+ */
 export function minus(time: number, d: Duration): number {
+  const shifted = calendarMinus(time, d);
+  return Number.isFinite(shifted) && shifted > START_OF_TIME_MS ? shifted : START_OF_TIME_MS;
+}
+
+function calendarMinus(time: number, d: Duration): number {
   const t = new Date(time);
   const targetMonth = t.getUTCMonth() - d.months - d.years * 12;
   const day = t.getUTCDate();

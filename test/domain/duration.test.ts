@@ -31,4 +31,11 @@ describe('durations', () => {
     expect(iso(minus(Date.parse('0050-03-31T00:00:00Z'), duration('P1M')))).to.equal('0050-02-28T00:00:00.000Z');
     expect(iso(minus(Date.parse('0001-03-01T00:00:00Z'), duration('P1Y')))).to.equal('0000-03-01T00:00:00.000Z');
   });
+
+  it('minus: a duration reaching before the year 0 ends there (a window of everything), never an invalid time', () => {
+    const now = Date.parse('2026-11-27T12:00:00Z');
+    for (const text of ['P9999999Y', 'P300000Y', 'P10000000M', 'P9999999W', 'P3000Y'])
+      expect(iso(minus(now, duration(text))), text).to.equal('0000-01-01T00:00:00.000Z');
+    expect(iso(minus(now, duration('P2026Y')))).to.equal('0000-11-27T12:00:00.000Z');
+  });
 });

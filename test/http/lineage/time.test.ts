@@ -178,6 +178,19 @@ describe('GET /api/v1/lineage: time', () => {
     expect(nodeIds(await upstream({ asOf: '0050-03-01T00:00:00Z', window: 'P1D' }))).to.not.include(ds('scroll'));
   });
 
+  it('a window longer than recorded time (P9999999Y) is every event, as window=all, not an error', async () => {
+    await run(t(), 'archivist', '0050-02-15T00:00:00Z', ['scroll'], ['history']);
+    await run(t(), 'archivist', ago(1), ['facts'], ['history']);
+    const all = nodeIds(await getGraph(t(), p(ds('history'), { direction: 'upstream', window: 'all' })));
+    expect(all).to.include(ds('scroll'));
+    for (const window of ['P9999999Y', 'P10000000M', 'P9999999W'])
+      expect(nodeIds(await getGraph(t(), p(ds('history'), { direction: 'upstream', window }))), window).to.deep.equal(
+        all,
+      );
+    const changes = await t().get('/api/v1/impact/schema-changes?since=P300000Y');
+    expect(changes.status, JSON.stringify(changes.body)).to.equal(200);
+  });
+
   it("a streaming job's final FAIL with no datasets does not erase its graph", async () => {
     const streaming = {
       jobType: facet({ processingType: 'STREAMING', integration: 'FLINK', jobType: 'JOB' }, 'JobTypeJobFacet'),
