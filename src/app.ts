@@ -141,6 +141,8 @@ export function createApp(opts: AppOptions): App {
     authorize: createAuthorizer(opts.auth ?? AUTH_OFF),
     parseBody: bodyParser({
       enableTypes: ['json'],
+      // Every `application/*+json` the routes accept (the parser alone knows only a few of them).
+      extendTypes: { json: ['+json'] },
       jsonLimit: `${opts.bodyLimitBytes}b`,
       strict: true,
       onerror: (err) => {

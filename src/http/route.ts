@@ -272,7 +272,14 @@ async function parseBody(
   held: (hold: BodyHold) => void,
 ): Promise<unknown> {
   const required = spec.required !== false;
-  if (!required && !hasBody(ctx)) return undefined;
+  // No body at all: said as such, whatever Content-Type came with it (Koa's type check answers
+  // nothing without a body, which read as a refused type).
+  if (!hasBody(ctx)) {
+    if (!required) return undefined;
+    throw new HttpError(400, 'bad_request', `The request body is empty; expected ${spec.what}`);
+  }
+  // RFC 9110 8.4.1.3: a recipient treats x-gzip as gzip; the body parser knows only the latter.
+  if (ctx.get('content-encoding').trim().toLowerCase() === 'x-gzip') ctx.req.headers['content-encoding'] = 'gzip';
   if (!ctx.is('application/json', '+json')) {
     throw new HttpError(
       415,

@@ -95,6 +95,41 @@ describe('request guards', () => {
     },
   );
 
+  it('JSON bodies: none is 400 whatever the type, any +json type is parsed, x-gzip is gzip, other codings 415', async () => {
+    for (const method of ['POST', 'PUT'] as const) {
+      const path = method === 'POST' ? '/api/v1/lineage' : '/api/v1/namespaces/ns';
+      const res = await t().request(method, path, { headers: { 'content-type': 'application/json' } });
+      expect(res.status, method).to.equal(400);
+      expect(res.body).to.include({ error: 'bad_request' });
+      expect(res.body.message).to.match(/body is empty/);
+    }
+    const vendor = await t().request('POST', '/api/v1/lineage', {
+      headers: { 'content-type': 'application/vnd.openlineage+json' },
+      body: JSON.stringify(runEvent({ job: 'vendor_type', outputs: ['v'] })),
+    });
+    expect(vendor.status, JSON.stringify(vendor.body)).to.equal(201);
+    const patch = await t().request('PUT', '/api/v1/tags/MERGED', {
+      headers: { 'content-type': 'application/merge-patch+json' },
+      body: '{"description":"hello"}',
+    });
+    expect(patch.status).to.equal(200);
+    expect(patch.body).to.include({ name: 'MERGED', description: 'hello' });
+    const zipped = await t().request('POST', '/api/v1/lineage', {
+      headers: { 'content-type': 'application/json', 'content-encoding': 'x-gzip' },
+      body: zlib.gzipSync(JSON.stringify(runEvent({ job: 'x_gzip', outputs: ['z'] }))),
+    });
+    expect(zipped.status, JSON.stringify(zipped.body)).to.equal(201);
+    for (const coding of ['compress', 'gzip, gzip']) {
+      const refused = await t().request('POST', '/api/v1/lineage', {
+        headers: { 'content-type': 'application/json', 'content-encoding': coding },
+        body: Buffer.from('xxxx'),
+      });
+      expect(refused.status, coding).to.equal(415);
+      expect(refused.body, coding).to.include({ code: 415, error: 'unsupported_media_type' });
+    }
+    expect(await value(t().db, 'MATCH (j:Job) RETURN count(j)')).to.equal(2);
+  });
+
   it('a name in a write path past the index key limit is a 422, not a 500', async () => {
     const res = await t().request('PUT', `/api/v1/tags/${'t'.repeat(9000)}`);
     expect(res.status).to.equal(422);

@@ -3,7 +3,7 @@
  * 500s; server faults are logged with their stack and answered without it.
  */
 import type { Middleware } from 'koa';
-import { HttpError } from '../errors.js';
+import { HttpError, type ErrorKind } from '../errors.js';
 import type { Logger } from '../../logger.js';
 import { Neo4jUnavailable } from '../../neo4j/availability.js';
 import { QueryCancelled, TransactionDeadlineExceeded } from '../../store/db.js';
@@ -30,6 +30,15 @@ const UNAVAILABLE_CODES = new Set([
   'SessionExpired',
   'Neo.TransientError.General.DatabaseUnavailable',
 ]);
+
+/** The error code of a client error thrown with only a status (docs/api.md, Errors). */
+const CODE_OF_STATUS: Record<number, ErrorKind> = {
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  // An unsupported Content-Encoding, from the body parser.
+  415: 'unsupported_media_type',
+};
 
 export function toHttpError(err: unknown): HttpError | null {
   if (err instanceof HttpError) return err;
@@ -93,7 +102,7 @@ export function toHttpError(err: unknown): HttpError | null {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new HttpError(
       status,
-      status === 404 ? 'not_found' : 'bad_request',
+      CODE_OF_STATUS[status] ?? 'bad_request',
       e.expose === false ? 'Bad request' : e.message,
     );
   }
