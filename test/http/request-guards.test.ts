@@ -95,7 +95,7 @@ describe('request guards', () => {
     },
   );
 
-  it('JSON bodies: none is 400 whatever the type, any +json type is parsed, x-gzip is gzip, other codings 415', async () => {
+  it('JSON bodies: none is 400 whatever the type, any +json type is parsed, x-gzip is gzip, others 415', async () => {
     for (const method of ['POST', 'PUT'] as const) {
       const path = method === 'POST' ? '/api/v1/lineage' : '/api/v1/namespaces/ns';
       const res = await t().request(method, path, { headers: { 'content-type': 'application/json' } });
