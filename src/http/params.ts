@@ -28,7 +28,8 @@ const DATE_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})
 /** An ISO 8601 time (an offset or Z; none means UTC, as for event times; a bare date is its midnight UTC). */
 export function parseInstant(raw: string): Date | null {
   const m = DATE_TIME.exec(raw.trim());
-  if (!m) return null;
+  // A day the month does not have (30 February) is refused: Date.parse would roll it into March.
+  if (!m || parseCalendarDate(m[1]) === null) return null;
   // Sub-millisecond digits are dropped: Date does not parse them everywhere.
   const time = Date.parse(`${m[1]}T${(m[2] ?? '00:00:00').replace(/(\.\d{3})\d+/, '$1')}${m[3] ?? 'Z'}`);
   return Number.isNaN(time) ? null : new Date(time);

@@ -292,6 +292,9 @@ describe('GET /api/v1/lineage: time', () => {
     for (const [params, word] of [
       [{ asOf: 'yesterday' }, 'asOf'],
       [{ asOf: '2024-13-45T00:00:00Z' }, 'asOf'],
+      [{ asOf: '2026-02-30T00:00:00Z' }, 'asOf'],
+      [{ asOf: '2025-02-29' }, 'asOf'],
+      [{ asOf: '2026-04-31T10:00:00+02:00' }, 'asOf'],
       [{ window: '30 days' }, 'window'],
       [{ window: 'P' }, 'window'],
       [{ window: '-P1D' }, 'window'],
