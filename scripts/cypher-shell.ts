@@ -11,7 +11,8 @@
  * Read-only by default: every statement runs in a READ transaction (Neo4j refuses writes in one);
  * `--write` runs them in WRITE transactions. `--format table|json|csv` (default table).
  * Parameter values are JSON when they parse as JSON (numbers, true, null, "quoted", [lists], {maps}),
- * else plain strings. Exit code 0, 1 on a Cypher error, 2 on a usage or configuration error.
+ * else plain strings: `--param name=2024` passes an integer, `--param 'name="2024"'` the string.
+ * Exit code 0, 1 on a Cypher error, 2 on a usage or configuration error.
  */
 import fs from 'node:fs';
 import path from 'node:path';

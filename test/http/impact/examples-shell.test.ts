@@ -3,8 +3,10 @@
  * runs them in file mode against the test database (read-only unless --write).
  */
 import { expect } from 'chai';
+import neo4j from 'neo4j-driver';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { paramValue } from '../../../scripts/cypher-shell.js';
 import { projectRoot } from '../../../src/paths.js';
 import { cypher } from '../../../src/store/cypher.js';
 import { toNative } from '../../../src/store/db.js';
@@ -171,6 +173,12 @@ describe('impact examples and npm run cypher', () => {
       expect(csv.code, csv.stderr).to.equal(0);
       expect(csv.stdout.split('\r\n')[0]).to.equal('job,state,endedAt,distance,path');
       expect(csv.stdout).to.contain('airflow:clean,FAILED,');
+    });
+
+    it('--param reads a value as JSON first, so a string that would parse is passed quoted', () => {
+      expect(neo4j.isInt(paramValue('2024'))).to.equal(true);
+      expect(paramValue('"2024"')).to.equal('2024');
+      expect(paramValue('orders')).to.equal('orders');
     });
 
     it('is read-only unless --write', async () => {
