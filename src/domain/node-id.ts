@@ -14,6 +14,7 @@
  * Pure: no I/O.
  */
 import { isUuid } from './uuid-v5.js';
+import { EVENT_LIMITS } from './openlineage/limits.js';
 
 export type NodeKind = 'job' | 'dataset' | 'datasetField';
 
@@ -43,10 +44,21 @@ export class NodeIdError extends Error {
   }
 }
 
-/** Longest id accepted; also bounds the number of candidates (quadratic in colons for fields). */
-export const MAX_NODE_ID_LENGTH = 4096;
-/** Colons allowed in the part after the prefix (a field id with 64 colons has ~2,000 splits). */
-export const MAX_COLONS = 64;
+/**
+ * Longest id accepted: that of a column with the longest namespace, dataset name and column name events
+ * may carry, and a version (a UTF-8 string has at most as many characters as bytes). Every id the service
+ * answers with can be asked for. It also bounds a job's or dataset's candidates, one per colon.
+ */
+export const MAX_NODE_ID_LENGTH =
+  'datasetField:'.length +
+  EVENT_LIMITS.namespaceBytes +
+  1 +
+  EVENT_LIMITS.nameBytes +
+  1 +
+  EVENT_LIMITS.fieldNameBytes +
+  '#00000000-0000-0000-0000-000000000000'.length;
+/** Colons allowed in a column's id after the prefix: its splits are quadratic in them (64 give ~2,000). */
+export const MAX_FIELD_ID_COLONS = 64;
 
 const PREFIXES: readonly NodeKind[] = ['datasetField', 'dataset', 'job'];
 
@@ -107,9 +119,9 @@ export function parseNodeId(raw: unknown): ParsedNodeId {
     version = body.slice(hash + 1).toLowerCase();
     body = body.slice(0, hash);
   }
-  if (colonPositions(body).length > MAX_COLONS) throw new NodeIdError(raw, `more than ${MAX_COLONS} colons`);
-
   if (kind === 'datasetField') {
+    if (colonPositions(body).length > MAX_FIELD_ID_COLONS)
+      throw new NodeIdError(raw, `a column's id may have at most ${MAX_FIELD_ID_COLONS} colons after its prefix`);
     const candidates = fieldSplits(body);
     if (candidates.length === 0) throw new NodeIdError(raw, "expected 'datasetField:<namespace>:<dataset>:<field>'");
     return { kind, raw, version, candidates };

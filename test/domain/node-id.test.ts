@@ -97,7 +97,16 @@ describe('node ids', () => {
       expect(() => parseNodeId(undefined)).to.throw(NodeIdError);
       expect(() => parseNodeId(['dataset:a:b'])).to.throw(NodeIdError);
       expect(() => parseNodeId(`dataset:a:${'x'.repeat(MAX_NODE_ID_LENGTH)}`)).to.throw(NodeIdError, /longer than/);
-      expect(() => parseNodeId(`dataset:${'a:'.repeat(100)}b`)).to.throw(NodeIdError, /colons/);
+      expect(() => parseNodeId(`datasetField:${'a:'.repeat(100)}b`)).to.throw(NodeIdError, /colons/);
+    });
+
+    it('accepts the id of every name events may carry: the longest, and one with many colons', () => {
+      const longest = `datasetField:${'n'.repeat(1024)}:${'d'.repeat(4096)}:${'f'.repeat(1024)}`;
+      const parsed = parseNodeId(`${longest}#0190b3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b`);
+      expect(parsed.candidates).to.have.length(1);
+      expect(parsed.version).to.equal('0190b3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b');
+      // A job's or dataset's id has one candidate per colon, so colons are bounded by the length alone.
+      expect(parseNodeId(`dataset:${'a:'.repeat(100)}b`).candidates).to.have.length(100);
     });
   });
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { build, useTestApp, type TestApp } from '../../helper.js';
 import { graphShape, value } from '../../support/graph.js';
-import { facet, runEvent } from '../../support/events.js';
+import { DEFAULT_DATASET_NS, facet, runEvent } from '../../support/events.js';
 import { EVENT_LIMITS } from '../../../src/domain/openlineage/limits.js';
 
 /**
@@ -83,6 +83,17 @@ describe('ingest: event limits', function () {
     const ds = await t().get(`/api/v1/namespaces/${ns}/datasets/${name}`);
     expect(ds.status).to.equal(200);
     expect(ds.body.fields[0].name).to.equal(column);
+    // The ids the service gives such nodes can be asked for, as can one of a name full of colons.
+    const colons = `a${':b'.repeat(80)}`;
+    expect((await t().post('/api/v1/lineage', runEvent({ job: 'colons', outputs: [colons] }))).status).to.equal(201);
+    for (const nodeId of [`dataset:${ns}:${name}`, `job:${ns}:${name}`, `dataset:${DEFAULT_DATASET_NS}:${colons}`]) {
+      const graph = await t().get(`/api/v1/lineage?nodeId=${encodeURIComponent(nodeId)}`);
+      expect(graph.status, graph.text.slice(0, 200)).to.equal(200);
+      expect(graph.body.graph.map((n: { id: string }) => n.id)).to.include(nodeId);
+    }
+    const fieldId = `datasetField:${ns}:${name}:${column}`;
+    const columns = await t().get(`/api/v1/column-lineage?nodeId=${encodeURIComponent(fieldId)}`);
+    expect(columns.status, columns.text.slice(0, 200)).to.equal(200);
   });
 
   it('more inputs and outputs than an event may name; exactly the limit is stored', async () => {
