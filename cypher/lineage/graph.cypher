@@ -110,7 +110,8 @@ RETURN [n IN members[at..at + $chunk] |
     .createdAt, .updatedAt, .location, .description, .physicalName, .sourceName, .fields, .lastModifiedAt,
     .lastLifecycleState, .currentVersion, .integration, .jobKind} END] |
   [runBase IN [CASE WHEN run IS NULL THEN null WHEN $runDetails THEN properties(run) ELSE run {.id, .state, .startedAt,
-    .endedAt, .createdAt, .updatedAt, .nominalStartTime, .nominalEndTime, .jobVersion, .jobNamespace, .jobName} END] |
+    .endedAt, .createdAt, .updatedAt, .nominalStartTime, .nominalEndTime, .jobVersion, .jobNamespace, .jobName,
+    .`jobFacet.sourceCodeLocation`} END] |
   // The node: [isJob, out, node] (see Returns above).
   [n:Job,
     [(n)-[e:INPUT_TO|PRODUCES]->(m) WHERE (n:Job OR m IN members) AND CASE WHEN $pointInTime THEN
@@ -121,6 +122,8 @@ RETURN [n IN members[at..at + $chunk] |
     base {.*, createdAt: toString(n.createdAt), updatedAt: toString(n.updatedAt),
       lastModifiedAt: toString(n.lastModifiedAt),
       currentVersionAt: toString(n.currentVersionAt), deletedAt: toString(n.deletedAt),
+      // As of a time, when the schema was reported last (a dataset's own fields may be from after it).
+      facetStamps: CASE WHEN $pointInTime OR $facets THEN n.facetStamps END,
       // A job's outputs are its `out` edges (the service copies them); its inputs are read here.
       inputs: CASE WHEN n:Job THEN [(d)-[e:INPUT_TO]->(n) WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf
         AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart

@@ -4,6 +4,7 @@
  * the shapes.
  */
 import type { Dataset, Job, LineageEdge, LineageNode } from '../../api/types.js';
+import { parseStamps } from '../facet-stamps.js';
 
 type Props = Record<string, unknown>;
 
@@ -57,6 +58,8 @@ const DATASET_FIELDS = [
 ] as const;
 const RUN_FIELDS = [
   'id',
+  // The spec's run object in a lineage node has it (a short string: the job's code at that run).
+  'location',
   'createdAt',
   'updatedAt',
   'nominalStartTime',
@@ -123,7 +126,11 @@ export function minimalNodeData(node: Props, isJob: boolean, asOf: number | null
   return data;
 }
 
-/** A run as it was at `asOf`: not ended yet if it ended later, not started yet if it started later. */
+/**
+ * A run as it was at `asOf`: not ended yet if it ended later, not started yet if it started later. Then
+ * it was last updated by its start (or its creation), and had written no dataset version yet: outputs are
+ * versioned when a run ends, as in Marquez.
+ */
 export function runAsOf(run: Props | null, asOf: number): Props | null {
   if (!run) return run;
   const started = typeof run.startedAt === 'string' && Date.parse(run.startedAt) <= asOf;
@@ -134,7 +141,9 @@ export function runAsOf(run: Props | null, asOf: number): Props | null {
     endedAt: null,
     state: started ? 'RUNNING' : 'NEW',
     startedAt: started ? run.startedAt : null,
+    updatedAt: started ? run.startedAt : run.createdAt,
     jobVersion: null,
+    wrote: [],
   };
 }
 
@@ -146,14 +155,18 @@ const latest = (...times: unknown[]) =>
 /**
  * A dataset as it was at `asOf`: its current version then gives the version, schema, lifecycle state
  * and last change (updatedAt too: what the dataset was last touched by later is not known as of then).
+ * A version without a schema shows the dataset's own only if that was reported by then (its stamp):
+ * a schema first reported later is not what the dataset had at `asOf`.
  */
-export function datasetAsOf(node: Props): Props {
+export function datasetAsOf(node: Props, asOf: number): Props {
   const v = node.version as Props | null;
-  if (!v) return { ...node, currentVersion: null, lastModifiedAt: null, updatedAt: node.createdAt };
+  const schemaAt = parseStamps(node.facetStamps as string[] | null).get('facet.schema')?.at;
+  const ownFields = schemaAt === undefined || schemaAt <= asOf ? node.fields : null;
+  if (!v) return { ...node, fields: ownFields, currentVersion: null, lastModifiedAt: null, updatedAt: node.createdAt };
   return {
     ...node,
     currentVersion: v.id,
-    fields: v.fields ?? node.fields,
+    fields: v.fields ?? ownFields,
     lastModifiedAt: v.committedAt,
     lastLifecycleState: v.lifecycleState ?? null,
     updatedAt: latest(node.createdAt, v.committedAt),

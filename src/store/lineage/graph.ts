@@ -60,7 +60,7 @@ export function renderGraphRow(
   // A job's outputs are its out edges (graph.cypher reads them once).
   if (isJob) node.outputs = out.map((e) => e.to);
   const nodeId = (isJob ? jobNodeId : datasetNodeId)(node.namespace as string, node.name as string);
-  if (asOf !== null) node = isJob ? jobAsOf(node, asOf) : datasetAsOf(node);
+  if (asOf !== null) node = isJob ? jobAsOf(node, asOf) : datasetAsOf(node, asOf);
   const destinationId = isJob ? datasetNodeId : jobNodeId;
   return {
     // Its data is final here: its JSON text is made now, beside Neo4j, not after the last record.

@@ -279,11 +279,47 @@ describe('GET /api/v1/lineage: time', () => {
         (n: { id: string }) => n.id === job('reader'),
       );
       expect(midRun.data.latestRun).to.include({ id: later, state: 'RUNNING', endedAt: null, jobVersion: null });
+      // Last updated then by its start (its COMPLETE is later), and with no output versioned yet.
+      expect(midRun.data.latestRun).to.include({ updatedAt: ago(2, 30), durationMs: null });
+      const full = (await t().get(p(ds('table'), { asOf: ago(1, 1), include: 'latestRuns' }))).body.graph.find(
+        (n: { id: string }) => n.id === job('reader'),
+      );
+      expect(full.data.latestRuns[0]).to.include({ id: later, updatedAt: ago(2, 30) });
+      expect(full.data.latestRuns[0].outputVersions).to.deep.equal([]);
       // Now: everything.
       const now = await getGraph(t(), p(ds('table')));
       expect(nodeIds(now)).to.include.members([ds('extra'), job('reader2'), ds('report2')]);
     },
   );
+
+  it("a dataset's schema as of T is the one reported by then, not one first reported later", async () => {
+    await run(t(), 'loader', ago(10), [], ['plain']);
+    const T = ago(5);
+    const fieldsAt = async () =>
+      (await getGraph(t(), p(ds('plain'), { asOf: T }))).find((n) => n.id === ds('plain'))?.data.fields;
+    expect(await fieldsAt()).to.deep.equal([]);
+    await post(
+      t(),
+      runEvent({
+        job: 'loader',
+        eventType: 'COMPLETE',
+        eventTime: ago(2),
+        outputs: [{ name: 'plain', fields: [['b', 'INT']] }],
+      }),
+    );
+    expect(await fieldsAt(), 'unchanged by the later schema').to.deep.equal([]);
+    const now = (await getGraph(t(), p(ds('plain')))).find((n) => n.id === ds('plain'));
+    expect(now?.data.fields.map((f: { name: string }) => f.name)).to.deep.equal(['b']);
+  });
+
+  it("a job node's latest run carries its location (the spec's run object in a lineage node)", async () => {
+    const jobFacets = { sourceCodeLocation: facet({ type: 'git', url: 'https://git.example.com/etl.py' }) };
+    await run(t(), 'located', ago(1), ['src'], ['dst'], { jobFacets });
+    for (const params of [{}, { asOf: ago(0) }] as Record<string, string>[]) {
+      const node = (await getGraph(t(), p(job('located'), params))).find((n) => n.id === job('located'));
+      expect(node?.data.latestRun.location, JSON.stringify(params)).to.equal('https://git.example.com/etl.py');
+    }
+  });
 
   describe('parameters', () => {
     beforeEach(async () => {
