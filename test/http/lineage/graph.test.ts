@@ -165,6 +165,7 @@ describe('GET /api/v1/lineage: dataset-level graph', () => {
         expect(pick(jobData, jobKeys)).to.deep.equal(pick(jobRes, jobKeys));
         const runKeys = [
           'id',
+          'location',
           'createdAt',
           'updatedAt',
           'nominalStartTime',
