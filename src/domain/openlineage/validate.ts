@@ -52,7 +52,16 @@ export function parseIsoDateTime(text: string): number | null {
 }
 
 const ajv = new Ajv({ allErrors: true, strict: false });
-ajv.addFormat(EVENT_TIME_FORMAT, { type: 'string', validate: (s: string) => parseIsoDateTime(s) !== null });
+// The last millisecond of year 9999 is the edge histories' "forever" (src/domain/edge-history.ts): an
+// event dated then would be read as an observation that never ends, so event times end just before it.
+const LAST_EVENT_TIME = Date.parse('9999-12-31T23:59:59.998Z');
+ajv.addFormat(EVENT_TIME_FORMAT, {
+  type: 'string',
+  validate: (s: string) => {
+    const at = parseIsoDateTime(s);
+    return at !== null && at <= LAST_EVENT_TIME;
+  },
+});
 // Compiled where the OpenAPI document puts it, so its component reference resolves the same way.
 const DOCUMENT = 'https://lineage.local/openlineage-components.json';
 ajv.addSchema({ $id: DOCUMENT, components: { schemas: EVENT_SCHEMAS } });
@@ -73,7 +82,10 @@ function toProblem(e: ErrorObject): ValidationProblem {
     case 'minLength':
       return { path: e.instancePath, message: 'must not be empty' };
     case 'format':
-      return { path: e.instancePath, message: 'must be an ISO-8601 date-time, e.g. 2024-06-01T10:00:00.000Z' };
+      return {
+        path: e.instancePath,
+        message: 'must be an ISO-8601 date-time before 9999-12-31T23:59:59.999Z, e.g. 2024-06-01T10:00:00.000Z',
+      };
     default:
       return { path: e.instancePath, message: e.message ?? 'is invalid' };
   }

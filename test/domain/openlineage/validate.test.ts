@@ -180,6 +180,9 @@ describe('OpenLineage validateShape', () => {
         '2024-02-30T10:00:00Z',
         '2024-06-01T25:00:00Z',
         '2024-06-01T10:00:00+25:00',
+        // The edge histories' "forever", and the instants of year 9999 after it in its zone.
+        '9999-12-31T23:59:59.999Z',
+        '9999-12-31T23:59:59.999999Z',
         '',
       ]) {
         expect(paths(runEvent({ eventTime })), eventTime).to.deep.equal(['/eventTime']);
