@@ -271,7 +271,7 @@ describe('read API: search, raw events, stats', () => {
       expect(sources.map((s) => s.count)).to.deep.equal(Array(24).fill(1));
     });
 
-    it('an event or a job exactly at a bucket\'s start counts from that bucket, in any zone', async () => {
+    it("an event or a job exactly at a bucket's start counts from that bucket, in any zone", async () => {
       // The start of the hour before this one, as stored times are written: UTC, 'Z'.
       const start = new Date(Date.now() - 3_600_000);
       start.setUTCMinutes(0, 0, 0);
