@@ -187,11 +187,11 @@ export const catalogue = {
   'jobs/delete': query(ref, job),
   'jobs/get': query(ref, job),
   'jobs/list': query(
-    { states: field<string[] | null>(), ...page },
+    { states: field<string[] | null>(), ...page, runsPerJob: integer },
     { namespaceExists: bool, totalCount: integer, jobs: list },
   ),
   'jobs/list-in-namespace': query(
-    { namespace: str, states: field<string[] | null>(), ...page },
+    { namespace: str, states: field<string[] | null>(), ...page, runsPerJob: integer },
     { namespaceExists: bool, totalCount: integer, jobs: list },
   ),
   'jobs/runs': query({ ...ref, ...page }, { totalCount: integer, runs: list }),

@@ -186,11 +186,17 @@ export function toDatasetVersion(row: { dataset: unknown; version: unknown; run:
 
 /**
  * Job projection: `j {.*, inputs: [[ns, name]], outputs: [[ns, name]], tags: [name], latestRun: <run projection> |
- * null}`.
+ * null, latestRuns?: [<run projection>]}`. Without `latestRuns` (tag, delete, children, lineage nodes) the
+ * latest run stands alone.
  */
 export function toJob(raw: unknown): Job {
   const j = toNative(raw) as Props;
   const latestRun = toRun(j.latestRun);
+  const latestRuns = Array.isArray(j.latestRuns)
+    ? (j.latestRuns as unknown[]).map((r) => toRun(r)!)
+    : latestRun
+      ? [latestRun]
+      : [];
   return {
     id: { namespace: j.namespace as string, name: j.name as string },
     type: (j.type as string) ?? 'BATCH',
@@ -206,7 +212,7 @@ export function toJob(raw: unknown): Job {
     context: json<Record<string, unknown>>(j.context, {}),
     description: (j.description as string | undefined) ?? null,
     latestRun,
-    latestRuns: latestRun ? [latestRun] : [],
+    latestRuns,
     currentVersion: (j.currentVersion as string | undefined) ?? null,
     labels: [j.integration, j.jobKind].filter((x): x is string => typeof x === 'string'),
     tags: [...((j.tags as string[] | null) ?? [])].sort(),
