@@ -22,6 +22,7 @@ import {
   migrateEdgeHistory,
   migrateFoldBookkeeping,
   migrateLatestRunEnd,
+  migrateLatestRunParents,
 } from './store/migrations.js';
 import { projectRoot } from './paths.js';
 import { trackConnections } from './http/connections.js';
@@ -61,6 +62,7 @@ async function prepareGraph(db: Db, logger: Logger): Promise<number> {
   await migrateEdgeHistory(db, logger);
   await migrateFoldBookkeeping(db, logger);
   await migrateLatestRunEnd(db, logger);
+  await migrateLatestRunParents(db, logger);
   await migrateDeletedLabel(db, logger);
   await migrateColumnLineageCount(db, logger);
   await new NamespaceRepository(db).ensureDefault();

@@ -274,6 +274,7 @@ export const catalogue = {
   ),
   'migrations/fold-bookkeeping': query({ after: str, limit: integer }, { last: strOrNull }),
   'migrations/latest-run-end': query({ limit: integer }, { jobs: integer }),
+  'migrations/latest-run-parents': query({ after: str, limit: integer }, { last: strOrNull, runs: integer }),
   'migrations/deleted-label': query({ limit: integer }, { nodes: integer }),
   'migrations/column-lineage-count': query({ limit: integer }, { datasets: integer }),
   'migrations/record': query({ name: str, now: str }, none),
