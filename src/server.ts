@@ -23,6 +23,7 @@ import {
   migrateFoldBookkeeping,
   migrateJobVersionLinks,
   migrateLatestRunEnd,
+  migrateLatestRunParents,
 } from './store/migrations.js';
 import { projectRoot } from './paths.js';
 import { trackConnections } from './http/connections.js';
@@ -62,6 +63,7 @@ async function prepareGraph(db: Db, logger: Logger): Promise<number> {
   await migrateEdgeHistory(db, logger);
   await migrateFoldBookkeeping(db, logger);
   await migrateLatestRunEnd(db, logger);
+  await migrateLatestRunParents(db, logger);
   await migrateDeletedLabel(db, logger);
   await migrateColumnLineageCount(db, logger);
   await migrateJobVersionLinks(db, logger);

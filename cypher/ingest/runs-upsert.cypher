@@ -1,6 +1,7 @@
 // Writes runs' state, times and facets (folded over their events by the planner: the state by the
 // run state machine in src/domain/run-state.ts, facets latest by event time), ties each to its job
-// and parent run, and moves the job's LATEST_RUN (the run with the greatest sortTime, then id).
+// and parent run, and moves the job's LATEST_RUN (the run with the greatest sortTime, then id, among all its
+// runs: parent runs known only from their children's facets too).
 // Params: $runs: [{id, job: {namespace, name}, firstSeen, lastSeen (ISO), state, startedAt, endedAt, terminalState,
 //   facetProps (map of JSON strings or null: facets whose content changed), nominalChanged (boolean),
 //   nominalStartTime, nominalEndTime (ISO or null), parentChanged (boolean), parentRunId (or null),
@@ -38,6 +39,24 @@ CALL (j, r, linked, unlinked) {
   WITH j, r WHERE NOT linked AND NOT unlinked
   OPTIONAL MATCH (r)-[old:RUN_OF]->(other:Job) WHERE other <> j
   DELETE old
+  WITH j, r, other
+  // The job the parent reference gave the run loses it, and its LATEST_RUN is chosen again among the runs
+  // left. That job is not this batch's: locked first, then read (see parent-runs.cypher).
+  CALL (other) {
+    WITH other WHERE other IS NOT NULL
+    SET other.name = other.name
+    WITH other
+    OPTIONAL CALL (other) {
+      MATCH (x:Run) USING INDEX SEEK x:Run(jobNamespace, jobName, sortTime, id) WHERE x.jobNamespace = other.namespace
+        AND x.jobName = other.name AND x.sortTime IS NOT NULL AND x.id IS NOT NULL
+      RETURN x ORDER BY x.jobNamespace DESC, x.jobName DESC, x.sortTime DESC, x.id DESC LIMIT 1
+    }
+    OPTIONAL MATCH (other)-[l:LATEST_RUN]->(cur:Run)
+    WITH other, x, l, cur WHERE cur IS NULL OR x IS NULL OR cur <> x
+    DELETE l
+    FOREACH (_ IN CASE WHEN x IS NULL THEN [] ELSE [1] END | CREATE (other)-[:LATEST_RUN]->(x))
+    SET other.latestRunState = x.state, other.latestRunEndedAt = x.endedAt
+  }
   WITH DISTINCT j, r
   MERGE (r)-[:RUN_OF]->(j)
 }
@@ -59,7 +78,7 @@ CALL (run, j, r) {
   CREATE (j)-[:LATEST_RUN]->(r)
 }
 CALL (run, j, r) {
-  // The latest run moved earlier: the latest is chosen again among the runs with events of their own.
+  // The latest run moved earlier: the latest is chosen again among the job's runs.
   WITH run, j, r WHERE run.sortTimeDecreased AND EXISTS { (j)-[:LATEST_RUN]->(r) }
   // The lookup is a subquery of its own so that the condition above gates it: in the same query part
   // the planner, planning on an empty database, tested the condition on every run of the job the seek
@@ -67,7 +86,7 @@ CALL (run, j, r) {
   CALL (j) {
     // All four properties of the index run_job_sort_order, ordered as it is: few entries read.
     MATCH (x:Run) USING INDEX SEEK x:Run(jobNamespace, jobName, sortTime, id) WHERE x.jobNamespace = j.namespace
-      AND x.jobName = j.name AND x.sortTime IS NOT NULL AND x.id IS NOT NULL AND x.lastEventAt IS NOT NULL
+      AND x.jobName = j.name AND x.sortTime IS NOT NULL AND x.id IS NOT NULL
     RETURN x ORDER BY x.jobNamespace DESC, x.jobName DESC, x.sortTime DESC, x.id DESC LIMIT 1
   }
   WITH j, r, x WHERE x <> r

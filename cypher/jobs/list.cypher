@@ -1,8 +1,10 @@
 // Live jobs of every namespace ordered by (namespace, name), one page, with the total, each with its
-// latest run; optionally only jobs whose latest run is in one of $states.
-// Params: $states ([string] or null), $offset, $limit.
+// latest run and latest runs; optionally only jobs whose latest run is in one of $states.
+// Params: $states ([string] or null), $offset, $limit, $runsPerJob (how many of each job's latest
+//   runs, newest first).
 // Returns one row {namespaceExists: true, totalCount, jobs: [job projection]} where a job projection is
-//   j {.*, inputs: [[ns, name]], outputs: [[ns, name]], tags: [name], latestRun: run projection or null},
+//   j {.*, inputs: [[ns, name]], outputs: [[ns, name]], tags: [name], latestRun: run projection or null,
+//   latestRuns: [run projection]},
 //   a run projection is r {.*, reads: [version ref], wrote: [version ref]} and a version ref is
 //   v {.id, .namespace, .name, facets: [[propertyName 'facet.<name>', JSON]]}.
 // Cost does not grow with the number of jobs: without $states the total is the Job count (count store)
@@ -30,13 +32,24 @@ CALL () {
     AND CASE WHEN fewHidden THEN NOT [j.namespace, j.name] IN hidden ELSE NOT j.isDeleted END
     AND ($states IS NULL OR j.latestRunState IN $states)
   WITH j ORDER BY j.namespace, j.name /*order*/ SKIP $offset LIMIT $limit
+  // Each job's latest runs newest first from the index run_job_sort_order, as jobs/runs.cypher pages them:
+  // $runsPerJob entries a job, whatever its history.
+  CALL (j) {
+    MATCH (r:Run) USING INDEX SEEK r:Run(jobNamespace, jobName, sortTime, id)
+      WHERE r.jobNamespace = j.namespace AND r.jobName = j.name AND r.sortTime IS NOT NULL AND r.id IS NOT NULL
+    WITH r ORDER BY r.jobNamespace DESC, r.jobName DESC, r.sortTime DESC, r.id DESC LIMIT $runsPerJob
+    RETURN collect(r {.*, reads: [(r)-[rd:READ]->(rv) | rv {.id, .namespace, .name, facets: [k IN keys(rd)
+      WHERE k STARTS WITH 'facet.' | [k, rd[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id, .namespace, .name,
+      facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]}) AS latestRuns
+  }
   RETURN collect(j {.*,
     inputs: [(j)-[:CURRENT_VERSION]->(:JobVersion)-[:HAS_INPUT]->(d:Dataset) | [d.namespace, d.name]],
     outputs: [(j)-[:CURRENT_VERSION]->(:JobVersion)-[:HAS_OUTPUT]->(d:Dataset) | [d.namespace, d.name]],
     tags: [(j)-[:TAGGED]->(t:Tag) | t.name],
     latestRun: [(j)-[:LATEST_RUN]->(r:Run) | r {.*, reads: [(r)-[rd:READ]->(rv) | rv {.id, .namespace, .name,
       facets: [k IN keys(rd) WHERE k STARTS WITH 'facet.' | [k, rd[k]]]}], wrote: [(r)-[:WROTE]->(wv) | wv {.id,
-      .namespace, .name, facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]}][0]
+      .namespace, .name, facets: [k IN keys(wv) WHERE k STARTS WITH 'facet.' | [k, wv[k]]]}]}][0],
+    latestRuns: latestRuns
   }) AS jobs
 }
 RETURN true AS namespaceExists, totalCount, jobs

@@ -29,7 +29,6 @@ CALL (n) {
     CALL (n) {
       MATCH (r:Run) USING INDEX SEEK r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = n.namespace
         AND r.jobName = n.name AND r.sortTime <= $asOf AND r.id IS NOT NULL
-        AND r.lastEventAt IS NOT NULL
       RETURN r ORDER BY r.jobNamespace DESC, r.jobName DESC, r.sortTime DESC, r.id DESC LIMIT 1
     }
     RETURN r

@@ -79,6 +79,28 @@ export const Run = Type.Object(
   { $id: 'Run' },
 );
 
+/** An input column of a dataset's column lineage, as Marquez's ColumnLineageInputField. */
+export const ColumnLineageInputField = Type.Object(
+  {
+    namespace: Type.String(),
+    dataset: Type.String(),
+    field: Type.String(),
+    transformationDescription: Nullable(Type.String({ description: "Its first transformation's description" })),
+    transformationType: Nullable(Type.String({ description: "Its first transformation's type" })),
+  },
+  { $id: 'ColumnLineageInputField' },
+);
+/** An output column of a dataset and the input columns it derives from, as Marquez's ColumnLineage. */
+export const ColumnLineage = Type.Object(
+  {
+    name: Type.String({ description: 'The output column' }),
+    inputFields: Type.Array(ColumnLineageInputField),
+    transformationDescription: Nullable(Type.String({ description: "Its first input column's" })),
+    transformationType: Nullable(Type.String({ description: "Its first input column's" })),
+  },
+  { $id: 'ColumnLineage' },
+);
+
 const datasetProperties = {
   id: EntityId,
   type: Type.String({ examples: ['DB_TABLE'] }),
@@ -96,7 +118,11 @@ const datasetProperties = {
   lastLifecycleState: Nullable(Type.String()),
   description: Nullable(Type.String()),
   currentVersion: Nullable(Type.String({ format: 'uuid' })),
-  columnLineage: Nullable(Type.Array(Type.Unknown())),
+  columnLineage: Nullable(
+    Type.Array(ColumnLineage, {
+      description: 'From the columnLineage facet (null: none); the facet itself, as sent, is in `facets`',
+    }),
+  ),
   facets: Facets,
   deleted: Type.Boolean(),
 };
@@ -506,6 +532,8 @@ export const NAMED_SCHEMAS: TSchema[] = [
   VersionRef,
   DatasetField,
   Run,
+  ColumnLineageInputField,
+  ColumnLineage,
   Dataset,
   DatasetVersion,
   Job,

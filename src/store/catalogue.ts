@@ -187,11 +187,11 @@ export const catalogue = {
   'jobs/delete': query(ref, job),
   'jobs/get': query(ref, job),
   'jobs/list': query(
-    { states: field<string[] | null>(), ...page },
+    { states: field<string[] | null>(), ...page, runsPerJob: integer },
     { namespaceExists: bool, totalCount: integer, jobs: list },
   ),
   'jobs/list-in-namespace': query(
-    { namespace: str, states: field<string[] | null>(), ...page },
+    { namespace: str, states: field<string[] | null>(), ...page, runsPerJob: integer },
     { namespaceExists: bool, totalCount: integer, jobs: list },
   ),
   'jobs/runs': query({ ...ref, ...page }, { totalCount: integer, runs: list }),
@@ -274,6 +274,7 @@ export const catalogue = {
   ),
   'migrations/fold-bookkeeping': query({ after: str, limit: integer }, { last: strOrNull }),
   'migrations/latest-run-end': query({ limit: integer }, { jobs: integer }),
+  'migrations/latest-run-parents': query({ after: str, limit: integer }, { last: strOrNull, runs: integer }),
   'migrations/deleted-label': query({ limit: integer }, { nodes: integer }),
   'migrations/column-lineage-count': query({ limit: integer }, { datasets: integer }),
   'migrations/job-version-links': query({ limit: integer }, { versions: integer }),

@@ -13,12 +13,32 @@ export interface JobFilter {
   lastRunStates: string[] | null;
 }
 
+/** Marquez's count of a job's latest runs (its JobDao reads them 10 at a time). */
+export const LATEST_RUNS = 10;
+/**
+ * The most runs a page of a job list carries. Marquez gives every job of a list its 10 latest runs; with
+ * facets a run can weigh tens of kilobytes, so a page of 1,000 jobs would hold 10,000 of them. The default
+ * page (100 jobs) and smaller ones get 10 per job; a wider page fewer per job, never more runs than a
+ * 1,000-job page held when each job carried only its latest run.
+ */
+export const LIST_RUNS_BUDGET = 1000;
+
+/** How many of each job's latest runs a list page of `limit` jobs carries: 10, fewer on pages past 100 jobs. */
+export function runsPerJob(limit: number): number {
+  return Math.max(1, Math.min(LATEST_RUNS, Math.floor(LIST_RUNS_BUDGET / Math.max(limit, 1))));
+}
+
 export class JobRepository {
   constructor(private readonly db: Db) {}
 
   /** null when a namespace is given and does not exist. */
   async list(filter: JobFilter, offset: number, limit: number, order: ListOrder = BY_NAME): Promise<Page<Job> | null> {
-    const params = { states: filter.lastRunStates, offset: int(offset), limit: int(limit) };
+    const params = {
+      states: filter.lastRunStates,
+      offset: int(offset),
+      limit: int(limit),
+      runsPerJob: int(runsPerJob(limit)),
+    };
     let res: EagerResult<RowOf<'jobs/list'>>;
     if (filter.namespace === null) {
       res = isByName(order)

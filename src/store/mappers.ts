@@ -18,7 +18,7 @@ import type {
 } from '../api/types.js';
 import { FACET_PREFIX, facetsFromProps } from '../domain/facets.js';
 import { parseStamps, wins, type Stamp } from '../domain/facet-stamps.js';
-import { schemaFields } from '../domain/openlineage/normalize.js';
+import { columnLineage as columnLineageEntries, schemaFields } from '../domain/openlineage/normalize.js';
 import { toNative } from './db.js';
 import { iso } from './time.js';
 import { compareText } from '../domain/compare.js';
@@ -102,11 +102,40 @@ function fieldsWithTags(fieldsJson: unknown, fieldTags: unknown): DatasetField[]
   return json<Props[]>(fieldsJson, []).map(withTags);
 }
 
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/**
+ * A `columnLineage` facet as Marquez's `Dataset.columnLineage`: one entry per output column with its input
+ * columns as `{namespace, dataset, field, transformationDescription, transformationType}`, null when the
+ * dataset has no such facet. Entries and inputs are read as column lineage reads them (normalize.ts: both
+ * forms of the facet, dataset-wide inputs under every output column). An input's transformation is its
+ * first one, as GET /column-lineage reports it; ColumnLineage 1-0-x's one transformation per output column
+ * is its every input's, as Marquez copies it. Marquez's output column carries its first input's.
+ */
+function marquezColumnLineage(facet: unknown): Dataset['columnLineage'] {
+  if (!facet || typeof facet !== 'object' || !(facet as Props).fields || typeof (facet as Props).fields !== 'object')
+    return null;
+  return columnLineageEntries(facet as Props).map((entry) => {
+    const inputFields = entry.inputFields.map((i) => ({
+      namespace: i.namespace,
+      dataset: i.name,
+      field: i.field,
+      transformationDescription: text(i.transformations[0]?.description),
+      transformationType: text(i.transformations[0]?.type),
+    }));
+    return {
+      name: entry.field,
+      inputFields,
+      transformationDescription: inputFields[0]?.transformationDescription ?? null,
+      transformationType: inputFields[0]?.transformationType ?? null,
+    };
+  });
+}
+
 /** Dataset projection: `d {.*, tags: [name], fieldTags: [[field, tag]]}`. */
 export function toDataset(raw: unknown): Dataset {
   const d = toNative(raw) as Props;
   const facets = facetsFromProps(d);
-  const columnLineage = (facets.columnLineage as { fields?: unknown } | undefined)?.fields;
   return {
     id: { namespace: d.namespace as string, name: d.name as string },
     type: (d.type as string) ?? 'DB_TABLE',
@@ -123,10 +152,7 @@ export function toDataset(raw: unknown): Dataset {
     lastLifecycleState: (d.lastLifecycleState as string | undefined) ?? null,
     description: (d.description as string | undefined) ?? null,
     currentVersion: (d.currentVersion as string | undefined) ?? null,
-    columnLineage:
-      columnLineage && typeof columnLineage === 'object'
-        ? Object.entries(columnLineage).map(([name, v]) => ({ name, ...(v as object) }))
-        : null,
+    columnLineage: marquezColumnLineage(facets.columnLineage),
     facets,
     deleted: Boolean(d.isDeleted),
   };
@@ -186,11 +212,17 @@ export function toDatasetVersion(row: { dataset: unknown; version: unknown; run:
 
 /**
  * Job projection: `j {.*, inputs: [[ns, name]], outputs: [[ns, name]], tags: [name], latestRun: <run projection> |
- * null}`.
+ * null, latestRuns?: [<run projection>]}`. Without `latestRuns` (tag, delete, children, lineage nodes) the
+ * latest run stands alone.
  */
 export function toJob(raw: unknown): Job {
   const j = toNative(raw) as Props;
   const latestRun = toRun(j.latestRun);
+  const latestRuns = Array.isArray(j.latestRuns)
+    ? (j.latestRuns as unknown[]).map((r) => toRun(r)!)
+    : latestRun
+      ? [latestRun]
+      : [];
   return {
     id: { namespace: j.namespace as string, name: j.name as string },
     type: (j.type as string) ?? 'BATCH',
@@ -206,7 +238,7 @@ export function toJob(raw: unknown): Job {
     context: json<Record<string, unknown>>(j.context, {}),
     description: (j.description as string | undefined) ?? null,
     latestRun,
-    latestRuns: latestRun ? [latestRun] : [],
+    latestRuns,
     currentVersion: (j.currentVersion as string | undefined) ?? null,
     labels: [j.integration, j.jobKind].filter((x): x is string => typeof x === 'string'),
     tags: [...((j.tags as string[] | null) ?? [])].sort(),

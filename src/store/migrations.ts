@@ -184,6 +184,32 @@ export async function migrateLatestRunEnd(db: Db, logger?: Logger, batchSize = 2
   );
 }
 
+export const LATEST_RUN_PARENTS_MIGRATION = 'latest-run-parents';
+
+/**
+ * Chooses again the LATEST_RUN of every job holding a run known only from its children's `parent` facets
+ * (cypher/migrations/latest-run-parents.cypher): such runs count among a job's runs since this version,
+ * and ingestion only compares new runs with the pointer it finds. Returns the number of those runs (0 when
+ * done before).
+ */
+export async function migrateLatestRunParents(db: Db, logger?: Logger, batchSize = 2000): Promise<number> {
+  return onceRecorded(db, LATEST_RUN_PARENTS_MIGRATION, async () => {
+    let after = '';
+    let total = 0;
+    for (;;) {
+      const batch = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx) => {
+        const res = await runQuery(tx, 'migrations/latest-run-parents', { after, limit: int(batchSize) });
+        const row = res.records[0];
+        return { last: row.get('last') as string | null, runs: toNative(row.get('runs')) as number };
+      });
+      if (batch.last === null) return total;
+      total += batch.runs;
+      after = batch.last;
+      logger?.info({ runs: total }, 'migrating jobs: parent runs among their latest runs');
+    }
+  });
+}
+
 export const DELETED_LABEL_MIGRATION = 'deleted-label';
 
 /**

@@ -1,11 +1,13 @@
 /**
  * What the Marquez Python client and side-by-side comparisons with Marquez expect: the `default`
- * source, job version ids with their version, an empty 201 for an event, and the legacy write API
- * (each call recorded as an OpenLineage event through the same ingest path).
+ * source, job version ids with their version, an empty 201 for an event, a dataset's column lineage, a
+ * job's latest runs, and the legacy write API (each call recorded as an OpenLineage event through the
+ * same ingest path).
  */
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
 import { useTestApp } from '../helper.js';
-import { completedRun, DEFAULT_DATASET_NS, runEvent } from '../support/events.js';
+import { completedRun, DEFAULT_DATASET_NS, facet, runEvent } from '../support/events.js';
 import type { Dataset, Job, JobVersion, LineageGraph, Run, Source } from '../../src/api/types.js';
 
 const enc = encodeURIComponent;
@@ -47,6 +49,127 @@ describe('Marquez compatibility', () => {
     expect(
       (await call<JobVersion>('GET', `/api/v1/namespaces/airflow/jobs/versioned/versions/${v.version}`, 200)).id,
     ).to.deep.equal(v.id);
+  });
+
+  it("a dataset's columnLineage has Marquez's shape, from either form of the facet", async () => {
+    const NS = DEFAULT_DATASET_NS;
+    const columnLineage = facet(
+      {
+        fields: {
+          // ColumnLineage 1-2-0: transformations on each input column.
+          total: {
+            inputFields: [
+              {
+                namespace: NS,
+                name: 'orders',
+                field: 'amount',
+                transformations: [
+                  { type: 'DIRECT', subtype: 'AGGREGATION', description: 'sum of amount', masking: false },
+                  { type: 'INDIRECT', subtype: 'GROUP_BY' },
+                ],
+              },
+              { namespace: NS, name: 'orders', field: 'tax' },
+            ],
+          },
+          // ColumnLineage 1-0-x: one transformation for the output column.
+          customer_id: {
+            inputFields: [{ namespace: NS, name: 'customers', field: 'id' }],
+            transformationType: 'IDENTITY',
+            transformationDescription: 'copied',
+          },
+        },
+        // Input columns affecting every output column (a filter).
+        dataset: [{ namespace: NS, name: 'orders', field: 'region', transformations: [{ type: 'INDIRECT' }] }],
+      },
+      'ColumnLineageDatasetFacet',
+    );
+    const output = {
+      name: 'totals',
+      fields: [
+        ['total', 'DECIMAL'],
+        ['customer_id', 'INTEGER'],
+      ] as [string, string][],
+      facets: { columnLineage },
+    };
+    for (const e of completedRun({ job: 'agg', inputs: ['orders', 'customers'], outputs: [output] }))
+      await call('POST', '/api/v1/lineage', 201, e);
+    const input = (dataset: string, field: string, type: string | null, description: string | null = null) => ({
+      namespace: NS,
+      dataset,
+      field,
+      transformationDescription: description,
+      transformationType: type,
+    });
+    const region = input('orders', 'region', 'INDIRECT');
+    const expected = [
+      {
+        name: 'customer_id',
+        inputFields: [input('customers', 'id', 'IDENTITY', 'copied'), region],
+        transformationDescription: 'copied',
+        transformationType: 'IDENTITY',
+      },
+      {
+        name: 'total',
+        inputFields: [input('orders', 'amount', 'DIRECT', 'sum of amount'), input('orders', 'tax', null), region],
+        transformationDescription: 'sum of amount',
+        transformationType: 'DIRECT',
+      },
+    ];
+    const ds = await call<Dataset>('GET', `/api/v1/namespaces/${enc(NS)}/datasets/totals`, 200);
+    expect(ds.columnLineage).to.deep.equal(expected);
+    expect(ds.facets.columnLineage, 'the facet as sent').to.deep.equal(columnLineage);
+    const base = `/api/v1/namespaces/${enc(NS)}/datasets`;
+    const version = await call('GET', `${base}/totals/versions/${ds.currentVersion}`, 200);
+    expect(version.columnLineage).to.deep.equal(expected);
+    const plain = await call<Dataset>('GET', `${base}/orders`, 200);
+    expect(plain.columnLineage).to.equal(null);
+  });
+
+  describe("a job's latestRuns", () => {
+    /** `n` runs of `job`, each START an hour after the one before; their ids, newest first. */
+    async function runs(job: string, n: number) {
+      const ids: string[] = [];
+      const events = Array.from({ length: n }, (_, i) => {
+        const runId = randomUUID();
+        ids.unshift(runId);
+        return runEvent({ runId, job, eventTime: new Date(Date.UTC(2024, 0, 1, i)).toISOString() });
+      });
+      expect((await t().post('/api/v1/lineage/batch', events)).status).to.equal(200);
+      return ids;
+    }
+    const ids = (list: Run[]) => list.map((r) => r.id);
+
+    it('GET job holds its 10 latest runs, newest first, as GET .../runs lists them', async () => {
+      const newest = await runs('busy', 12);
+      const job = await call<Job>('GET', '/api/v1/namespaces/airflow/jobs/busy', 200);
+      expect(ids(job.latestRuns)).to.deep.equal(newest.slice(0, 10));
+      expect(job.latestRuns[0]).to.deep.equal(job.latestRun);
+      const listed = await call('GET', '/api/v1/namespaces/airflow/jobs/busy/runs?limit=10', 200);
+      expect(job.latestRuns).to.deep.equal(listed.runs);
+      await runs('rare', 2);
+      const rare = await call<Job>('GET', '/api/v1/namespaces/airflow/jobs/rare', 200);
+      expect(rare.latestRuns).to.have.length(2);
+    });
+
+    it('the job lists hold 10 per job too, fewer on pages of more than 100 jobs (1,000 runs a page)', async () => {
+      const busy = await runs('busy', 12);
+      const other = await runs('other', 3);
+      for (const path of ['/api/v1/jobs', '/api/v1/namespaces/airflow/jobs', '/api/v1/jobs?lastRunStates=RUNNING']) {
+        const { jobs } = await call('GET', path, 200);
+        expect(
+          jobs.map((j: Job) => [j.name, ids(j.latestRuns)]),
+          path,
+        ).to.deep.equal([
+          ['busy', busy.slice(0, 10)],
+          ['other', other],
+        ]);
+        expect(jobs[0].latestRuns[0]).to.deep.equal(jobs[0].latestRun);
+      }
+      const wide = await call('GET', '/api/v1/namespaces/airflow/jobs?limit=400', 200);
+      expect(wide.jobs.map((j: Job) => ids(j.latestRuns))).to.deep.equal([busy.slice(0, 2), other.slice(0, 2)]);
+      const widest = await call('GET', '/api/v1/jobs?limit=1000', 200);
+      expect(widest.jobs.map((j: Job) => ids(j.latestRuns))).to.deep.equal([busy.slice(0, 1), other.slice(0, 1)]);
+    });
   });
 
   describe('the legacy write API (marquez-python)', () => {

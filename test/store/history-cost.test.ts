@@ -102,6 +102,8 @@ describe('cost and history: database hits that do not grow with the runs and ver
     // A job (and the dataset it writes) with 2 runs, one with 300; the same with column lineage declared.
     await history('orders_small', 2);
     await history('orders_big', 300);
+    // More runs than a job's latestRuns holds (10): its page of them is full, as the big one's is.
+    await history('orders_dozen', 12);
     await history('totals_small', 2, true);
     await history('totals_big', 300, true);
     // A job writing a new partition each run: a job version per run.
@@ -226,6 +228,11 @@ describe('cost and history: database hits that do not grow with the runs and ver
       const hits = (job: string) =>
         readHits(cypher('jobs/runs'), { namespace: 'airflow', name: job, offset: neo4jInt(0), limit: neo4jInt(2) });
       await expectSameCost('jobs/runs', hits, ['load_orders_small', 'load_orders_big'], 10);
+    });
+
+    it('a job with its 10 latest runs costs the same after 300 runs as after 12', async () => {
+      const hits = (job: string) => readHits(cypher('jobs/get'), { namespace: 'airflow', name: job });
+      await expectSameCost('jobs/get', hits, ['load_orders_dozen', 'load_orders_big'], 10);
     });
 
     it('a page of the versions of a job whose version ran 300 times costs what it costs after 3', async () => {

@@ -9,7 +9,8 @@ import type { Incoming } from '../../src/domain/ingest/rows.js';
 /**
  * Shared nodes no read statement locks (namespaces, sources, parent jobs and runs) are dated by their
  * earliest mention. Two transactions lowering such a date at once must not lose the earlier one
- * (each must write under the node's lock what it reads under it).
+ * (each must write under the node's lock what it reads under it); the same holds for a parent job's
+ * latest run.
  */
 describe('ingest: concurrent transactions dating shared nodes', function () {
   this.timeout(120_000);
@@ -73,6 +74,71 @@ describe('ingest: concurrent transactions dating shared nodes', function () {
         'shared-jobs 2024-06-01T00:00:00Z',
         'source 2024-06-01T00:00:00Z',
       ]);
+    }
+  });
+
+  // A parent job is not locked by the read statement of a batch naming it: each transaction choosing its
+  // LATEST_RUN must read its runs under its lock, or the one committing last keeps what it read before.
+  const child = (job: string, time: string, parentRun: string) =>
+    incoming(
+      runEvent({
+        job,
+        jobNamespace: 'shared-jobs',
+        eventTime: time,
+        eventType: 'START',
+        runFacets: { parent: facet({ run: { runId: parentRun }, job: { namespace: 'shared-jobs', name: 'dag' } }) },
+      }),
+    );
+  const latest = async () =>
+    (
+      await rows(
+        t().db,
+        `MATCH (j:Job {namespace: 'shared-jobs'})-[:LATEST_RUN]->(r:Run) WHERE j.name IN ['dag', 'other']
+         RETURN j.name + ' ' + r.id + ' ' + coalesce(j.latestRunState, '-') AS v ORDER BY v`,
+      )
+    ).map((r) => r.v);
+  const P = '0190a000-0000-4000-8000-0000000000a1';
+  const Q = '0190a000-0000-4000-8000-0000000000a2';
+  const write = (batch: Incoming[]) => t().db.write({ op: 'test' }, (tx) => writeEvents(tx, batch));
+
+  it('two transactions giving a parent job a run each leave it the later one as its latest run', async () => {
+    for (let round = 0; round < 8; round++) {
+      await wipe(t().db);
+      // The job, its namespace and its runs exist already (more than 50 relationships: a dense node, which a
+      // new relationship does not lock), so neither transaction creates or re-dates what the other reads.
+      await write(
+        Array.from({ length: 60 }, (_, i) =>
+          child(
+            'c',
+            `2024-05-01T00:${String(i).padStart(2, '0')}:00Z`,
+            `0190a000-0000-4000-8000-0000000001${String(i).padStart(2, '0')}`,
+          ),
+        ),
+      );
+      await Promise.all([
+        write([child('a', '2024-06-01T00:00:00Z', P)]),
+        write([child('b', '2024-06-02T00:00:00Z', Q)]),
+      ]);
+      expect(await latest(), `round ${round}`).to.deep.equal([`dag ${Q} NEW`]);
+    }
+  });
+
+  it('a parent run taken by its own events from a job as another run arrives leaves the job that run', async () => {
+    for (let round = 0; round < 8; round++) {
+      await wipe(t().db);
+      await write([child('a', '2024-06-01T12:00:00Z', P)]);
+      // P's own events make it a run of `other` while a child gives `dag` the earlier run Q.
+      const own = incoming(
+        runEvent({
+          runId: P,
+          job: 'other',
+          jobNamespace: 'shared-jobs',
+          eventType: 'START',
+          eventTime: '2024-06-01T11:30:00Z',
+        }),
+      );
+      await Promise.all([write([own]), write([child('b', '2024-06-01T11:00:00Z', Q)])]);
+      expect(await latest(), `round ${round}`).to.deep.equal([`dag ${Q} NEW`, `other ${P} RUNNING`]);
     }
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { useTestApp, type TestApp } from '../helper.js';
-import { runEvent, completedRun, DEFAULT_DATASET_NS } from '../support/events.js';
+import { runEvent, completedRun, DEFAULT_DATASET_NS, facet } from '../support/events.js';
 import {
   EDGE_HISTORY_MIGRATION,
   migrateEdgeHistory,
@@ -10,6 +10,7 @@ import {
   migrateLatestRunEnd,
   migrateColumnLineageCount,
   migrateJobVersionLinks,
+  migrateLatestRunParents,
 } from '../../src/store/migrations.js';
 import { columnLineageFacet, ds, e, expectGraph, job, lineagePath as p } from '../http/lineage/support.js';
 
@@ -174,6 +175,58 @@ describe("migration: the end of each job's latest run", () => {
     expect(await migrateLatestRunEnd(t().db, undefined, 1), 'one batch per job').to.equal(2);
     expect(await snapshot()).to.deep.equal(before);
     expect(await migrateLatestRunEnd(t().db), 'a second start does nothing').to.equal(0);
+  });
+});
+
+describe("migration: parent runs among their jobs' latest runs", () => {
+  const t = useTestApp();
+
+  it('points each job at its latest run, parent runs included, where an older version left an own run', async () => {
+    const parentFacet = (runId: string) =>
+      facet({ run: { runId }, job: { namespace: 'airflow', name: 'dag' } }, 'ParentRunFacet');
+    const named = randomUUID();
+    await post(t(), [runEvent({ job: 'dag', eventType: 'START', eventTime: '2024-06-01T10:00:00Z' })]);
+    await post(t(), [
+      runEvent({
+        job: 'dag.task',
+        eventType: 'START',
+        eventTime: '2024-06-01T11:00:00Z',
+        runFacets: { parent: parentFacet(named) },
+      }),
+    ]);
+    await post(t(), [
+      runEvent({
+        job: 'only_parent.task',
+        eventType: 'START',
+        eventTime: '2024-06-01T12:00:00Z',
+        runFacets: {
+          parent: facet({ run: { runId: randomUUID() }, job: { namespace: 'airflow', name: 'only_parent' } }),
+        },
+      }),
+    ]);
+    const latest = async () =>
+      (
+        await t().db.read({ op: 'test' }, (tx) =>
+          tx.run(`MATCH (j:Job) WHERE j.name IN ['dag', 'only_parent'] OPTIONAL MATCH (j)-[:LATEST_RUN]->(r:Run)
+                  RETURN j.name + ' ' + coalesce(r.id, '-') + ' ' + coalesce(j.latestRunState, '-') AS v ORDER BY v`),
+        )
+      ).records.map((r) => r.get('v') as string);
+    const now = await latest();
+    expect(now).to.deep.equal([`dag ${named} NEW`, now[1]]);
+    expect(now[1]).to.match(/^only_parent \S+ NEW$/);
+
+    // As an older version left it: only runs with events of their own were latest runs.
+    await t().db.write({ op: 'test' }, async (tx) => {
+      await tx.run('MATCH (j:Job)-[l:LATEST_RUN]->(r:Run) WHERE r.lastEventAt IS NULL DELETE l');
+      await tx.run('MATCH (j:Job {name: $name}) REMOVE j.latestRunState', { name: 'only_parent' });
+      await tx.run(`MATCH (j:Job {name: 'dag'}), (r:Run {jobName: 'dag'}) WHERE r.lastEventAt IS NOT NULL
+                    CREATE (j)-[:LATEST_RUN]->(r) SET j.latestRunState = r.state`);
+      await tx.run('MATCH (m:Migration) DELETE m');
+    });
+    expect(await latest()).to.not.deep.equal(now);
+    expect(await migrateLatestRunParents(t().db, undefined, 1), 'the two parent runs, one per batch').to.equal(2);
+    expect(await latest()).to.deep.equal(now);
+    expect(await migrateLatestRunParents(t().db), 'a second start does nothing').to.equal(0);
   });
 });
 

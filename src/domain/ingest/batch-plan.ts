@@ -263,6 +263,9 @@ class BatchFold {
   }
 
   plan(): BatchPlan {
+    // A run of the batch that a child of the batch names earlier sorts from that mention, as stored: the
+    // candidate for its job's LATEST_RUN is chosen on the sortTime the run will have.
+    for (const p of this.parentRuns.values()) this.runs.get(p.runId)?.mentioned(p.at);
     const runRows: RunRow[] = [];
     const newest = new Map<string, { row: RunRow; sort: string }>();
     const versions = [...this.declaredVersions];

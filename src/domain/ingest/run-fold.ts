@@ -76,6 +76,8 @@ export class RunFold {
   private lastSeen: string;
   /** Its newest own eventTime so far, while folding (edge observations span to it). */
   private lastEventAt: string | null;
+  /** The earliest event of the batch naming it as a parent: it was created by then (parent-runs.cypher). */
+  private mentionedAt: string | null = null;
   private readonly inputs: Map<string, DatasetRef>;
   private readonly outputs: Map<string, DatasetRef>;
   private readonly fold: FacetFold<Obj>;
@@ -184,8 +186,14 @@ export class RunFold {
     return stateOf(this.times);
   }
 
+  /** An event of the batch names this run as its parent at `t`. */
+  mentioned(t: string): void {
+    this.mentionedAt = minIso(this.mentionedAt, t);
+  }
+
   private get createdAt(): string {
-    return minIso(this.stored.createdAt, this.firstSeen);
+    const own = minIso(this.stored.createdAt, this.firstSeen);
+    return this.mentionedAt === null ? own : minIso(own, this.mentionedAt);
   }
 
   /** Its sortTime after the batch (LATEST_RUN candidates compare it). */
@@ -215,8 +223,8 @@ export class RunFold {
       parentRunId: parentRun && parentRun.runId !== this.id ? parentRun.runId : null,
       facetStamps: this.fold.stamps(),
       latestCandidate: false,
-      // Only a run with events of its own is a LATEST_RUN: one known only as a parent is not.
-      sortTimeDecreased: this.stored.lastEventAt !== null && storedSort !== null && ms(this.sortTime) < ms(storedSort),
+      // A run known only as a parent may be its job's LATEST_RUN already: its first own events can move it earlier.
+      sortTimeDecreased: storedSort !== null && ms(this.sortTime) < ms(storedSort),
     };
   }
 

@@ -34,13 +34,24 @@ export interface ColumnCandidate {
 
 const inputId = (i: ColumnInput) => fieldNodeId(i.namespace, i.dataset, i.field);
 
+/**
+ * The answer's nodes, by the unversioned ids of `candidates` and `startNodes`. A `versioned` answer (the
+ * request named a `#version`) gives each node, and each edge's ends, the id of its column at its dataset
+ * version (`datasetField:<ns>:<dataset>:<field>#<datasetVersion>`), as Marquez answers a versioned request;
+ * a column whose dataset had no version then keeps the bare id.
+ */
 export function columnAnswer(
   candidates: ColumnCandidate[],
   startNodes: string[],
   depth: number,
   withDownstream: boolean,
+  versioned = false,
 ): LineageNode[] {
   const byId = new Map(candidates.map((c) => [c.nodeId, c]));
+  const answerId = (nodeId: string) => {
+    const version = versioned ? byId.get(nodeId)?.datasetVersion : null;
+    return version ? `${nodeId}#${version}` : nodeId;
+  };
   const consumers = new Map<string, string[]>();
   for (const c of candidates) {
     for (const i of c.inputs) consumers.set(inputId(i), [...(consumers.get(inputId(i)) ?? []), c.nodeId]);
@@ -72,7 +83,7 @@ export function columnAnswer(
     // Input fields and edges only among the columns of the answer.
     const inputs = c.inputs.filter((i) => reached.has(inputId(i))).sort((a, b) => inputId(a).localeCompare(inputId(b)));
     nodes.push({
-      id: c.nodeId,
+      id: answerId(c.nodeId),
       type: 'DATASET_FIELD',
       data: {
         namespace: c.namespace,
@@ -87,10 +98,7 @@ export function columnAnswer(
       inEdges: [],
       outEdges: [],
     });
-    outs.set(
-      c.nodeId,
-      (consumers.get(c.nodeId) ?? []).filter((m) => reached.has(m)),
-    );
+    outs.set(answerId(c.nodeId), (consumers.get(c.nodeId) ?? []).filter((m) => reached.has(m)).map(answerId));
   }
   return wireEdges(nodes, outs);
 }

@@ -129,7 +129,12 @@ export function lineageRouter({ lineage }: Services, runtime: RouteRuntime): Rou
       // declaration replaces it, so the window does not narrow column lineage (docs/lineage.md).
       window: windowParam(),
     },
-    success: { status: 200, description: 'The graph of DATASET_FIELD nodes', schema: LineageGraph },
+    success: {
+      status: 200,
+      description:
+        'The graph of DATASET_FIELD nodes; when nodeId names a #version, every node id ends in its dataset version',
+      schema: LineageGraph,
+    },
     errors: { 404: 'No such job, dataset or column' },
     handler: async ({ query }) => {
       const graph = await lineage.columnLineage(query.nodeId, query.depth, query.withDownstream, query.asOf ?? null);

@@ -145,7 +145,7 @@ export class ColumnLineage {
       if (startSet.has(rec.get('eid') as string) && !(pinned?.fields && !pinned.fields.has(field)))
         startNodes.push(nodeId);
     }
-    return { graph: columnAnswer(candidates, startNodes, depth, withDownstream), truncated };
+    return { graph: columnAnswer(candidates, startNodes, depth, withDownstream, id.version !== null), truncated };
   }
 
   /**

@@ -185,3 +185,50 @@ describe('batch plan', () => {
     expect(() => planBatch([event('START', '2024-06-01T00:00:00.000Z', [], [])], stored)).to.throw(RunJobConflict);
   });
 });
+
+describe("batch plan: a job's LATEST_RUN candidate", () => {
+  const A = '01909a1c-0000-7000-8000-00000000000a';
+  const B = '01909a1c-0000-7000-8000-00000000000b';
+  const CHILD = '01909a1c-0000-7000-8000-00000000000c';
+  const runOf = (id: string, job: string, eventType: NormalizedEvent['eventType'], time: string, parent?: string) => {
+    const e = event(eventType, time, [], []);
+    e.event.run = {
+      ...e.event.run!,
+      id,
+      externalId: id,
+      parent: parent
+        ? { runId: parent, externalRunId: parent, job: { namespace: 'airflow', name: 'dag' }, root: null }
+        : null,
+    };
+    e.event.job = { ...e.event.job!, name: job };
+    return e;
+  };
+
+  it('is chosen on the sortTime a run will have: a child of the batch naming it earlier dates it', () => {
+    // A reports only OTHER (10:00) and is named at 09:00 by a child of the same batch: it sorts at 09:00,
+    // before B (started 09:30), as it would if the child's event had been stored first.
+    const plan = planBatch(
+      [
+        runOf(A, 'dag', 'OTHER', '2024-06-01T10:00:00.000Z'),
+        runOf(B, 'dag', 'START', '2024-06-01T09:30:00.000Z'),
+        runOf(CHILD, 'dag.task', 'START', '2024-06-01T09:00:00.000Z', A),
+      ],
+      empty(),
+    );
+    const candidates = plan.runs.filter((r) => r.job.name === 'dag' && r.latestCandidate).map((r) => r.id);
+    expect(candidates).to.deep.equal([B]);
+  });
+
+  it('a run known only as a parent, whose first own event sorts it earlier, is chosen again', () => {
+    const stored = empty();
+    stored.runs.set(A, {
+      ...NEW_RUN,
+      createdAt: '2024-06-01T11:00:00.000Z',
+      lastEventAt: null,
+      jobNamespace: 'airflow',
+      jobName: 'dag',
+    });
+    const plan = planBatch([runOf(A, 'dag', 'START', '2024-06-01T09:30:00.000Z')], stored);
+    expect(plan.runs[0].sortTimeDecreased).to.equal(true);
+  });
+});

@@ -3,14 +3,25 @@ import { useTestApp } from '../../helper.js';
 import { rows } from '../../support/graph.js';
 import { randomUUID } from 'node:crypto';
 import { completedRun, runEvent } from '../../support/events.js';
-import { NS, JOB_NS, columnLineageFacet, e, expectGraph, job, lineagePath, runJob } from './support.js';
+import {
+  NS,
+  JOB_NS,
+  bare,
+  columnLineageFacet,
+  e,
+  expectGraph,
+  expectVersionedGraph,
+  job,
+  lineagePath,
+  runJob,
+} from './support.js';
 
 const f = (dataset: string, field: string, ns = NS) => `datasetField:${ns}:${dataset}:${field}`;
 const p = (nodeId: string, params: Record<string, string | number | boolean> = {}) =>
   lineagePath(nodeId, params, '/api/v1/column-lineage');
 
 // Column lineage follows each dataset's newest `columnLineage` declaration; `#version` answers with
-// the declarations in force when that version was created.
+// the declarations in force when that version was created, each column by its id at its version then.
 describe('GET /api/v1/column-lineage: declarations over time', () => {
   const t = useTestApp();
   const versionOf = async (dataset: string) =>
@@ -45,11 +56,11 @@ describe('GET /api/v1/column-lineage: declarations over time', () => {
       nodes: [f('totals', 'total'), f('orders', 'amount')],
       edges: [e(f('orders', 'amount'), f('totals', 'total'))],
     });
-    await expectGraph(t(), p(`dataset:${NS}:totals#${v1}`), {
+    await expectVersionedGraph(t(), p(`dataset:${NS}:totals#${v1}`), {
       nodes: [f('totals', 'total'), f('orders', 'amount'), f('orders', 'tax')],
       edges: [e(f('orders', 'amount'), f('totals', 'total')), e(f('orders', 'tax'), f('totals', 'total'))],
     });
-    await expectGraph(t(), p(`dataset:${NS}:totals#${v2}`), {
+    await expectVersionedGraph(t(), p(`dataset:${NS}:totals#${v2}`), {
       nodes: [f('totals', 'total'), f('orders', 'amount')],
       edges: [e(f('orders', 'amount'), f('totals', 'total'))],
     });
@@ -119,11 +130,11 @@ describe('GET /api/v1/column-lineage: declarations over time', () => {
         nodes: [f('report', 'y'), f('stage', 'x'), f('raw', 'b')],
         edges: [e(f('stage', 'x'), f('report', 'y')), e(f('raw', 'b'), f('stage', 'x'))],
       });
-      const then = await expectGraph(t(), p(`dataset:${NS}:report#${reportV1}`), {
+      const then = await expectVersionedGraph(t(), p(`dataset:${NS}:report#${reportV1}`), {
         nodes: [f('report', 'y'), f('stage', 'x'), f('raw', 'a')],
         edges: [e(f('stage', 'x'), f('report', 'y')), e(f('raw', 'a'), f('stage', 'x'))],
       });
-      const stageNode = then.find((n) => n.id === f('stage', 'x'))!;
+      const stageNode = then.find((n) => bare(n.id) === f('stage', 'x'))!;
       expect(stageNode.data.datasetVersion).to.equal(stageV1);
     },
   );
@@ -145,7 +156,7 @@ describe('GET /api/v1/column-lineage: declarations over time', () => {
     const [{ v: jobV1 }] = await rows(t().db, `MATCH (:Job {name: 'agg'})-[:CURRENT_VERSION]->(v) RETURN v.id AS v`);
     // A new job version (another input) that declares less.
     await runJob(t(), 'agg', ['orders', 'fx'], [totals({ total: [{ name: 'orders', field: 'amount' }] })]);
-    await expectGraph(t(), p(`${job('agg')}#${jobV1}`), {
+    await expectVersionedGraph(t(), p(`${job('agg')}#${jobV1}`), {
       nodes: [f('totals', 'total'), f('orders', 'amount'), f('orders', 'tax')],
       edges: [e(f('orders', 'amount'), f('totals', 'total')), e(f('orders', 'tax'), f('totals', 'total'))],
     });

@@ -1,7 +1,18 @@
 import { expect } from 'chai';
 import { useTestApp } from '../../helper.js';
 import { rows } from '../../support/graph.js';
-import { NS, columnLineageFacet, e, expectGraph, getGraph, job, lineagePath, runJob } from './support.js';
+import {
+  NS,
+  bare,
+  columnLineageFacet,
+  e,
+  expectGraph,
+  getGraph,
+  job,
+  lineagePath,
+  nodeIds,
+  runJob,
+} from './support.js';
 
 const f = (dataset: string, field: string, ns = NS) => `datasetField:${ns}:${dataset}:${field}`;
 const p = (nodeId: string, params: Record<string, string | number | boolean> = {}) =>
@@ -132,16 +143,51 @@ describe('GET /api/v1/column-lineage', () => {
   it('#version: point-in-time start columns of a dataset version', async () => {
     const [{ v }] = await rows(t().db, `MATCH (d:Dataset {name: 'totals'})-[:CURRENT_VERSION]->(v) RETURN v.id AS v`);
     const graph = await getGraph(t(), p(`dataset:${NS}:totals#${v}`, { depth: 0 }));
-    expect(graph.map((n) => n.id).sort()).to.deep.equal([f('totals', 'customer_id'), f('totals', 'total')]);
+    expect(graph.map((n) => n.id).sort()).to.deep.equal([
+      `${f('totals', 'customer_id')}#${v}`,
+      `${f('totals', 'total')}#${v}`,
+    ]);
     expect(graph.every((n) => n.data.datasetVersion === v)).to.equal(true);
     const field = await getGraph(t(), p(`${f('totals', 'total')}#${v}`, { depth: 1 }));
-    expect(field.map((n) => n.id).sort()).to.deep.equal([
+    expect(field.map((n) => bare(n.id)).sort()).to.deep.equal([
       f('orders', 'amount'),
       f('orders', 'tax'),
       f('totals', 'total'),
     ]);
     const unknown = await t().get(p(`dataset:${NS}:totals#00000000-0000-4000-8000-000000000000`));
     expect(unknown.status).to.equal(404);
+  });
+
+  it('#version answers with versioned node ids, each column with its dataset version then, as Marquez', async () => {
+    const current = async (dataset: string) =>
+      (await rows(t().db, 'MATCH (:Dataset {name: $dataset})-[:CURRENT_VERSION]->(v) RETURN v.id AS v', { dataset }))[0]
+        .v as string;
+    const [totals, orders, customers] = await Promise.all(['totals', 'orders', 'customers'].map(current));
+    const at = (id: string, version: string) => `${id}#${version}`;
+    const total = at(f('totals', 'total'), totals);
+    const amount = at(f('orders', 'amount'), orders);
+    const tax = at(f('orders', 'tax'), orders);
+    const whole = {
+      nodes: [total, at(f('totals', 'customer_id'), totals), amount, tax, at(f('customers', 'id'), customers)],
+      edges: [
+        e(amount, total),
+        e(tax, total),
+        e(at(f('customers', 'id'), customers), at(f('totals', 'customer_id'), totals)),
+      ],
+    };
+    const graph = await expectGraph(t(), p(`dataset:${NS}:totals#${totals}`), whole);
+    for (const n of graph)
+      expect(n.id, 'the version in the id is the one in the data').to.equal(
+        at(n.id.split('#')[0], n.data.datasetVersion),
+      );
+    await expectGraph(t(), p(`${f('totals', 'total')}#${totals}`, { withDownstream: true }), {
+      nodes: [total, amount, tax],
+      edges: [e(amount, total), e(tax, total)],
+    });
+    const [{ v: agg }] = await rows(t().db, `MATCH (:Job {name: 'agg'})-[:CURRENT_VERSION]->(v) RETURN v.id AS v`);
+    await expectGraph(t(), p(`${job('agg')}#${agg}`), whole);
+    // Without a version, none in the ids.
+    expect(nodeIds(await getGraph(t(), p(`dataset:${NS}:totals`)))).to.include(f('totals', 'total'));
   });
 
   it('400 for a malformed id or parameter, 404 for an unknown column', async () => {

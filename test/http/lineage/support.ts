@@ -101,6 +101,27 @@ export async function expectGraph(
 
 export const e = (a: string, b: string) => `${a} -> ${b}`;
 
+/** A node id without its `#<version>`. */
+export const bare = (id: string) => id.replace(/#[^#]*$/, '');
+
+/**
+ * Asserts a column-lineage answer to a `#version` request: every node id is its column's at the dataset
+ * version its data reports, and the nodes and edges, by their bare ids, are the expected ones.
+ */
+export async function expectVersionedGraph(
+  t: TestApp,
+  path: string,
+  expected: { nodes: string[]; edges: string[] },
+): Promise<GraphNode[]> {
+  const graph = await getGraph(t, path);
+  for (const n of graph) expect(n.id, 'a versioned id').to.equal(`${bare(n.id)}#${n.data.datasetVersion}`);
+  const nodes = graph.map((n) => bare(n.id)).sort();
+  const links = graph.flatMap((n) => n.outEdges.map((x) => e(bare(x.origin), bare(x.destination)))).sort();
+  expect(nodes, `nodes of ${decodeURIComponent(path)}`).to.deep.equal([...expected.nodes].sort());
+  expect(links, `edges of ${decodeURIComponent(path)}`).to.deep.equal([...expected.edges].sort());
+  return graph;
+}
+
 export function columnLineageFacet(
   fields: Record<string, { namespace?: string; name: string; field: string; transformations?: unknown[] }[]>,
 ) {
