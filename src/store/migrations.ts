@@ -152,21 +152,17 @@ export const FOLD_BOOKKEEPING_MIGRATION = 'fold-bookkeeping';
  * runs visited (0 when done before).
  */
 export async function migrateFoldBookkeeping(db: Db, logger?: Logger, batchSize = 2000): Promise<number> {
-  return onceRecorded(db, FOLD_BOOKKEEPING_MIGRATION, async () => {
-    let after = '';
-    let runs = 0;
-    for (;;) {
-      const last: string | null = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx) => {
-        const res = await runQuery(tx, 'migrations/fold-bookkeeping', { after, limit: int(batchSize) });
-        return res.records[0].get('last') as string | null;
-      });
-      if (last === null) break;
-      runs += batchSize;
-      after = last;
-      if (runs % (batchSize * 10) === 0) logger?.info({ runs }, 'migrating ingest bookkeeping');
-    }
-    return runs;
-  });
+  return onceRecorded(db, FOLD_BOOKKEEPING_MIGRATION, () =>
+    batchesAfter(
+      db,
+      'migrations/fold-bookkeeping',
+      batchSize,
+      () => batchSize,
+      (runs) => {
+        if (runs % (batchSize * 10) === 0) logger?.info({ runs }, 'migrating ingest bookkeeping');
+      },
+    ),
+  );
 }
 
 export const LATEST_RUN_END_MIGRATION = 'latest-run-end';
@@ -193,21 +189,15 @@ export const LATEST_RUN_PARENTS_MIGRATION = 'latest-run-parents';
  * done before).
  */
 export async function migrateLatestRunParents(db: Db, logger?: Logger, batchSize = 2000): Promise<number> {
-  return onceRecorded(db, LATEST_RUN_PARENTS_MIGRATION, async () => {
-    let after = '';
-    let total = 0;
-    for (;;) {
-      const batch = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx) => {
-        const res = await runQuery(tx, 'migrations/latest-run-parents', { after, limit: int(batchSize) });
-        const row = res.records[0];
-        return { last: row.get('last') as string | null, runs: toNative(row.get('runs')) as number };
-      });
-      if (batch.last === null) return total;
-      total += batch.runs;
-      after = batch.last;
-      logger?.info({ runs: total }, 'migrating jobs: parent runs among their latest runs');
-    }
-  });
+  return onceRecorded(db, LATEST_RUN_PARENTS_MIGRATION, () =>
+    batchesAfter(
+      db,
+      'migrations/latest-run-parents',
+      batchSize,
+      (row) => toNative(row.get('runs')) as number,
+      (runs) => logger?.info({ runs }, 'migrating jobs: parent runs among their latest runs'),
+    ),
+  );
 }
 
 export const DELETED_LABEL_MIGRATION = 'deleted-label';
@@ -255,6 +245,33 @@ export async function migrateJobVersionLinks(db: Db, logger?: Logger, batchSize 
     if (repaired > 0) logger?.info({ versions: repaired }, 'job versions linked twice to their job: repaired');
     return repaired;
   });
+}
+
+/**
+ * Runs a migration query that pages by key (`$after`, `$limit`; it returns the `last` key of its batch, null
+ * when none was left), one transaction per batch; `counted` says how many items a batch changed, and
+ * `progress` gets the running total after each batch. Returns the total.
+ */
+async function batchesAfter(
+  db: Db,
+  name: 'migrations/fold-bookkeeping' | 'migrations/latest-run-parents',
+  batchSize: number,
+  counted: (row: { get(key: string): unknown }) => number,
+  progress: (total: number) => void,
+): Promise<number> {
+  let after = '';
+  let total = 0;
+  for (;;) {
+    const batch = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx) => {
+      const res = await runQuery(tx, name, { after, limit: int(batchSize) });
+      const row = res.records[0] as unknown as { get(key: string): unknown };
+      return { last: row.get('last') as string | null, count: counted(row) };
+    });
+    if (batch.last === null) return total;
+    total += batch.count;
+    after = batch.last;
+    progress(total);
+  }
 }
 
 /**
