@@ -210,7 +210,8 @@ class BatchFold {
       }
       if (parent.runId !== run.id) {
         const prev = this.parentRuns.get(parent.runId);
-        if (!prev || ms(t) < ms(prev.at))
+        // The earliest mention names the run's job; on a tie, the smaller job key (parent-runs.cypher).
+        if (!prev || ms(t) < ms(prev.at) || (ms(t) === ms(prev.at) && byRef(parent.job, prev.job) < 0))
           this.parentRuns.set(parent.runId, {
             runId: parent.runId,
             externalRunId: parent.externalRunId,

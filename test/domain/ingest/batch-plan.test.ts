@@ -232,3 +232,33 @@ describe("batch plan: a job's LATEST_RUN candidate", () => {
     expect(plan.runs[0].sortTimeDecreased).to.equal(true);
   });
 });
+
+describe('batch plan: the job of a run known only as a parent', () => {
+  const PARENT = '01909a1c-0000-7000-8000-0000000000f0';
+  const child = (id: string, time: string, parentJob: string) => {
+    const e = event('START', time, [], []);
+    e.event.run = {
+      ...e.event.run!,
+      id,
+      externalId: id,
+      parent: { runId: PARENT, externalRunId: PARENT, job: { namespace: 'airflow', name: parentJob }, root: null },
+    };
+    e.event.job = { ...e.event.job!, name: `${parentJob}.task` };
+    return e;
+  };
+  const C1 = '01909a1c-0000-7000-8000-0000000000f1';
+  const C2 = '01909a1c-0000-7000-8000-0000000000f2';
+
+  it('is the earliest mention’s, and on a tie the smaller job key’s, in either order', () => {
+    const pick = (events: Incoming[]) =>
+      planBatch(events, empty()).parentRuns.map((p) => [p.runId, p.job.name, p.at]);
+    const late = child(C1, '2024-06-01T10:00:00.000Z', 'a_late');
+    const early = child(C2, '2024-06-01T09:00:00.000Z', 'z_early');
+    expect(pick([late, early])).to.deep.equal([[PARENT, 'z_early', '2024-06-01T09:00:00.000Z']]);
+    expect(pick([early, late])).to.deep.equal([[PARENT, 'z_early', '2024-06-01T09:00:00.000Z']]);
+    const b = child(C1, '2024-06-01T09:00:00.000Z', 'tie_b');
+    const a = child(C2, '2024-06-01T09:00:00.000Z', 'tie_a');
+    expect(pick([b, a])).to.deep.equal([[PARENT, 'tie_a', '2024-06-01T09:00:00.000Z']]);
+    expect(pick([a, b])).to.deep.equal([[PARENT, 'tie_a', '2024-06-01T09:00:00.000Z']]);
+  });
+});

@@ -20,6 +20,8 @@ const RUN = {
   p3: '0190b000-0000-4000-8000-000000000003',
   p5: '0190b000-0000-4000-8000-000000000005',
   p6: '0190b000-0000-4000-8000-000000000006',
+  p7: '0190b000-0000-4000-8000-000000000007',
+  p8: '0190b000-0000-4000-8000-000000000008',
   c2: '0190b000-0000-4000-8000-000000000012',
   c3: '0190b000-0000-4000-8000-000000000013',
   c4: '0190b000-0000-4000-8000-000000000014',
@@ -32,6 +34,10 @@ const RUN = {
   r1: '0190b000-0000-4000-8000-000000000031',
   r2: '0190b000-0000-4000-8000-000000000032',
   e1: '0190b000-0000-4000-8000-000000000033',
+  f1: '0190b000-0000-4000-8000-000000000041',
+  f2: '0190b000-0000-4000-8000-000000000042',
+  g1: '0190b000-0000-4000-8000-000000000043',
+  g2: '0190b000-0000-4000-8000-000000000044',
 };
 
 /**
@@ -40,7 +46,9 @@ const RUN = {
  * never reports: its children name p5 (08:00) and p6 (08:30). Each case below has a job of its own, so
  * that no later event of the stream chooses its latest run again and hides a pointer left behind:
  * `lowered` runs q1 (10:00) and its children name q2 at 11:00, then at 09:00; `restarted` runs r1 (10:00),
- * a child names r2 at 11:00, and r2's own START is at 09:30.
+ * a child names r2 at 11:00, and r2's own START is at 09:30. Children disagree on the job of two runs that
+ * never report: p7 is named with `claimed_late` at 10:00 and with `claimed_early` at 09:00 (the earliest
+ * mention decides: `claimed_early`'s), p8 with `tie_b` and `tie_a` both at 09:00 (the smaller key: `tie_a`).
  */
 function stream(): Record<string, unknown>[] {
   const child = (runId: string, job: string, time: string, parentRun: string, parentJob: string) =>
@@ -69,8 +77,14 @@ function stream(): Record<string, unknown>[] {
     own(RUN.r1, 'restarted', 'START', '10:00'),
     child(RUN.e1, 'restarted.task', '11:00', RUN.r2, 'restarted'),
     own(RUN.r2, 'restarted', 'START', '09:30'),
+    child(RUN.f1, 'claimed_late.task', '10:00', RUN.p7, 'claimed_late'),
+    child(RUN.f2, 'claimed_early.task', '09:00', RUN.p7, 'claimed_early'),
+    child(RUN.g1, 'tie_b.task', '09:00', RUN.p8, 'tie_b'),
+    child(RUN.g2, 'tie_a.task', '09:00', RUN.p8, 'tie_a'),
   ];
 }
+
+const CLAIMANTS = ['claimed_late', 'claimed_early', 'tie_b', 'tie_a'];
 
 describe('read API: jobs known only as parents, and parent runs', () => {
   const t = useTestApp();
@@ -108,7 +122,7 @@ describe('read API: jobs known only as parents, and parent runs', () => {
   /** What the jobs of the stream answer, and each job's stored latest run state against its LATEST_RUN. */
   async function snapshot(): Promise<string> {
     const out: unknown[] = [];
-    for (const job of ['dag', 'other', 'only_parent', 'lowered', 'restarted']) {
+    for (const job of ['dag', 'other', 'only_parent', 'lowered', 'restarted', ...CLAIMANTS]) {
       out.push(await get(`/api/v1/namespaces/sched/jobs/${job}`));
       out.push(await get(`/api/v1/namespaces/sched/jobs/${job}/runs`));
     }
@@ -139,6 +153,25 @@ describe('read API: jobs known only as parents, and parent runs', () => {
     expect(await latest('only_parent')).to.include({ id: RUN.p6, state: 'NEW' });
     expect(await latest('lowered')).to.include({ id: RUN.q1, state: 'RUNNING' });
     expect(await latest('restarted')).to.include({ id: RUN.r1, state: 'RUNNING' });
+    // A run named with two jobs is the earliest mention's (on a tie, the smaller key's); the other has none.
+    const runsOf = async (job: string) =>
+      (await get<{ runs: Run[] }>(`/api/v1/namespaces/sched/jobs/${job}/runs`)).runs.map((r) => r.id);
+    expect(await latest('claimed_early')).to.include({ id: RUN.p7, state: 'NEW' });
+    expect(await latest('claimed_late')).to.equal(null);
+    expect(await runsOf('claimed_late')).to.deep.equal([]);
+    expect(await latest('tie_a')).to.include({ id: RUN.p8, state: 'NEW' });
+    expect(await latest('tie_b')).to.equal(null);
+    expect(await runsOf('tie_b')).to.deep.equal([]);
+    const links = await rows(
+      t().db,
+      `UNWIND $ids AS id MATCH (r:Run {id: id})-[:RUN_OF]->(j:Job)
+       RETURN r.id AS run, collect(j.name) AS jobs, r.jobName AS jobName ORDER BY run`,
+      { ids: [RUN.p7, RUN.p8] },
+    );
+    expect(links).to.deep.equal([
+      { run: RUN.p7, jobs: ['claimed_early'], jobName: 'claimed_early' },
+      { run: RUN.p8, jobs: ['tie_a'], jobName: 'tie_a' },
+    ]);
     const inOrder = await snapshot();
 
     const orders = [[...stream()].reverse(), ...[1, 2, 3, 4, 5].map((seed) => shuffled(stream(), seed))];
