@@ -282,6 +282,7 @@ export const catalogue = {
   'migrations/deleted-label': query({ limit: integer }, { nodes: integer }),
   'migrations/column-lineage-count': query({ limit: integer }, { datasets: integer }),
   'migrations/job-version-links': query({ limit: integer }, { versions: integer }),
+  'migrations/simple-names': query({ limit: integer }, { jobs: integer }),
   'migrations/record': query({ name: str, now: str }, none),
 
   'namespaces/delete': query({ name: str, now: str }, { namespace: parsed }),
