@@ -22,6 +22,7 @@ import {
   migrateEdgeHistory,
   migrateFoldBookkeeping,
   migrateJobVersionLinks,
+  migrateSimpleNames,
   migrateLatestRunEnd,
   migrateLatestRunParents,
 } from './store/migrations.js';
@@ -67,6 +68,7 @@ async function prepareGraph(db: Db, logger: Logger): Promise<number> {
   await migrateDeletedLabel(db, logger);
   await migrateColumnLineageCount(db, logger);
   await migrateJobVersionLinks(db, logger);
+  await migrateSimpleNames(db, logger);
   await new NamespaceRepository(db).ensureDefault();
   return statements;
 }

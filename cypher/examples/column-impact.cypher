@@ -30,9 +30,13 @@ WITH f, g, declaration, split(declaration, '"' + g.name + '":{"inputFields":[') 
 WITH f, g, declaration, CASE WHEN size(cut) > 1 THEN split(cut[1], '"inputFields":[')[0]
   + coalesce(split(split(declaration, '"dataset":[')[1], '"fields":{')[0], '') ELSE '' END AS listed
 MATCH (i:DatasetField)-[r:FEEDS]->(g)
-// One object per `{"`: an input's namespace, name and field are keys of the same object.
-WHERE declaration IS NULL OR any(o IN split(listed, '{"') WHERE ('"' + o) CONTAINS ('"namespace":"' + i.namespace
-  + '"') AND ('"' + o) CONTAINS ('"name":"' + i.dataset + '"') AND ('"' + o) CONTAINS ('"field":"' + i.name + '"'))
+// The facet may name the input's dataset by its primary name or by a symlink alias of it (FEEDS starts at
+// the primary's column). One object per `{"`: an input's namespace, name and field are keys of the same object.
+WITH f, g, declaration, listed, i, r, [[i.namespace, i.dataset]] + COLLECT { MATCH (a:Dataset)-[:ALIAS_OF]->
+  (:Dataset {namespace: i.namespace, name: i.dataset}) RETURN [a.namespace, a.name] } AS names
+WHERE declaration IS NULL OR any(n IN names WHERE any(o IN split(listed, '{"') WHERE ('"' + o) CONTAINS
+  ('"namespace":"' + n[0] + '"') AND ('"' + o) CONTAINS ('"name":"' + n[1] + '"')
+  AND ('"' + o) CONTAINS ('"field":"' + i.name + '"')))
 WITH f, collect(r) AS inForce
 MATCH (f)(()-[r:FEEDS WHERE r IN inForce]->()){1,20}(g)
 WITH DISTINCT f, g, inForce

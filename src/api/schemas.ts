@@ -156,7 +156,9 @@ const jobProperties = {
   latestRun: Nullable(Run),
   latestRuns: Type.Array(Run),
   currentVersion: Nullable(Type.String({ format: 'uuid' })),
-  labels: Type.Array(Type.String()),
+  labels: Type.Array(Type.String(), {
+    description: "The jobType facet's `jobType` then its `integration` (e.g. `['TASK', 'AIRFLOW']`), as Marquez",
+  }),
   tags: Type.Array(Type.String()),
   facets: Facets,
 };

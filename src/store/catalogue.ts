@@ -200,6 +200,10 @@ export const catalogue = {
   'jobs/version': query({ ...ref, version: str }, { job: parsed, version: parsed, latestRun: parsed }),
   'jobs/versions': query({ ...ref, ...page }, { totalCount: integer, job: parsed, versions: list }),
 
+  'lineage/alias-primaries': query(
+    { datasets: field<EntityRef[]>() },
+    { namespace: str, name: str, primaryNamespace: str, primaryName: str },
+  ),
   'lineage/column-declarations': query(
     { datasets: field<EntityRef[]>(), at: strOrNull, endOfTime: dateTime },
     { namespace: str, name: str, declaration: strOrNull, hasAny: bool, versionAt: strOrNull },
@@ -278,6 +282,7 @@ export const catalogue = {
   'migrations/deleted-label': query({ limit: integer }, { nodes: integer }),
   'migrations/column-lineage-count': query({ limit: integer }, { datasets: integer }),
   'migrations/job-version-links': query({ limit: integer }, { versions: integer }),
+  'migrations/simple-names': query({ limit: integer }, { jobs: integer }),
   'migrations/record': query({ name: str, now: str }, none),
 
   'namespaces/delete': query({ name: str, now: str }, { namespace: parsed }),

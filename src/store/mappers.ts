@@ -240,7 +240,8 @@ export function toJob(raw: unknown): Job {
     latestRun,
     latestRuns,
     currentVersion: (j.currentVersion as string | undefined) ?? null,
-    labels: [j.integration, j.jobKind].filter((x): x is string => typeof x === 'string'),
+    // As Marquez: the jobType facet's jobType, then its integration.
+    labels: [j.jobKind, j.integration].filter((x): x is string => typeof x === 'string'),
     tags: [...((j.tags as string[] | null) ?? [])].sort(),
     facets: facetsFromProps(j),
   };

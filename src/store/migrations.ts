@@ -247,6 +247,21 @@ export async function migrateJobVersionLinks(db: Db, logger?: Logger, batchSize 
   });
 }
 
+export const SIMPLE_NAMES_MIGRATION = 'simple-names';
+
+/**
+ * Gives each job with a parent Marquez's simpleName (cypher/migrations/simple-names.cypher): its name less
+ * the parent's name and a dot when it starts with them, else its name, where earlier versions kept the part
+ * after the last dot. Returns the number of jobs renamed (0 when done before, or when none needed it).
+ */
+export async function migrateSimpleNames(db: Db, logger?: Logger, batchSize = 2000): Promise<number> {
+  return onceRecorded(db, SIMPLE_NAMES_MIGRATION, async () => {
+    const renamed = await batchesUntilNone(db, 'migrations/simple-names', 'jobs', batchSize, () => {});
+    if (renamed > 0) logger?.info({ jobs: renamed }, "jobs' simpleName: Marquez's rule");
+    return renamed;
+  });
+}
+
 /**
  * Runs a migration query that pages by key (`$after`, `$limit`; it returns the `last` key of its batch, null
  * when none was left), one transaction per batch; `counted` says how many items a batch changed, and
@@ -285,7 +300,8 @@ async function batchesUntilNone(
     | 'migrations/latest-run-end'
     | 'migrations/deleted-label'
     | 'migrations/column-lineage-count'
-    | 'migrations/job-version-links',
+    | 'migrations/job-version-links'
+    | 'migrations/simple-names',
   column: 'jobs' | 'nodes' | 'datasets' | 'versions',
   batchSize: number,
   progress: (total: number) => void,

@@ -125,6 +125,12 @@ describe('Marquez compatibility', () => {
     expect(plain.columnLineage).to.equal(null);
   });
 
+  it("a job's labels are its jobType facet's jobType then integration, as Marquez", async () => {
+    const jobType = facet({ processingType: 'BATCH', integration: 'AIRFLOW', jobType: 'TASK' }, 'JobTypeJobFacet');
+    await call('POST', '/api/v1/lineage', 201, runEvent({ job: 'typed', jobNamespace: 'ns', jobFacets: { jobType } }));
+    expect((await call<Job>('GET', '/api/v1/namespaces/ns/jobs/typed', 200)).labels).to.deep.equal(['TASK', 'AIRFLOW']);
+  });
+
   describe("a job's latestRuns", () => {
     /** `n` runs of `job`, each START an hour after the one before; their ids, newest first. */
     async function runs(job: string, n: number) {

@@ -11,6 +11,7 @@ import {
   migrateColumnLineageCount,
   migrateJobVersionLinks,
   migrateLatestRunParents,
+  migrateSimpleNames,
 } from '../../src/store/migrations.js';
 import { columnLineageFacet, ds, e, expectGraph, job, lineagePath as p } from '../http/lineage/support.js';
 
@@ -309,5 +310,44 @@ describe('migration: the Deleted label of soft-deleted datasets and jobs', () =>
     expect(await links()).to.deep.equal(['once 1', 'twice 1']);
     expect((await t().get('/api/v1/namespaces/airflow/jobs/twice/versions')).body.totalCount).to.equal(1);
     expect(await migrateJobVersionLinks(t().db), 'a second start does nothing').to.equal(0);
+  });
+  it("simple-names: jobs with a parent get Marquez's simpleName, the others are left alone", async () => {
+    const child = (job: string, parentJob: string) =>
+      runEvent({
+        job,
+        jobNamespace: 'sched',
+        runFacets: {
+          parent: facet(
+            { run: { runId: randomUUID() }, job: { namespace: 'sched', name: parentJob } },
+            'ParentRunFacet',
+          ),
+        },
+      });
+    await post(t(), [child('dag.group.task', 'dag'), child('model.build.run', 'dbt-run'), child('dag.other', 'dag')]);
+    await post(t(), [runEvent({ job: 'plain.name', jobNamespace: 'sched' })]);
+    const names = async () =>
+      (
+        await t().db.read({ op: 'test' }, (tx) =>
+          tx.run("MATCH (j:Job {namespace: 'sched'}) RETURN j.name + ' ' + j.simpleName AS v ORDER BY v"),
+        )
+      ).records.map((r) => r.get('v') as string);
+    const now = await names();
+    expect(now).to.deep.equal([
+      'dag dag',
+      'dag.group.task group.task',
+      'dag.other other',
+      'dbt-run dbt-run',
+      'model.build.run model.build.run',
+      'plain.name plain.name',
+    ]);
+    // As an older version left it: the part after the last dot, and no record of the migration.
+    await t().db.write({ op: 'test' }, async (tx) => {
+      await tx.run("MATCH (j:Job {name: 'dag.group.task'}) SET j.simpleName = 'task'");
+      await tx.run("MATCH (j:Job {name: 'model.build.run'}) SET j.simpleName = 'run'");
+      await tx.run('MATCH (m:Migration) DELETE m');
+    });
+    expect(await migrateSimpleNames(t().db, undefined, 1), 'the two renamed, one per batch').to.equal(2);
+    expect(await names()).to.deep.equal(now);
+    expect(await migrateSimpleNames(t().db), 'a second start does nothing').to.equal(0);
   });
 });

@@ -102,10 +102,14 @@ export function codeOf(facet: (name: 'sourceCodeLocation' | 'sql' | 'jobType') =
   };
 }
 
-/** The simple name of a job under a parent (as Marquez: the part after the last dot). */
+/**
+ * The simple name of a job under a parent, as Marquez: its name less the parent's name and a dot when it
+ * starts with them (`dag.group.task` under `dag` is `group.task`), else its whole name (a dbt model
+ * `db.schema.project.model.build.run` under `dbt-run-project` keeps it).
+ */
 export function simpleName(name: string, parent: DatasetRef | null): string {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 && parent ? name.slice(dot + 1) : name;
+  const prefix = parent ? `${parent.name}.` : null;
+  return prefix && name.length > prefix.length && name.startsWith(prefix) ? name.slice(prefix.length) : name;
 }
 
 export function parseJsonObject(text: string | null): Obj | null {

@@ -109,7 +109,7 @@ function columnInput(input: Obj, transformations: Obj[]): ColumnLineageInput {
  * `inputFields` and again in the facet's dataset-wide list) has the transformations of both, its
  * own first, so the store keeps one edge per input column with everything said about it.
  */
-function mergeInputs(inputs: ColumnLineageInput[]): ColumnLineageInput[] {
+export function mergeInputs(inputs: ColumnLineageInput[]): ColumnLineageInput[] {
   const byColumn = new Map<string, ColumnLineageInput>();
   for (const input of inputs) {
     const key = JSON.stringify([input.namespace, input.name, input.field]);

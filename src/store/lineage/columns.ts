@@ -2,14 +2,15 @@
  * Column-level lineage: a FEEDS walk finds every column reachable over any mapping ever declared (a
  * superset of the answer at any time), the declarations in force then say which of those edges count
  * (cypher/lineage/column-declarations.cypher), and the pure walk in src/domain/lineage/column-walk.ts
- * builds the answer. Three queries whatever the graph size (four with a #version start).
+ * builds the answer. Three queries whatever the graph size (four with a #version start), and one more when
+ * declarations in force name inputs: it renames those named by a symlink alias to their primary dataset.
  */
 import neo4j from 'neo4j-driver';
 import { compactCypher, withMaxRels } from '../cypher.js';
 import { int } from '../db.js';
 import type { LineageGraph } from '../../api/types.js';
 import { datasetNodeId, fieldNodeId, type EntityRef, type ParsedNodeId } from '../../domain/node-id.js';
-import { columnLineage as columnLineageEntries } from '../../domain/openlineage/normalize.js';
+import { columnLineage as columnLineageEntries, mergeInputs } from '../../domain/openlineage/normalize.js';
 import type { ColumnLineageInput } from '../../domain/openlineage/types.js';
 import { columnAnswer, type ColumnCandidate, type ColumnInput } from '../../domain/lineage/column-walk.js';
 import type { LineageReader, Resolved } from './resolver.js';
@@ -205,7 +206,40 @@ export class ColumnLineage {
         versionAt: r.get('versionAt') ?? null,
       });
     }
+    await this.resolveAliases([...out.values()]);
     return out;
+  }
+
+  /**
+   * Declared inputs named by a symlink alias, renamed to their primary dataset: ingest resolved the alias
+   * when it wrote the FEEDS edge, so the edge starts at the primary's column (docs/lineage.md, Symlinks).
+   */
+  private async resolveAliases(declarations: ColumnDeclaration[]): Promise<void> {
+    const names = new Map<string, EntityRef>();
+    for (const d of declarations)
+      for (const inputs of d.fields?.values() ?? [])
+        for (const i of inputs) names.set(datasetNodeId(i.namespace, i.name), { namespace: i.namespace, name: i.name });
+    if (!names.size) return;
+    const recs = await this.reader.run('lineage/alias-primaries', compactCypher('lineage/alias-primaries'), {
+      datasets: [...names.values()],
+    });
+    if (!recs.length) return;
+    const primary = new Map(
+      recs.map((r) => [
+        datasetNodeId(r.get('namespace'), r.get('name')),
+        { namespace: r.get('primaryNamespace') as string, name: r.get('primaryName') as string },
+      ]),
+    );
+    for (const d of declarations) {
+      if (!d.fields) continue;
+      for (const [field, inputs] of d.fields) {
+        if (!inputs.some((i) => primary.has(datasetNodeId(i.namespace, i.name)))) continue;
+        d.fields.set(
+          field,
+          mergeInputs(inputs.map((i) => ({ ...i, ...primary.get(datasetNodeId(i.namespace, i.name)) }))),
+        );
+      }
+    }
   }
 
   /** The columns of a dataset (or a job's outputs), at a version when given. */

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { useTestApp } from '../../helper.js';
+import { facet } from '../../support/events.js';
 import { rows } from '../../support/graph.js';
 import {
   NS,
@@ -138,6 +139,52 @@ describe('GET /api/v1/column-lineage', () => {
       transformationDescription: 'sum of amount',
     });
     expect(amount.transformations[0]).to.include({ type: 'DIRECT', subtype: 'AGGREGATION' });
+  });
+
+  it('follows a mapping whose input is named by a symlink alias of the dataset that holds the column', async () => {
+    // Spark writes a path and declares its table name; another producer's column lineage names the table.
+    const symlinks = facet(
+      { identifiers: [{ namespace: 'hive://metastore', name: 'default.words', type: 'TABLE' }] },
+      'SymlinksDatasetFacet',
+    );
+    await runJob(
+      t(),
+      'spark',
+      [],
+      [{ namespace: 'file', name: '/warehouse/words', fields: [['word', 'STRING']], facets: { symlinks } }],
+    );
+    const derived = {
+      namespace: 'hive://metastore',
+      name: 'default.counts',
+      fields: [['w', 'STRING']] as [string, string][],
+      facets: {
+        columnLineage: columnLineageFacet({
+          w: [
+            {
+              namespace: 'hive://metastore',
+              name: 'default.words',
+              field: 'word',
+              transformations: [{ type: 'DIRECT', subtype: 'IDENTITY' }],
+            },
+          ],
+        }),
+      },
+    };
+    await runJob(t(), 'trino', [{ namespace: 'hive://metastore', name: 'default.words' }], [derived]);
+    const word = f('/warehouse/words', 'word', 'file');
+    const w = f('default.counts', 'w', 'hive://metastore');
+    const graph = await expectGraph(t(), p(w), { nodes: [word, w], edges: [e(word, w)] });
+    expect(graph.find((n) => n.id === w)!.data.inputFields).to.have.length(1);
+    expect(graph.find((n) => n.id === w)!.data.inputFields[0]).to.include({
+      namespace: 'file',
+      dataset: '/warehouse/words',
+      field: 'word',
+      transformationType: 'DIRECT',
+    });
+    await expectGraph(t(), p(word, { withDownstream: true }), { nodes: [word, w], edges: [e(word, w)] });
+    const impact = await t().get(`/api/v1/impact?nodeId=${encodeURIComponent(word)}`);
+    expect(impact.status, JSON.stringify(impact.body)).to.equal(200);
+    expect(impact.body.nodes.map((n: any) => n.id)).to.deep.equal([w]);
   });
 
   it('#version: point-in-time start columns of a dataset version', async () => {

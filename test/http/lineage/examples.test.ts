@@ -338,6 +338,29 @@ describe('cypher/examples/ answer as the API on a graph with a deleted shortcut 
     );
   });
 
+  it('column-impact: a mapping that names its input by the symlink alias counts, as in the API', async () => {
+    const lineage = columnLineageFacet({ e: [{ namespace: ALIAS_NS, name: ALIAS, field: 'b' }] });
+    await runJob(
+      t(),
+      'by_alias',
+      [{ namespace: ALIAS_NS, name: ALIAS }],
+      [{ name: 'E', fields: [['e', 'DECIMAL']], facets: { columnLineage: lineage } }],
+    );
+    const api = await getImpact(t(), impactPath({ nodeId: `datasetField:${NS}:A:b` }));
+    expect(api.nodes.map((n: any) => [n.id, n.distance, n.viaJob])).to.deep.equal([
+      [`datasetField:${NS}:B:y`, 1, job('long1')],
+      [`datasetField:${NS}:E:e`, 1, job('by_alias')],
+      [`datasetField:${NS}:C:z`, 2, job('long2')],
+    ]);
+    for (const [namespace, dataset] of starts) {
+      const mine = await run('column-impact', { namespace, dataset, field: 'b' });
+      expect(
+        mine.map((r) => [`datasetField:${r.namespace}:${r.dataset}:${r.field}`, r.hops, `job:${r.viaJobs.at(-1)}`]),
+        dataset,
+      ).to.deep.equal(api.nodes.map((n: any) => [n.id, n.distance, n.viaJob]));
+    }
+  });
+
   it('schema-changes-and-consumers: against the previous version with a schema, by name and type', async () => {
     await runJob(t(), 'schema', [], [{ name: 'E', fields: [['id', 'INTEGER']] }]);
     // A version without a schema facet, then a new column, then a description and the case of a type.

@@ -119,6 +119,32 @@ describe('read API: jobs known only as parents, and parent runs', () => {
     ]);
   });
 
+  it("a child's simpleName is its name less its parent's name and a dot, else its whole name, as Marquez", async () => {
+    const id = (n: number) => `0190b000-0000-4000-8000-0000000001${String(n).padStart(2, '0')}`;
+    const child = (i: number, job: string, parentJob: string) =>
+      runEvent({
+        runId: id(i),
+        job,
+        jobNamespace: 'sched',
+        runFacets: { parent: parent(id(50 + i), 'sched', parentJob) },
+      });
+    const cases: [job: string, parentJob: string, simpleName: string][] = [
+      ['etl.extract', 'etl', 'extract'], // an Airflow task
+      ['etl.group.load', 'etl', 'group.load'], // an Airflow task in a task group
+      [
+        'app.execute_insert_into_hadoop_fs_relation_command.tmp_out',
+        'app',
+        'execute_insert_into_hadoop_fs_relation_command.tmp_out',
+      ], // Spark
+      ['db.public.jaffle.orders.build.test', 'dbt-run-jaffle', 'db.public.jaffle.orders.build.test'], // dbt
+    ];
+    for (const [i, [job, parentJob]] of cases.entries()) await post([child(i, job, parentJob)]);
+    for (const [job, parentJob, simpleName] of cases) {
+      const got = await get<Job>(`/api/v1/namespaces/sched/jobs/${encodeURIComponent(job)}`);
+      expect([got.simpleName, got.parentJobName], job).to.deep.equal([simpleName, parentJob]);
+    }
+  });
+
   /** What the jobs of the stream answer, and each job's stored latest run state against its LATEST_RUN. */
   async function snapshot(): Promise<string> {
     const out: unknown[] = [];
