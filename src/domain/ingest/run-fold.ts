@@ -228,12 +228,17 @@ export class RunFold {
     };
   }
 
-  /** Its job version, once it ended (or a streaming run has I/O), when it changed or moved in time. */
-  version(): VersionRow | null {
-    const code = codeOf((name) => {
+  /** Its job's code as its events report it last, else as stored. */
+  private code(): ReturnType<typeof codeOf> {
+    return codeOf((name) => {
       const report = this.fold.winner(`${JOB_FACET_PREFIX}${name}`);
       return report ? report.object : parseJsonObject(this.stored.code[name]);
     });
+  }
+
+  /** Its job version, once it ended (or a streaming run has I/O), when it changed or moved in time. */
+  version(): VersionRow | null {
+    const code = this.code();
     const ins = [...this.inputs.values()];
     const outs = [...this.outputs.values()];
     if (this.times.terminalState === null && !(code.streaming && ins.length + outs.length > 0)) return null;
@@ -252,19 +257,36 @@ export class RunFold {
     };
   }
 
-  /** What it wrote is committed at its end when it COMPLETED, and no longer when an earlier end says otherwise. */
+  /**
+   * What it wrote is committed at its end when it COMPLETED, and no longer when an earlier end says otherwise.
+   * A streaming run's output is in its dataset as it streams (as Marquez makes it current on each event):
+   * committed at the earliest event reporting it, whatever the run's state, and never taken back. Its rows
+   * are sent with every batch of the run (versions-commit.cypher skips those that change nothing), so the
+   * commit holds whichever event first said the job streams.
+   */
   commits(): CommitRow[] {
     const completed = this.state === 'COMPLETED';
     const wasCompleted = this.stored.times.terminalState === 'COMPLETED';
+    const streaming = this.code().streaming;
     const out: CommitRow[] = [];
     for (const d of this.outputs.values()) {
       const id = writtenDatasetVersionId(d, this.id);
+      if (streaming) {
+        const since = this.writes.get(refKey(d))?.at ?? this.storedWriteAt(d);
+        if (since !== null) out.push(commitRow(id, d, since));
+        continue;
+      }
       const isNew = this.writes.get(refKey(d))?.existed === false;
       if (completed && (isNew || !wasCompleted || this.stored.times.endedAt !== this.times.endedAt))
         out.push(commitRow(id, d, this.times.endedAt));
       else if (!completed && wasCompleted) out.push(commitRow(id, d, null));
     }
     return out;
+  }
+
+  /** When the stored run first reported writing `d` (its written version's createdAt). */
+  private storedWriteAt(d: DatasetRef): string | null {
+    return this.stored.writes.find((w) => w.namespace === d.namespace && w.name === d.name)?.createdAt ?? null;
   }
 
   /** READs to resolve (new, or named earlier than stored) or whose input facets changed. */

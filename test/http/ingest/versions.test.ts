@@ -169,6 +169,40 @@ describe('ingest: job and dataset versions', () => {
   });
 
   describe('dataset versions', () => {
+    it("a streaming run's output is current from its first report, whatever its state, in any order", async () => {
+      const flink = '0190c000-0000-4000-8000-000000000001';
+      const reader = '0190c000-0000-4000-8000-000000000002';
+      const at = (m: number) => `2026-03-01T10:${String(m).padStart(2, '0')}:00.000Z`;
+      const jobFacets = {
+        jobType: { _producer: 'p', _schemaURL: 's', processingType: 'STREAMING', integration: 'FLINK', jobType: 'JOB' },
+      };
+      const stream = [
+        runEvent({ runId: flink, job: 'flink', eventType: 'START', eventTime: at(0), jobFacets, inputs: ['clicks'] }),
+        runEvent({ runId: flink, job: 'flink', eventType: 'RUNNING', eventTime: at(2), outputs: ['sink'] }),
+        runEvent({ runId: flink, job: 'flink', eventType: 'RUNNING', eventTime: at(5), outputs: ['sink'] }),
+        runEvent({ runId: flink, job: 'flink', eventType: 'ABORT', eventTime: at(10) }),
+        ...completedRun({ runId: reader, job: 'report', eventTime: at(7), inputs: ['sink'], outputs: ['daily'] }),
+      ];
+      const state = async () =>
+        rows(
+          t().db,
+          `MATCH (d:Dataset {name: 'sink'})-[:CURRENT_VERSION]->(cur)
+           MATCH (:Run {id: $flink})-[:WROTE]->(w)-[:VERSION_OF]->(d)
+           MATCH (:Run {id: $reader})-[:READ]->(seen)-[:VERSION_OF]->(d)
+           RETURN cur.id = w.id AS currentIsFlinks, d.currentVersion = w.id AS pointer,
+             toString(d.lastModifiedAt) AS lastModifiedAt, seen.id = w.id AS readerSawIt`,
+          { flink, reader },
+        );
+      await postAll(stream);
+      const expected = [{ currentIsFlinks: true, pointer: true, lastModifiedAt: at(2).replace('.000', ''), readerSawIt: true }];
+      expect(await state()).to.deep.equal(expected);
+      for (const events of [[...stream].reverse(), [stream[2], stream[1], stream[4], stream[3], stream[0], stream[5]]]) {
+        await t().db.write({ op: 'test' }, (tx) => tx.run('MATCH (n) DETACH DELETE n'));
+        await postAll([...events, events[0]]);
+        expect(await state()).to.deep.equal(expected);
+      }
+    });
+
     it('each run that writes a dataset creates a version; the current one moves on completion', async () => {
       const w1 = randomUUID();
       await postAll(completedRun({ runId: w1, job: 'writer', outputs: [{ name: 'orders', fields: [['id', 'INT']] }] }));
