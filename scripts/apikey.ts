@@ -18,17 +18,22 @@ function fail(message: string): never {
 const USAGE =
   'usage: npm run apikey -- create --scopes read|write|admin[,...] [--namespace NS ...] [--id ID] [--append FILE]';
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: {
-    scopes: { type: 'string', multiple: true },
-    scope: { type: 'string', multiple: true },
-    namespace: { type: 'string', multiple: true },
-    id: { type: 'string' },
-    append: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
+const OPTIONS = {
+  scopes: { type: 'string', multiple: true },
+  scope: { type: 'string', multiple: true },
+  namespace: { type: 'string', multiple: true },
+  id: { type: 'string' },
+  append: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+let parsedArgs: ReturnType<typeof parseArgs<{ allowPositionals: true; options: typeof OPTIONS }>>;
+try {
+  parsedArgs = parseArgs({ allowPositionals: true, options: OPTIONS });
+} catch (err) {
+  // A missing value or an unknown option: say which, not a stack trace.
+  fail(`${(err as Error).message}\n${USAGE}`);
+}
+const { positionals, values } = parsedArgs;
 
 if (values.help || positionals[0] !== 'create') fail(USAGE);
 const scopes = [...(values.scopes ?? []), ...(values.scope ?? [])]
@@ -48,6 +53,12 @@ const id =
   ].join('-');
 const key = generateKey();
 const line = keyEntry(id, key, [...new Set(scopes)] as KeyScope[], namespaces);
+// The line must load: an empty --id or --namespace would make the keys file stop the service's start.
+try {
+  parseKeys(line, 'the new key');
+} catch (err) {
+  fail((err as Error).message);
+}
 
 if (values.append) {
   const file = values.append;

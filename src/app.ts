@@ -133,7 +133,7 @@ export function createApp(opts: AppOptions): App {
   koa.use(streamLargeJson());
   koa.use(errorHandler(opts.logger));
   koa.use(declaredLengthLimit(opts.bodyLimitBytes));
-  koa.use(stateChangingRequests());
+  koa.use(stateChangingRequests(origins));
   koa.use(admission(services.admission));
 
   // Bodies are parsed by the routes that declare one, after the caller's key is checked (route.ts).

@@ -3,6 +3,7 @@
  * HTTP listener and graceful shutdown. Everything request-related lives in app.ts.
  */
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, ConfigError, type Config } from './config.js';
@@ -323,10 +324,29 @@ export function warnAboutExposure(config: Config, logger: Logger): void {
   }
 }
 
+/**
+ * Listens on HOST:PORT for a moment and closes: an address the service cannot listen on is a bad
+ * HOST or PORT, told at once (exit code 2) rather than after Neo4j has started, with the system's
+ * reason only (getaddrinfo ENOTFOUND, EADDRINUSE).
+ */
+export async function checkListenAddress(host: string, port: number): Promise<void> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (err: NodeJS.ErrnoException) => {
+      const why = err.code ?? err.message;
+      if (err.code === 'EADDRINUSE') reject(new ConfigError('PORT', `${port} is in use on ${host} (${why})`));
+      else if (err.code === 'EACCES') reject(new ConfigError('PORT', `${port} needs privileges on ${host} (${why})`));
+      else reject(new ConfigError('HOST', `'${host}' is not an address of this machine to listen on (${why})`));
+    });
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
     config = loadConfig();
+    await checkListenAddress(config.host, config.port);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);

@@ -185,4 +185,30 @@ describe('server process lifecycle (local Neo4j)', function () {
     expect(r.status).to.equal(2);
     expect(r.stderr).to.include('PORT');
   });
+
+  it('refuses a HOST it cannot listen on and a PORT in use at once, naming the variable, before Neo4j', async () => {
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const port = String((busy.address() as net.AddressInfo).port);
+      for (const [env, variable] of [
+        [{ HOST: 'not-a-host.invalid', PORT: '0' }, 'HOST'],
+        [{ HOST: '192.0.2.1', PORT: '0' }, 'HOST'],
+        [{ HOST: '127.0.0.1', PORT: port }, 'PORT'],
+      ] as const) {
+        const started = Date.now();
+        const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'src/server.ts')], {
+          // An external Neo4j that does not answer: the old code went on to wait for it.
+          env: { ...process.env, ...env, NEO4J_URI: 'bolt://127.0.0.1:1', LOG_LEVEL: 'silent' },
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        expect(r.status, `${JSON.stringify(env)}: ${r.stderr}`).to.equal(2);
+        expect(r.stderr).to.match(new RegExp(`Invalid configuration: ${variable} `));
+        expect(Date.now() - started).to.be.lessThan(30_000);
+      }
+    } finally {
+      busy.close();
+    }
+  });
 });

@@ -17,6 +17,8 @@ export interface ConnectionTracker {
 
 export function trackConnections(server: http.Server): ConnectionTracker {
   const inFlight = new Map<Socket, number>();
+  /** Responses not finished yet: those whose headers are not sent when the drain starts say `close` too. */
+  const responses = new Set<http.ServerResponse>();
   let draining = false;
   server.on('connection', (socket: Socket) => {
     inFlight.set(socket, 0);
@@ -26,7 +28,9 @@ export function trackConnections(server: http.Server): ConnectionTracker {
     const socket = req.socket;
     inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
     if (draining) res.setHeader('Connection', 'close');
+    responses.add(res);
     res.once('close', () => {
+      responses.delete(res);
       const left = (inFlight.get(socket) ?? 1) - 1;
       inFlight.set(socket, left);
       if (draining && left === 0) socket.destroySoon();
@@ -35,6 +39,7 @@ export function trackConnections(server: http.Server): ConnectionTracker {
   return {
     drain() {
       draining = true;
+      for (const res of responses) if (!res.headersSent) res.setHeader('Connection', 'close');
       for (const [socket, requests] of inFlight) if (requests === 0) socket.destroySoon();
     },
     get open() {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { findKey, generateKey, grants, KEY_PREFIX, keyEntry, mayWrite, parseKeys } from '../../src/auth/keys.js';
 import { projectRoot } from '../../src/paths.js';
 
@@ -84,5 +84,21 @@ describe('npm run apikey', () => {
     expect([...parsed.scopes]).to.deep.equal(['write']);
     expect(findKey(key, [parsed])?.id).to.equal('producer');
     expect(line).not.to.include(key);
+  });
+
+  it('refuses (exit 2) a missing value, an unknown option, an empty --id or --namespace', function () {
+    this.timeout(60_000);
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'scripts/apikey.ts', 'create', '--scopes', 'write', ...args], {
+        cwd: projectRoot,
+        encoding: 'utf8',
+      });
+    for (const args of [['--namespace'], ['--namespaces', 'airflow'], ['--namespace='], ['--id=']]) {
+      const r = run(...args);
+      expect(r.status, `${args}: ${r.stderr}`).to.equal(2);
+      expect(r.stderr, String(args)).not.to.match(/\n\s+at /);
+      expect(r.stdout, 'no key printed').not.to.include('lgs_');
+    }
+    expect(run('--namespace').stderr).to.match(/--namespace.*missing[\s\S]*usage:/);
   });
 });

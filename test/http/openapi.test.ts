@@ -1,5 +1,9 @@
 /** The served contract: complete (every router route), valid (an OpenAPI linter), one event schema. */
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from '../../src/paths.js';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { useTestApp } from '../helper.js';
 import { mountedRoutes, openApiPath } from '../../src/http/openapi.js';
@@ -26,6 +30,17 @@ describe('the OpenAPI document', () => {
         expect(Object.keys(op.responses as object), `${method} ${path}`).to.include('500');
       }
     }
+  });
+
+  it("docs/api.md's table of routes and scopes is the one npm run openapi -- --routes prints", function () {
+    this.timeout(60_000);
+    const table = (text: string) => text.split('\n').filter((l) => /^\| (GET|PUT|POST|DELETE|Method) /.test(l));
+    const generated = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/openapi.ts', '--routes'], {
+      cwd: projectRoot,
+      encoding: 'utf8',
+    });
+    const documented = fs.readFileSync(path.join(projectRoot, 'docs', 'api.md'), 'utf8');
+    expect(table(documented)).to.deep.equal(table(generated));
   });
 
   it('is served at /api/v1/openapi.json as built', async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import net from 'node:net';
 import zlib from 'node:zlib';
-import { useTestApp } from '../helper.js';
+import { build, useTestApp } from '../helper.js';
 import { rows, value } from '../support/graph.js';
 import { runEvent } from '../support/events.js';
 
@@ -92,6 +92,52 @@ describe('request guards', () => {
       expect(
         await rows(t().db, 'MATCH (:Dataset {name: "orders"})-[:TAGGED]->(t:Tag) RETURN t.name AS tag'),
       ).to.deep.equal([{ tag: 'PII' }]);
+    },
+  );
+
+  it(
+    'a page on an origin of CORS_ORIGINS may write after its preflight (Sec-Fetch-Site cross-site or same-site); ' +
+      'other pages, and a bodiless keyless POST any page can send, are still refused',
+    async () => {
+      for (const corsOrigins of [['https://ui.example.com'], ['*']]) {
+        const c = await build({ corsOrigins });
+        try {
+          const json = { 'content-type': 'application/json' };
+          const from = (origin: string, site: string) => ({ origin, 'sec-fetch-site': site });
+          const ui = 'https://ui.example.com';
+          for (const site of ['cross-site', 'same-site']) {
+            const put = await c.request('PUT', '/api/v1/tags/PII', {
+              headers: { ...from(ui, site), ...json },
+              body: '{"description":"personal data"}',
+            });
+            expect(put.status, `${corsOrigins} ${site}: ${JSON.stringify(put.body)}`).to.equal(200);
+            expect(put.headers.get('access-control-allow-origin')).to.be.oneOf([ui, '*']);
+          }
+          const del = await c.request('DELETE', '/api/v1/namespaces/nowhere', { headers: from(ui, 'cross-site') });
+          expect(del.status, String(corsOrigins)).to.equal(404);
+          // What a page can send without a preflight is still refused, from any origin.
+          const tagPath = '/api/v1/namespaces/wh/datasets/orders/tags/PII';
+          const noCors = await c.request('POST', tagPath, { headers: from(ui, 'cross-site') });
+          expect(noCors.status, String(corsOrigins)).to.equal(403);
+          // A page without an Origin cannot be told apart from any other page.
+          const anonymous = await c.request('PUT', '/api/v1/tags/ANON', {
+            headers: { 'sec-fetch-site': 'cross-site', ...json },
+            body: '{}',
+          });
+          expect(anonymous.status, String(corsOrigins)).to.equal(403);
+          if (!corsOrigins.includes('*')) {
+            const evil = await c.request('PUT', '/api/v1/tags/EVIL', {
+              headers: { ...from('https://evil.example.com', 'cross-site'), ...json },
+              body: '{}',
+            });
+            expect(evil.status).to.equal(403);
+            expect(evil.body).to.include({ error: 'forbidden' });
+          }
+        } finally {
+          await c.close();
+        }
+      }
+      expect(await rows(t().db, 'MATCH (t:Tag) WHERE t.name IN ["ANON", "EVIL"] RETURN t.name')).to.deep.equal([]);
     },
   );
 

@@ -44,17 +44,33 @@ const hasBody = (ctx: Parameters<Middleware>[0]) => {
 };
 
 /**
+ * Whether a browser sends this state-changing request only after a CORS preflight: a method other
+ * than POST, a JSON Content-Type, or a key header (none of them CORS-safelisted). A bodiless POST
+ * without a key can be sent by any page (`mode: 'no-cors'`), preflight or not.
+ */
+const preflighted = (ctx: Parameters<Middleware>[0]) =>
+  ctx.method !== 'POST' ||
+  isJsonType(ctx.get('content-type')) ||
+  ctx.get('authorization') !== '' ||
+  ctx.get('x-api-key') !== '';
+
+/**
  * State-changing requests (POST, PUT, PATCH, DELETE) carry JSON or nothing. A cross-site HTML form
  * or `fetch(…, {mode: 'no-cors'})` can only send form or text content types, and a browser says
  * where a request comes from in `Sec-Fetch-Site`: without this, any web page a user of the service
  * visits could tag a dataset `PII` or delete a job. Tools (curl, the OpenLineage clients) send no
  * `Sec-Fetch-Site`; a page served from this service's own origin sends `same-origin`.
+ *
+ * A page on an origin of `corsOrigins` (CORS_ORIGINS, `*`: any) is let through when its request is
+ * one a browser sends only after a CORS preflight, which the service answers for those origins
+ * alone: such a page may call the API, writes included, as CORS_ORIGINS says.
  */
-export function stateChangingRequests(): Middleware {
+export function stateChangingRequests(corsOrigins: readonly string[] = []): Middleware {
+  const corsAllows = (origin: string) => origin !== '' && (corsOrigins.includes('*') || corsOrigins.includes(origin));
   return async (ctx, next) => {
     if (STATE_CHANGING.has(ctx.method)) {
       const site = ctx.get('sec-fetch-site').toLowerCase();
-      if (site === 'cross-site' || site === 'same-site') {
+      if ((site === 'cross-site' || site === 'same-site') && !(corsAllows(ctx.get('origin')) && preflighted(ctx))) {
         throw new HttpError(
           403,
           'forbidden',

@@ -126,7 +126,7 @@ export function legacyRouter(
       );
     }
     const event = parsed.event;
-    checkNamespaces(principalOf(ctx), event);
+    checkNamespaces(principalOf(ctx), event, metrics);
     try {
       await facetKeys.admit(event);
       await committer.submit(event);

@@ -20,6 +20,7 @@ import { toHttpError } from '../middleware/errors.js';
 import { routes, type RouteRuntime } from '../route.js';
 import { forbiddenNamespace, namespaceForbidden, principalOf, type Principal } from '../auth.js';
 import { BatchResult, ErrorBody } from '../../api/schemas.js';
+import type { Metrics } from '../../metrics.js';
 
 /**
  * 422: `limit_exceeded` naming the limits (docs/operations.md#limits) when the event is past one, else
@@ -43,10 +44,15 @@ function ingestError(err: unknown): HttpError {
 /** The OpenLineage event as the document and the validation both see it (the same object). */
 export const OpenLineageEvent = eventSchema as unknown as TUnsafe<Record<string, unknown>>;
 
-/** 403 when the caller's key may not write into one of the event's namespaces. */
-export function checkNamespaces(principal: Principal | undefined, event: NormalizedEvent): void {
+/**
+ * 403 when the caller's key may not write into one of the event's namespaces; the event is counted
+ * in lineage_events_total with outcome `forbidden`.
+ */
+export function checkNamespaces(principal: Principal | undefined, event: NormalizedEvent, metrics: Metrics): void {
   const outside = forbiddenNamespace(principal, eventNamespaces(event));
-  if (outside !== null) throw namespaceForbidden(principal!, outside);
+  if (outside === null) return;
+  metrics.eventsIngested.labels(event.kind, 'forbidden').inc();
+  throw namespaceForbidden(principal!, outside);
 }
 
 export function lineageIngestRouter(
@@ -100,7 +106,7 @@ export function lineageIngestRouter(
         throw invalidEvent(parsed.problems);
       }
       const event = parsed.event;
-      checkNamespaces(principalOf(ctx), event);
+      checkNamespaces(principalOf(ctx), event, metrics);
       await commit(event);
       // Marquez answers an empty 201 (without an explicit null body, Koa writes the status text).
       ctx.body = null;
@@ -136,6 +142,7 @@ export function lineageIngestRouter(
         body.map(async (item, index) => {
           const parsed = parseEvent(item);
           if (!parsed.ok) {
+            metrics.eventsIngested.labels('unknown', 'invalid').inc();
             failed.push({
               index,
               reason: parsed.problems.map((p) => `${p.path || '/'} ${p.message}`).join('; '),
@@ -144,9 +151,10 @@ export function lineageIngestRouter(
             return;
           }
           const event = parsed.event;
-          const outside = forbiddenNamespace(principal, eventNamespaces(event));
-          if (outside !== null) {
-            failed.push({ index, reason: namespaceForbidden(principal!, outside).message, retriable: false });
+          try {
+            checkNamespaces(principal, event, metrics);
+          } catch (err) {
+            failed.push({ index, reason: (err as HttpError).message, retriable: false });
             return;
           }
           try {

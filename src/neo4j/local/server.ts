@@ -330,9 +330,32 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Kills a server left behind by a process that died without stopping it (e.g. SIGKILL). */
+/**
+ * The live service process, other than this one, whose Neo4j the pid file names: its JVM's parent is
+ * a watchdog whose first argument is the service's pid (watchdog.sh). Null when there is none (no
+ * server, or one whose service is gone: left behind).
+ */
+function otherServiceUsing(pidFile: string): { service: number; neo4j: number } | null {
+  try {
+    const neo4j = Number(fs.readFileSync(pidFile, 'utf8').trim());
+    if (!(neo4j > 0) || !fs.readFileSync(`/proc/${neo4j}/cmdline`, 'utf8').includes('CommunityEntryPoint')) return null;
+    const stat = fs.readFileSync(`/proc/${neo4j}/stat`, 'utf8');
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const argv = fs.readFileSync(`/proc/${parent}/cmdline`, 'utf8').split('\0');
+    const at = argv.findIndex((a) => path.basename(a) === 'watchdog.sh');
+    const service = at >= 0 ? Number(argv[at + 1]) : 0;
+    return service > 0 && service !== process.pid && isAlive(service) ? { service, neo4j } : null;
+  } catch {
+    return null; // no pid file, not Linux, or gone
+  }
+}
+
+/**
+ * Kills a server left behind by a process that died without stopping it (e.g. SIGKILL). A server
+ * another running service uses is not left behind: it is left alone.
+ */
 function reapStaleServer(pidFile: string, logger?: Logger): void {
-  if (!fs.existsSync(pidFile)) return;
+  if (!fs.existsSync(pidFile) || otherServiceUsing(pidFile) !== null) return;
   const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
   if (pid > 0 && isAlive(pid)) {
     let cmdline = '';
@@ -415,6 +438,13 @@ export class LocalNeo4jServer {
     const confDir = path.join(this.home, 'conf');
     for (const sub of ['conf', 'data', 'logs', 'run', 'plugins', 'import']) {
       fs.mkdirSync(path.join(this.home, sub), { recursive: true });
+    }
+    const user = otherServiceUsing(this.pidFile);
+    if (user !== null) {
+      throw new Neo4jRuntimeError(
+        `the Neo4j server home ${this.home} is in use by another running service (process ${user.service}; its ` +
+          `Neo4j is process ${user.neo4j}): stop it first, or give this one another NEO4J_LOCAL_DATA_DIR`,
+      );
     }
     reapStaleServer(this.pidFile, logger);
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { useTestApp } from '../../helper.js';
+import { build, useTestApp } from '../../helper.js';
+import { generateKey, keyEntry, parseKeys } from '../../../src/auth/keys.js';
 import { graphShape, value } from '../../support/graph.js';
 import { completedRun, runEvent } from '../../support/events.js';
 
@@ -19,6 +20,37 @@ describe('POST /api/v1/lineage/batch', () => {
       failed_events: [],
     });
     expect(await value(t().db, "MATCH (r:Run {state: 'COMPLETED'}) RETURN count(r)")).to.equal(2);
+  });
+
+  it("counts refused events in lineage_events_total: invalid ones and those outside the key's namespaces", async () => {
+    const count = (metrics: string, labels: string) =>
+      Number(new RegExp(`^lineage_events_total\\{${labels}\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0);
+    const invalid = 'kind="unknown",outcome="invalid"';
+    const before = count((await t().get('/metrics')).text, invalid);
+    const bad = { ...runEvent(), producer: undefined };
+    expect(
+      (await t().post('/api/v1/lineage/batch', [runEvent({ inputs: ['a'] }), bad, 'not an event'])).status,
+    ).to.equal(200);
+    expect(count((await t().get('/metrics')).text, invalid) - before).to.equal(2);
+
+    const [writer, reader] = [generateKey(), generateKey()];
+    const keys = parseKeys(
+      [keyEntry('wh-writer', writer, ['write'], ['wh']), keyEntry('reader', reader, ['read'], null)].join('\n'),
+      'test',
+    );
+    const a = await build({ auth: { mode: 'apikey', keys, metricsPublic: false } });
+    try {
+      const as = (key: string) => ({ authorization: `Bearer ${key}` });
+      const outside = runEvent({ inputs: ['a'] });
+      const batch = await a.post('/api/v1/lineage/batch', [outside, outside], as(writer));
+      expect(batch.body.summary).to.deep.equal({ received: 2, successful: 0, failed: 2 });
+      expect((await a.post('/api/v1/lineage', outside, as(writer))).status).to.equal(403);
+      const metrics = (await a.request('GET', '/metrics', { headers: as(reader) })).text;
+      expect(count(metrics, 'kind="run",outcome="forbidden"')).to.equal(3);
+      expect(count(metrics, 'kind="run",outcome="stored"')).to.equal(0);
+    } finally {
+      await a.close();
+    }
   });
 
   it('reports invalid events by index without failing the valid ones', async () => {
