@@ -4,12 +4,14 @@
  * Chromium driven by playwright-core. Each test asserts what the page shows; screenshots of the main
  * pages go to test-output/screenshots/ (git-ignored).
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build, wipe, type TestApp } from '../helper.js';
 import { buildWebUi, chromiumPath, launchChromium, outputDir } from '../support/browser.js';
+import { completedRun, facet } from '../support/events.js';
 import { DS_NS, JOB_NS, shopStream, type Stream } from './stream.js';
 
 const enc = encodeURIComponent;
@@ -322,6 +324,31 @@ describe('web UI in Chromium', function () {
     ).to.deep.equal([`${JOB_NS}/transform.daily_revenue`]);
     expect(await page.locator('[data-testid=children] li a').textContent()).to.equal('transform.daily_revenue');
     expect(await page.locator('[data-testid=children] li .badge').textContent()).to.equal('COMPLETED');
+  });
+
+  it('links a job to its parent in another namespace, also when its latest run names no parent', async () => {
+    const dagRun = randomUUID();
+    const parent = facet(
+      { run: { runId: dagRun }, job: { namespace: 'orchestrator', name: 'nightly' } },
+      'ParentRunFacet',
+    );
+    const events = [
+      ...completedRun({ runId: dagRun, jobNamespace: 'orchestrator', job: 'nightly' }),
+      ...completedRun({ jobNamespace: 'dbt', job: 'model.orders', runFacets: { parent } }),
+      // Run again by hand: no parent facet on the job's latest run.
+      ...completedRun({ jobNamespace: 'dbt', job: 'model.orders' }),
+    ];
+    for (const event of events) expect((await t.post('/api/v1/lineage', event)).status).to.equal(201);
+    await open('/jobs/dbt/model.orders?tab=family');
+    const link = page.getByTestId('family').getByRole('link', { name: 'nightly' });
+    expect(await link.getAttribute('href')).to.equal('/jobs/orchestrator/nightly');
+    await link.click();
+    await page.waitForSelector('[data-testid=job-page] [data-testid=title]:text-is("nightly")');
+    await page.getByTestId('job-page').locator('a[data-tab=family]').click();
+    await page.waitForSelector('[data-testid=children] li');
+    expect(
+      await page.$$eval('[data-testid=children] li', (l) => l.map((li) => li.getAttribute('data-job'))),
+    ).to.deep.equal(['dbt/model.orders']);
   });
 
   it('shows a run: state, exact versions read and written, parent run and upstream runs', async () => {
