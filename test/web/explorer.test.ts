@@ -195,6 +195,25 @@ describe('web UI in Chromium', function () {
     ]);
   });
 
+  it('reads a bad page number in the URL as the first page, and says when a page is past the last', async () => {
+    // 1.5 and 1e9 were sent as offsets the service refuses (400: 'offset' must be an integer, at most 100000).
+    for (const bad of ['1.5', '1e9', '-3', 'x']) {
+      await open(`/namespaces/${JOB_NS}?page=${bad}`);
+      await page.waitForSelector('[data-testid=jobs] tbody tr');
+      expect(await page.getByTestId('page-info').textContent(), bad).to.equal('Page 1 of 1 · 6 in all');
+    }
+    await open(`/namespaces/${JOB_NS}?page=3`);
+    await page.getByTestId('empty').waitFor();
+    expect(await page.getByTestId('empty').textContent()).to.equal('There is no page 3 (1 in all). Last page');
+    expect(await page.locator('[data-testid=jobs]').count()).to.equal(0);
+    await page.getByTestId('empty').getByRole('link', { name: 'Last page' }).click();
+    await page.waitForSelector('[data-testid=jobs] tbody tr');
+    expect(await page.getByTestId('page-info').textContent()).to.equal('Page 1 of 1 · 6 in all');
+    await open(`/namespaces/${JOB_NS}?tab=datasets`);
+    await page.getByTestId('empty').waitFor();
+    expect(await page.getByTestId('empty').textContent()).to.equal('No datasets in this namespace.');
+  });
+
   it('finds a dataset with the search box (keyboard) and shows its schema, producers and consumers', async () => {
     await open('/');
     const input = page.getByTestId('search-input');
