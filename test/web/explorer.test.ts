@@ -484,6 +484,22 @@ describe('web UI in Chromium', function () {
     expect(await page.getByTestId('graph-summary').textContent()).to.include('as of');
   });
 
+  it('shows a window from the URL that the list does not offer, and names the default without a length', async () => {
+    const checked = () => page.$eval('[data-testid=window] option:checked', (o) => o.textContent);
+    await open(lineagePath(dsNode('mart.daily_revenue'), '&window=PT12H'));
+    await graphReady();
+    expect(await page.getByTestId('window').inputValue()).to.equal('PT12H');
+    expect(await checked()).to.equal('PT12H');
+    await page.getByTestId('window').selectOption('P7D');
+    await page.waitForURL(/window=P7D/);
+    expect(await checked()).to.equal('7 days');
+    // The service's default is LINEAGE_WINDOW, whatever it is set to: the page does not name a length.
+    await open(lineagePath(dsNode('mart.daily_revenue')));
+    await graphReady();
+    expect(await page.getByTestId('window').inputValue()).to.equal('');
+    expect(await checked()).to.equal('Service default');
+  });
+
   it('selects a node, highlights the path to a second one, and re-centres', async () => {
     await open(lineagePath(dsNode('mart.daily_revenue')));
     await graphReady();
