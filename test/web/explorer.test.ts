@@ -642,6 +642,22 @@ describe('web UI in Chromium', function () {
     expect(lines.slice(1).map((l) => l.split(',')[0])).to.deep.equal(rows.map((r) => r[0]));
   });
 
+  it('keeps a deep link’s row limit on the impact page when the depth changes', async () => {
+    await open(`/impact?node=${enc(dsNode('staging.orders'))}&limit=2`);
+    await page.getByTestId('impact-truncated').waitFor();
+    expect(await page.getByTestId('impact-truncated').textContent()).to.include('showing the nearest 2 of 6');
+    const deeper = page.waitForResponse((r) => {
+      const url = new URL(r.url());
+      return url.pathname === '/api/v1/impact' && url.searchParams.get('depth') === '1';
+    });
+    await page.getByLabel('Depth in job hops').fill('1');
+    const answer = await deeper;
+    expect(new URL(answer.url()).searchParams.get('limit')).to.equal('2');
+    expect(new URL(page.url()).searchParams.get('limit')).to.equal('2');
+    await page.waitForSelector('[data-testid=impact] tbody tr');
+    expect(await page.locator('[data-testid=impact] tbody tr').count()).to.equal(2);
+  });
+
   it('shows column lineage as a graph, a table of mappings and each column with its impact link', async () => {
     await open(`/column-lineage?node=${enc(dsNode('mart.daily_revenue'))}`);
     const g = await graphReady();

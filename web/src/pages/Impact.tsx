@@ -27,6 +27,8 @@ export function ImpactPage({ loc }: { loc: Location }) {
   // `limit` (1 to VIEW_LIMIT rows, default VIEW_LIMIT) is for deep links that want only the nearest.
   const rawLimit = Number(loc.params.get('limit') ?? VIEW_LIMIT);
   const limit = Number.isInteger(rawLimit) && rawLimit >= 1 && rawLimit <= VIEW_LIMIT ? rawLimit : VIEW_LIMIT;
+  // A deep link's limit stays when the depth changes.
+  const linkLimit = limit === VIEW_LIMIT ? undefined : limit;
   const impact = useAsync(
     (signal) => (node ? fetchImpact(request, limit, signal) : Promise.resolve(null)),
     [node, depth, win, limit],
@@ -78,6 +80,7 @@ export function ImpactPage({ loc }: { loc: Location }) {
                 paths.impact(node, {
                   depth: Number((e.target as HTMLInputElement).value),
                   window: win === DEFAULT_WINDOW ? undefined : win,
+                  limit: linkLimit,
                 }),
               )
             }
