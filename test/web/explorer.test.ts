@@ -658,6 +658,18 @@ describe('web UI in Chromium', function () {
     expect(await page.locator('[data-testid=impact] tbody tr').count()).to.equal(2);
   });
 
+  it('says what the impact page needs without a node, and when nothing is downstream', async () => {
+    await open('/impact');
+    await page.getByText('Search for a job or dataset above, then open its impact.').waitFor();
+    expect(await page.locator('main h1').textContent()).to.equal('Impact');
+    expect(await page.getByRole('link', { name: 'Show as a graph' }).count()).to.equal(0);
+    expect(await page.getByTestId('csv').count()).to.equal(0);
+    await open(`/impact?node=${enc(dsNode('bi.revenue_dashboard'))}`);
+    await page.getByTestId('impact-empty').waitFor();
+    expect(await page.getByTestId('impact-empty').textContent()).to.equal('Nothing downstream within 20 job hops.');
+    expect(await page.getByTestId('impact').count()).to.equal(0);
+  });
+
   it('shows column lineage as a graph, a table of mappings and each column with its impact link', async () => {
     await open(`/column-lineage?node=${enc(dsNode('mart.daily_revenue'))}`);
     const g = await graphReady();
