@@ -145,6 +145,9 @@ const jobProperties = {
   name: Type.String(),
   simpleName: Type.String(),
   parentJobName: Nullable(Type.String()),
+  parentJobNamespace: Nullable(
+    Type.String({ description: "The parent job's namespace (an addition: Marquez names the parent by name only)" }),
+  ),
   createdAt: Iso,
   updatedAt: Iso,
   namespace: Type.String(),

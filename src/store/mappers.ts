@@ -229,6 +229,7 @@ export function toJob(raw: unknown): Job {
     name: j.name as string,
     simpleName: (j.simpleName as string) ?? (j.name as string),
     parentJobName: (j.parentJobName as string | undefined) ?? null,
+    parentJobNamespace: (j.parentJobNamespace as string | undefined) ?? null,
     createdAt: iso(j.createdAt)!,
     updatedAt: iso(j.updatedAt)!,
     namespace: j.namespace as string,

@@ -4,12 +4,14 @@
  * Chromium driven by playwright-core. Each test asserts what the page shows; screenshots of the main
  * pages go to test-output/screenshots/ (git-ignored).
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build, wipe, type TestApp } from '../helper.js';
 import { buildWebUi, chromiumPath, launchChromium, outputDir } from '../support/browser.js';
+import { completedRun, facet } from '../support/events.js';
 import { DS_NS, JOB_NS, shopStream, type Stream } from './stream.js';
 
 const enc = encodeURIComponent;
@@ -193,6 +195,25 @@ describe('web UI in Chromium', function () {
     ]);
   });
 
+  it('reads a bad page number in the URL as the first page, and says when a page is past the last', async () => {
+    // 1.5 and 1e9 were sent as offsets the service refuses (400: 'offset' must be an integer, at most 100000).
+    for (const bad of ['1.5', '1e9', '-3', 'x']) {
+      await open(`/namespaces/${JOB_NS}?page=${bad}`);
+      await page.waitForSelector('[data-testid=jobs] tbody tr');
+      expect(await page.getByTestId('page-info').textContent(), bad).to.equal('Page 1 of 1 · 6 in all');
+    }
+    await open(`/namespaces/${JOB_NS}?page=3`);
+    await page.getByTestId('empty').waitFor();
+    expect(await page.getByTestId('empty').textContent()).to.equal('There is no page 3 (1 in all). Last page');
+    expect(await page.locator('[data-testid=jobs]').count()).to.equal(0);
+    await page.getByTestId('empty').getByRole('link', { name: 'Last page' }).click();
+    await page.waitForSelector('[data-testid=jobs] tbody tr');
+    expect(await page.getByTestId('page-info').textContent()).to.equal('Page 1 of 1 · 6 in all');
+    await open(`/namespaces/${JOB_NS}?tab=datasets`);
+    await page.getByTestId('empty').waitFor();
+    expect(await page.getByTestId('empty').textContent()).to.equal('No datasets in this namespace.');
+  });
+
   it('finds a dataset with the search box (keyboard) and shows its schema, producers and consumers', async () => {
     await open('/');
     const input = page.getByTestId('search-input');
@@ -324,6 +345,31 @@ describe('web UI in Chromium', function () {
     expect(await page.locator('[data-testid=children] li .badge').textContent()).to.equal('COMPLETED');
   });
 
+  it('links a job to its parent in another namespace, also when its latest run names no parent', async () => {
+    const dagRun = randomUUID();
+    const parent = facet(
+      { run: { runId: dagRun }, job: { namespace: 'orchestrator', name: 'nightly' } },
+      'ParentRunFacet',
+    );
+    const events = [
+      ...completedRun({ runId: dagRun, jobNamespace: 'orchestrator', job: 'nightly' }),
+      ...completedRun({ jobNamespace: 'dbt', job: 'model.orders', runFacets: { parent } }),
+      // Run again by hand: no parent facet on the job's latest run.
+      ...completedRun({ jobNamespace: 'dbt', job: 'model.orders' }),
+    ];
+    for (const event of events) expect((await t.post('/api/v1/lineage', event)).status).to.equal(201);
+    await open('/jobs/dbt/model.orders?tab=family');
+    const link = page.getByTestId('family').getByRole('link', { name: 'nightly' });
+    expect(await link.getAttribute('href')).to.equal('/jobs/orchestrator/nightly');
+    await link.click();
+    await page.waitForSelector('[data-testid=job-page] [data-testid=title]:text-is("nightly")');
+    await page.getByTestId('job-page').locator('a[data-tab=family]').click();
+    await page.waitForSelector('[data-testid=children] li');
+    expect(
+      await page.$$eval('[data-testid=children] li', (l) => l.map((li) => li.getAttribute('data-job'))),
+    ).to.deep.equal(['dbt/model.orders']);
+  });
+
   it('shows a run: state, exact versions read and written, parent run and upstream runs', async () => {
     await open(`/runs/${stream.runs.transform}`);
     await page.waitForSelector('[data-testid=run-page]');
@@ -436,6 +482,22 @@ describe('web UI in Chromium', function () {
     ]);
     expect(await page.getByTestId('as-of').inputValue()).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
     expect(await page.getByTestId('graph-summary').textContent()).to.include('as of');
+  });
+
+  it('shows a window from the URL that the list does not offer, and names the default without a length', async () => {
+    const checked = () => page.$eval('[data-testid=window] option:checked', (o) => o.textContent);
+    await open(lineagePath(dsNode('mart.daily_revenue'), '&window=PT12H'));
+    await graphReady();
+    expect(await page.getByTestId('window').inputValue()).to.equal('PT12H');
+    expect(await checked()).to.equal('PT12H');
+    await page.getByTestId('window').selectOption('P7D');
+    await page.waitForURL(/window=P7D/);
+    expect(await checked()).to.equal('7 days');
+    // The service's default is LINEAGE_WINDOW, whatever it is set to: the page does not name a length.
+    await open(lineagePath(dsNode('mart.daily_revenue')));
+    await graphReady();
+    expect(await page.getByTestId('window').inputValue()).to.equal('');
+    expect(await checked()).to.equal('Service default');
   });
 
   it('selects a node, highlights the path to a second one, and re-centres', async () => {
@@ -578,6 +640,34 @@ describe('web UI in Chromium', function () {
       .trim()
       .split('\r\n');
     expect(lines.slice(1).map((l) => l.split(',')[0])).to.deep.equal(rows.map((r) => r[0]));
+  });
+
+  it('keeps a deep link’s row limit on the impact page when the depth changes', async () => {
+    await open(`/impact?node=${enc(dsNode('staging.orders'))}&limit=2`);
+    await page.getByTestId('impact-truncated').waitFor();
+    expect(await page.getByTestId('impact-truncated').textContent()).to.include('showing the nearest 2 of 6');
+    const deeper = page.waitForResponse((r) => {
+      const url = new URL(r.url());
+      return url.pathname === '/api/v1/impact' && url.searchParams.get('depth') === '1';
+    });
+    await page.getByLabel('Depth in job hops').fill('1');
+    const answer = await deeper;
+    expect(new URL(answer.url()).searchParams.get('limit')).to.equal('2');
+    expect(new URL(page.url()).searchParams.get('limit')).to.equal('2');
+    await page.waitForSelector('[data-testid=impact] tbody tr');
+    expect(await page.locator('[data-testid=impact] tbody tr').count()).to.equal(2);
+  });
+
+  it('says what the impact page needs without a node, and when nothing is downstream', async () => {
+    await open('/impact');
+    await page.getByText('Search for a job or dataset above, then open its impact.').waitFor();
+    expect(await page.locator('main h1').textContent()).to.equal('Impact');
+    expect(await page.getByRole('link', { name: 'Show as a graph' }).count()).to.equal(0);
+    expect(await page.getByTestId('csv').count()).to.equal(0);
+    await open(`/impact?node=${enc(dsNode('bi.revenue_dashboard'))}`);
+    await page.getByTestId('impact-empty').waitFor();
+    expect(await page.getByTestId('impact-empty').textContent()).to.equal('Nothing downstream within 20 job hops.');
+    expect(await page.getByTestId('impact').count()).to.equal(0);
   });
 
   it('shows column lineage as a graph, a table of mappings and each column with its impact link', async () => {

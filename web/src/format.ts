@@ -16,11 +16,13 @@ export function formatTime(iso: string | null | undefined): string {
 
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || Number.isNaN(ms)) return '—';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(s < 10 ? 1 : 0)} s`;
+  // Rounded to what is shown before splitting into units, so no unit reads 60 (59.6 s is 1 min 0 s).
+  if (ms < 999.5) return `${Math.round(ms)} ms`;
+  if (ms < 9950) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min ${Math.round(s % 60)} s`;
+  if (m < 60) return `${m} min ${s % 60} s`;
   const h = Math.floor(m / 60);
   if (h < 48) return `${h} h ${m % 60} min`;
   return `${Math.floor(h / 24)} d ${h % 24} h`;

@@ -109,7 +109,8 @@ export const paths = {
     }),
   columnLineage: (node: string, params: { depth?: number; downstream?: boolean } = {}) =>
     withQuery('/column-lineage', { node, ...params }),
-  impact: (node: string, params: { depth?: number; window?: string } = {}) => withQuery('/impact', { node, ...params }),
+  impact: (node: string, params: { depth?: number; window?: string; limit?: number } = {}) =>
+    withQuery('/impact', { node, ...params }),
 };
 
 export const nodeIds = {

@@ -61,6 +61,28 @@ describe('read API: child jobs (GET .../jobs/{job}/children)', () => {
     expect(await get('/api/v1/namespaces/spark/jobs/enrich/children')).to.deep.equal({ jobs: [], totalCount: 0 });
   });
 
+  it('names the parent job’s namespace, also when the child’s latest run names no parent', async () => {
+    const dagRun = randomUUID();
+    await post(completedRun({ runId: dagRun, job: 'dbt_dag' }));
+    await post(
+      completedRun({
+        jobNamespace: 'dbt',
+        job: 'model.orders',
+        runFacets: { parent: parent(dagRun, 'airflow', 'dbt_dag') },
+      }),
+    );
+    // A later run started by hand, without a parent: the job keeps its parent, in the other namespace.
+    await post(completedRun({ jobNamespace: 'dbt', job: 'model.orders' }));
+    const child = await get<Job>('/api/v1/namespaces/dbt/jobs/model.orders');
+    expect(child.latestRun?.facets).to.not.have.property('parent');
+    expect(child).to.include({ parentJobName: 'dbt_dag', parentJobNamespace: 'airflow' });
+    const dag = await get<Job>('/api/v1/namespaces/airflow/jobs/dbt_dag');
+    expect(dag).to.include({ parentJobName: null, parentJobNamespace: null });
+    expect(names((await get('/api/v1/namespaces/airflow/jobs/dbt_dag/children')).jobs)).to.deep.equal([
+      'dbt/model.orders',
+    ]);
+  });
+
   it('follows a child moving to another parent and leaves out soft-deleted children', async () => {
     const a = randomUUID();
     const b = randomUUID();

@@ -6,6 +6,14 @@ import { formatDuration, formatTime } from '../format';
 import { paths, type Location } from '../router';
 
 const PAGE = 25;
+/** The service's largest list offset (src/http/pagination.ts). */
+const MAX_OFFSET = 100_000;
+
+/** `page` of the URL: a whole number from 1 whose offset the service accepts; anything else is the first page. */
+export function readPage(value: string | null): number {
+  const page = Number(value ?? 1);
+  return Number.isInteger(page) && page >= 1 && (page - 1) * PAGE <= MAX_OFFSET ? page : 1;
+}
 
 export function HomePage() {
   const list = useAsync((signal) => api.namespaces({ limit: 1000 }, signal), []);
@@ -148,7 +156,7 @@ function DatasetsTable({
 
 export function NamespacePage({ ns, loc }: { ns: string; loc: Location }) {
   const tab = loc.params.get('tab') === 'datasets' ? 'datasets' : 'jobs';
-  const page = Math.max(1, Number(loc.params.get('page') ?? 1) || 1);
+  const page = readPage(loc.params.get('page'));
   const sortParam = loc.params.get('sort');
   const sort = readSort(sortParam);
   const offset = (page - 1) * PAGE;
@@ -164,6 +172,7 @@ export function NamespacePage({ ns, loc }: { ns: string; loc: Location }) {
     },
     [ns, tab, offset, sort.sort, sort.order],
   );
+  const lastPage = (total: number) => Math.max(1, Math.ceil(total / PAGE));
   // A new order starts again at the first page.
   const sortHref = (s: string) => paths.namespace(ns, { tab, page: 1, sort: s });
   return (
@@ -182,7 +191,20 @@ export function NamespacePage({ ns, loc }: { ns: string; loc: Location }) {
       />
       {list.error ? <ErrorBox error={list.error} /> : null}
       {list.loading && !list.data && <Loading />}
-      {list.data && (
+      {list.data && list.data.total === 0 && (
+        <p class="muted" data-testid="empty">
+          No {tab} in this namespace.
+        </p>
+      )}
+      {list.data && list.data.total > 0 && offset >= list.data.total && (
+        <p class="muted" data-testid="empty">
+          There is no page {page} ({lastPage(list.data.total)} in all).{' '}
+          <a href={paths.namespace(ns, { tab, page: lastPage(list.data.total), sort: sortParam ?? undefined })}>
+            Last page
+          </a>
+        </p>
+      )}
+      {list.data && list.data.total > 0 && offset < list.data.total && (
         <>
           {list.data.jobs && <JobsTable jobs={list.data.jobs} sort={sort} href={sortHref} />}
           {list.data.datasets && <DatasetsTable datasets={list.data.datasets} sort={sort} href={sortHref} />}

@@ -27,6 +27,8 @@ export function ImpactPage({ loc }: { loc: Location }) {
   // `limit` (1 to VIEW_LIMIT rows, default VIEW_LIMIT) is for deep links that want only the nearest.
   const rawLimit = Number(loc.params.get('limit') ?? VIEW_LIMIT);
   const limit = Number.isInteger(rawLimit) && rawLimit >= 1 && rawLimit <= VIEW_LIMIT ? rawLimit : VIEW_LIMIT;
+  // A deep link's limit stays when the depth changes.
+  const linkLimit = limit === VIEW_LIMIT ? undefined : limit;
   const impact = useAsync(
     (signal) => (node ? fetchImpact(request, limit, signal) : Promise.resolve(null)),
     [node, depth, win, limit],
@@ -60,6 +62,14 @@ export function ImpactPage({ loc }: { loc: Location }) {
   };
 
   const s = data?.summary;
+  if (!node) {
+    return (
+      <main class="page" data-testid="impact-page">
+        <h1>Impact</h1>
+        <p>Search for a job or dataset above, then open its impact.</p>
+      </main>
+    );
+  }
   return (
     <main class="page" data-testid="impact-page">
       <h1>
@@ -78,6 +88,7 @@ export function ImpactPage({ loc }: { loc: Location }) {
                 paths.impact(node, {
                   depth: Number((e.target as HTMLInputElement).value),
                   window: win === DEFAULT_WINDOW ? undefined : win,
+                  limit: linkLimit,
                 }),
               )
             }
@@ -114,39 +125,45 @@ export function ImpactPage({ loc }: { loc: Location }) {
               </strong>
             )}
           </p>
-          <table class="list" data-testid="impact">
-            <thead>
-              <tr>
-                <th scope="col">Hops</th>
-                <th scope="col">Type</th>
-                <th scope="col">Name</th>
-                <th scope="col">Namespace</th>
-                <th scope="col">Latest run</th>
-                <th scope="col">Reached from</th>
-                <th scope="col">Owners</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.rows.map((r) => (
-                <tr data-node-id={r.id} data-distance={r.distance}>
-                  <td>{r.jobHops}</td>
-                  <td>{r.kind === 'field' ? 'column' : r.kind}</td>
-                  <td>
-                    <RowLink row={r} />
-                  </td>
-                  <td>{r.namespace}</td>
-                  <td title={formatTime(r.endedAt)}>
-                    {r.kind === 'dataset' ? '' : <StateBadge state={r.state} />}
-                    {r.endedAt ? ` ${ago(r.endedAt)}` : ''}
-                  </td>
-                  <td data-testid="via">
-                    {r.viaJob ? `${r.viaLabel} via ${r.viaJob.replace(/^job:/, '')}` : r.viaLabel}
-                  </td>
-                  <td>{r.owners.join(', ')}</td>
+          {data.rows.length === 0 ? (
+            <p class="muted" data-testid="impact-empty">
+              Nothing downstream within {depth} job hops.
+            </p>
+          ) : (
+            <table class="list" data-testid="impact">
+              <thead>
+                <tr>
+                  <th scope="col">Hops</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Namespace</th>
+                  <th scope="col">Latest run</th>
+                  <th scope="col">Reached from</th>
+                  <th scope="col">Owners</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {data.rows.map((r) => (
+                  <tr data-node-id={r.id} data-distance={r.distance}>
+                    <td>{r.jobHops}</td>
+                    <td>{r.kind === 'field' ? 'column' : r.kind}</td>
+                    <td>
+                      <RowLink row={r} />
+                    </td>
+                    <td>{r.namespace}</td>
+                    <td title={formatTime(r.endedAt)}>
+                      {r.kind === 'dataset' ? '' : <StateBadge state={r.state} />}
+                      {r.endedAt ? ` ${ago(r.endedAt)}` : ''}
+                    </td>
+                    <td data-testid="via">
+                      {r.viaJob ? `${r.viaLabel} via ${r.viaJob.replace(/^job:/, '')}` : r.viaLabel}
+                    </td>
+                    <td>{r.owners.join(', ')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
           <p class="muted small">
             From the service's blast radius ({win === 'all' ? 'all history' : `edges seen within ${win}`}, {depth} job
             hops; the table shows at most the nearest {limit}).

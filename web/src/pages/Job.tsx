@@ -166,11 +166,8 @@ function Versions({ job }: { job: Job }) {
 const CHILDREN_SHOWN = 100;
 
 function Family({ job }: { job: Job }) {
-  const parentFacet = (
-    job.latestRun?.facets as { parent?: { job?: { namespace?: string; name?: string } } } | undefined
-  )?.parent?.job;
-  const parentNs =
-    parentFacet?.name === job.parentJobName && parentFacet?.namespace ? parentFacet.namespace : job.namespace;
+  // The parent may live in another namespace (an Airflow DAG above a dbt or Spark job).
+  const parentNs = job.parentJobNamespace ?? job.namespace;
   const children = useAsync(
     (signal) => api.jobChildren(job.namespace, job.name, { limit: CHILDREN_SHOWN }, signal),
     [job.namespace, job.name],

@@ -16,8 +16,9 @@ const DIRECTIONS: [Direction, string][] = [
   ['downstream', 'Downstream'],
 ];
 
+// The service's default is LINEAGE_WINDOW (30 days unless set otherwise), which the page does not know.
 const WINDOWS: [string, string][] = [
-  ['', 'Service default (30 days)'],
+  ['', 'Service default'],
   ['P1D', '1 day'],
   ['P7D', '7 days'],
   ['P30D', '30 days'],
@@ -294,7 +295,11 @@ export function LineagePage({ loc }: { loc: Location }) {
             onChange={(e) => set({ window: (e.target as HTMLSelectElement).value || null })}
             data-testid="window"
           >
-            {WINDOWS.map(([v, text]) => (
+            {/* A window from the URL that the list does not offer (PT12H, P14D) is shown as it was given. */}
+            {(state.window && !WINDOWS.some(([v]) => v === state.window)
+              ? [...WINDOWS, [state.window, state.window] as [string, string]]
+              : WINDOWS
+            ).map(([v, text]) => (
               <option value={v}>{text}</option>
             ))}
           </select>

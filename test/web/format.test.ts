@@ -1,0 +1,34 @@
+/** The web UI's display helpers (web/src/format.ts): pure, in Node. */
+import { expect } from 'chai';
+import { ago, formatDuration } from '../../web/src/format.js';
+
+describe('web format helpers', () => {
+  it('formats durations in the unit that fits', () => {
+    expect([500, 5_300, 45_000, 200_000, 7_200_000, 3 * 86_400_000 + 5 * 3_600_000].map(formatDuration)).to.deep.equal([
+      '500 ms',
+      '5.3 s',
+      '45 s',
+      '3 min 20 s',
+      '2 h 0 min',
+      '3 d 5 h',
+    ]);
+    expect(formatDuration(null)).to.equal('—');
+  });
+
+  it('rounds before splitting into units, so no unit reads 60 or 1000', () => {
+    expect([999.6, 9_960, 59_600, 119_600, 3_599_700].map(formatDuration)).to.deep.equal([
+      '1.0 s',
+      '10 s',
+      '1 min 0 s',
+      '2 min 0 s',
+      '1 h 0 min',
+    ]);
+  });
+
+  it('says how long ago in the largest unit', () => {
+    const now = Date.parse('2026-11-27T10:00:00Z');
+    expect(ago('2026-11-27T09:58:59.600Z', now)).to.equal('1 min ago');
+    expect(ago('2026-11-27T08:00:00Z', now)).to.equal('2 h ago');
+    expect(ago(null, now)).to.equal('never');
+  });
+});
