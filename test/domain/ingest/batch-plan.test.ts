@@ -250,8 +250,7 @@ describe('batch plan: the job of a run known only as a parent', () => {
   const C2 = '01909a1c-0000-7000-8000-0000000000f2';
 
   it('is the earliest mention’s, and on a tie the smaller job key’s, in either order', () => {
-    const pick = (events: Incoming[]) =>
-      planBatch(events, empty()).parentRuns.map((p) => [p.runId, p.job.name, p.at]);
+    const pick = (events: Incoming[]) => planBatch(events, empty()).parentRuns.map((p) => [p.runId, p.job.name, p.at]);
     const late = child(C1, '2024-06-01T10:00:00.000Z', 'a_late');
     const early = child(C2, '2024-06-01T09:00:00.000Z', 'z_early');
     expect(pick([late, early])).to.deep.equal([[PARENT, 'z_early', '2024-06-01T09:00:00.000Z']]);
