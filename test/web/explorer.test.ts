@@ -599,19 +599,20 @@ describe('web UI in Chromium', function () {
       ]),
     );
     expect(rows).to.deep.equal([
-      [jobNode('legacy.export'), '1', '1', 'staging.orders'],
-      [jobNode('transform.daily_revenue'), '1', '1', 'staging.orders'],
-      [dsNode('legacy.orders_export'), '2', '1', 'legacy.export'],
-      [dsNode('mart.daily_revenue'), '2', '1', 'transform.daily_revenue'],
-      [jobNode('report.revenue_dashboard'), '3', '2', 'mart.daily_revenue'],
-      [dsNode('bi.revenue_dashboard'), '4', '2', 'report.revenue_dashboard'],
+      // Hops as `depth` counts them: the readers of the start and what they write show at depth 0.
+      [jobNode('legacy.export'), '1', '0', 'staging.orders'],
+      [jobNode('transform.daily_revenue'), '1', '0', 'staging.orders'],
+      [dsNode('legacy.orders_export'), '2', '0', 'legacy.export'],
+      [dsNode('mart.daily_revenue'), '2', '0', 'transform.daily_revenue'],
+      [jobNode('report.revenue_dashboard'), '3', '1', 'mart.daily_revenue'],
+      [dsNode('bi.revenue_dashboard'), '4', '1', 'report.revenue_dashboard'],
     ]);
     const states = await page.$$eval('[data-testid=impact] tbody tr [data-state]', (l) =>
       l.map((b) => b.getAttribute('data-state')),
     );
     expect(states).to.deep.equal(['COMPLETED', 'COMPLETED', 'RUNNING']);
     const summary = await page.getByTestId('impact-summary').textContent();
-    expect(summary).to.equal('6 downstream: 3 jobs (0 failing), 3 datasets · by job hops: 1: 4, 2: 2');
+    expect(summary).to.equal('6 downstream: 3 jobs (0 failing), 3 datasets · by job hops: 0: 4, 1: 2');
     expect(apiRequests.filter((p) => p === '/api/v1/impact')).to.have.length(1);
     expect(apiRequests, 'the view asks the impact endpoint, not the lineage graph').to.not.include('/api/v1/lineage');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('csv').click()]);
@@ -656,6 +657,19 @@ describe('web UI in Chromium', function () {
     expect(new URL(page.url()).searchParams.get('limit')).to.equal('2');
     await page.waitForSelector('[data-testid=impact] tbody tr');
     expect(await page.locator('[data-testid=impact] tbody tr').count()).to.equal(2);
+  });
+
+  it('shows a dataset’s readers and what they write alone at depth 0, as hop 0', async () => {
+    const shallow = page.waitForResponse((r) => {
+      const url = new URL(r.url());
+      return url.pathname === '/api/v1/impact' && url.searchParams.get('depth') === '0';
+    });
+    await open(`/impact?node=${enc(dsNode('staging.orders'))}&depth=0`);
+    await shallow;
+    await page.waitForSelector('[data-testid=impact] tbody tr');
+    const hops = await page.$$eval('[data-testid=impact] tbody tr', (l) => l.map((r) => r.children[0].textContent));
+    expect(hops).to.deep.equal(['0', '0', '0', '0']);
+    expect(await page.getByLabel('Depth in job hops').inputValue()).to.equal('0');
   });
 
   it('says what the impact page needs without a node, and when nothing is downstream', async () => {

@@ -27,10 +27,10 @@ describe('web impact model (GET /api/v1/impact answers)', () => {
   }
 
   it(
-    'counts job hops from the distance: odd distances are jobs from a dataset, even ones from a job, every hop for ' +
-      'a column',
+    'counts job hops from the distance as `depth` does: odd distances are jobs from a dataset (the next ones hop 0), ' +
+      'even ones from a job, every hop for a column',
     () => {
-      expect([1, 2, 3, 4, 5].map((d) => jobHops('DATASET', d))).to.deep.equal([1, 1, 2, 2, 3]);
+      expect([1, 2, 3, 4, 5].map((d) => jobHops('DATASET', d))).to.deep.equal([0, 0, 1, 1, 2]);
       expect([1, 2, 3, 4, 5].map((d) => jobHops('JOB', d))).to.deep.equal([0, 1, 1, 2, 2]);
       expect([1, 2, 3].map((d) => jobHops('DATASET_FIELD', d))).to.deep.equal([1, 2, 3]);
     },
@@ -42,12 +42,12 @@ describe('web impact model (GET /api/v1/impact answers)', () => {
       const answer = await impact(ds('staging.orders'));
       const rows = impactRows(answer);
       expect(rows.map((r) => [r.id, r.kind, r.distance, r.jobHops, r.viaLabel, r.state])).to.deep.equal([
-        [job('legacy.export'), 'job', 1, 1, 'staging.orders', 'COMPLETED'],
-        [job('transform.daily_revenue'), 'job', 1, 1, 'staging.orders', 'COMPLETED'],
-        [ds('legacy.orders_export'), 'dataset', 2, 1, 'legacy.export', null],
-        [ds('mart.daily_revenue'), 'dataset', 2, 1, 'transform.daily_revenue', null],
-        [job('report.revenue_dashboard'), 'job', 3, 2, 'mart.daily_revenue', 'RUNNING'],
-        [ds('bi.revenue_dashboard'), 'dataset', 4, 2, 'report.revenue_dashboard', null],
+        [job('legacy.export'), 'job', 1, 0, 'staging.orders', 'COMPLETED'],
+        [job('transform.daily_revenue'), 'job', 1, 0, 'staging.orders', 'COMPLETED'],
+        [ds('legacy.orders_export'), 'dataset', 2, 0, 'legacy.export', null],
+        [ds('mart.daily_revenue'), 'dataset', 2, 0, 'transform.daily_revenue', null],
+        [job('report.revenue_dashboard'), 'job', 3, 1, 'mart.daily_revenue', 'RUNNING'],
+        [ds('bi.revenue_dashboard'), 'dataset', 4, 1, 'report.revenue_dashboard', null],
       ]);
       // The namespace (with its colons) and the name come from the answer, not from splitting ids.
       expect(rows[3]).to.include({ namespace: DS_NS, name: 'mart.daily_revenue', label: 'mart.daily_revenue' });
@@ -60,8 +60,8 @@ describe('web impact model (GET /api/v1/impact answers)', () => {
         columns: 0,
         failingJobs: 0,
         byHops: [
-          [1, 4],
-          [2, 2],
+          [0, 4],
+          [1, 2],
         ],
         shown: 6,
         truncated: false,
@@ -105,8 +105,8 @@ describe('web impact model (GET /api/v1/impact answers)', () => {
       columns: 0,
       failingJobs: 0,
       byHops: [
-        [1, 4],
-        [2, 2],
+        [0, 4],
+        [1, 2],
       ],
       shown: 3,
       truncated: true,

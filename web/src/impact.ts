@@ -34,12 +34,14 @@ export interface ImpactRow {
 }
 
 /**
- * Job hops from a distance: from a dataset the jobs are at odd distances (1, 3, …), from a job at even
- * ones (2, 4, …); for columns every FEEDS hop goes through one job.
+ * Job hops from a distance, as the API's `depth` counts them (docs/impact.md), so that a row's hops are
+ * the least depth that shows it: from a dataset the jobs are at odd distances (1, 3, …) and the jobs
+ * next to it are hop 0; from a job the next jobs are at distance 2, hop 1; for columns every FEEDS hop
+ * goes through one job.
  */
 export function jobHops(start: StartType, distance: number): number {
   if (start === 'DATASET_FIELD') return distance;
-  return start === 'JOB' ? Math.floor(distance / 2) : Math.ceil(distance / 2);
+  return start === 'JOB' ? Math.floor(distance / 2) : Math.max(0, Math.ceil(distance / 2) - 1);
 }
 
 const isField = (n: ImpactNode | FieldImpactNode): n is FieldImpactNode => n.type === 'DATASET_FIELD';

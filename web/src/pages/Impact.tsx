@@ -21,7 +21,7 @@ function RowLink({ row }: { row: ImpactRow }) {
 export function ImpactPage({ loc }: { loc: Location }) {
   const node = loc.params.get('node') ?? '';
   const rawDepth = Number(loc.params.get('depth') ?? 20);
-  const depth = Number.isInteger(rawDepth) && rawDepth >= 1 && rawDepth <= 20 ? rawDepth : 20;
+  const depth = Number.isInteger(rawDepth) && rawDepth >= 0 && rawDepth <= 20 ? rawDepth : 20;
   const win = loc.params.get('window') || DEFAULT_WINDOW;
   const request: ImpactRequest = { nodeId: node, direction: 'downstream', depth, window: win };
   // `limit` (1 to VIEW_LIMIT rows, default VIEW_LIMIT) is for deep links that want only the nearest.
@@ -80,7 +80,7 @@ export function ImpactPage({ loc }: { loc: Location }) {
           Depth (job hops) <output>{depth}</output>
           <input
             type="range"
-            min={1}
+            min={0}
             max={20}
             value={depth}
             onChange={(e) =>

@@ -1,5 +1,5 @@
 /**
- * The lineage graph of a job or dataset: depth (1-20), direction, time travel (`asOf`, `window`),
+ * The lineage graph of a job or dataset: depth (0-20), direction, time travel (`asOf`, `window`),
  * selection, the path between two nodes, and links to every node's page. All of it is in the URL.
  */
 import { useMemo, useState } from 'preact/hooks';
@@ -247,7 +247,7 @@ export function LineagePage({ loc }: { loc: Location }) {
           Depth <output data-testid="depth-value">{state.depth}</output>
           <input
             type="range"
-            min={1}
+            min={0}
             max={20}
             value={state.depth}
             onChange={(e) => set({ depth: Number((e.target as HTMLInputElement).value), to: null })}
