@@ -143,6 +143,8 @@ const SIZE_UNITS: Record<string, number> = {
 };
 
 /** Parses sizes such as `10mb`, `512kb`, `1048576`. */
+const MIN_BODY_LIMIT_BYTES = 1024;
+
 export function parseSize(name: string, raw: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$/.exec(raw);
   const unit = m ? SIZE_UNITS[m[2].toLowerCase()] : undefined;
@@ -217,6 +219,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const bodyLimitBytes = parseSize('BODY_LIMIT', str(env, 'BODY_LIMIT', '10mb'));
+  // Below this not even a bare event fits: every write would be refused 413.
+  if (bodyLimitBytes < MIN_BODY_LIMIT_BYTES)
+    throw new ConfigError('BODY_LIMIT', `must be at least 1kb (one small event), got ${bodyLimitBytes} bytes`);
   // Unset: 12 MiB (http/body-budget.ts), or BODY_LIMIT if that is larger, so that raising BODY_LIMIT alone
   // keeps a valid configuration.
   const bodyBytesInFlight = parseSize(
@@ -311,7 +316,8 @@ function httpSettings(env: Env): Pick<Config, 'logFormat' | 'auth' | 'corsOrigin
 
   const corsOrigins = str(env, 'CORS_ORIGINS', '')
     .split(',')
-    .map((o) => o.trim().replace(/\/+$/, ''))
+    // A browser sends its origin's scheme and host in lower case (RFC 6454 serialization).
+    .map((o) => o.trim().replace(/\/+$/, '').toLowerCase())
     .filter(Boolean);
   for (const origin of corsOrigins) {
     if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin))

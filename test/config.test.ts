@@ -41,6 +41,9 @@ describe('config', () => {
     expect(errorOf({ PORT: '70000' }).message).to.match(/PORT must be between 0 and 65535/);
     expect(errorOf({ LOG_LEVEL: 'loud' }).variable).to.equal('LOG_LEVEL');
     expect(errorOf({ BODY_LIMIT: 'huge' }).variable).to.equal('BODY_LIMIT');
+    // 0 (or any size no event fits in) would refuse every write with 413.
+    expect(errorOf({ BODY_LIMIT: '0' }).message).to.match(/BODY_LIMIT must be at least 1kb/);
+    expect(loadConfig({ BODY_LIMIT: '1kb' }).bodyLimitBytes).to.equal(1024);
     expect(errorOf({ NEO4J_URI: 'http://localhost:7474' }).variable).to.equal('NEO4J_URI');
     expect(errorOf({ NEO4J_LOCAL_VERSION: '2025.01.0' }).variable).to.equal('NEO4J_LOCAL_VERSION');
     expect(errorOf({ NEO4J_LOCAL_HEAP: 'lots' }).variable).to.equal('NEO4J_LOCAL_HEAP');
