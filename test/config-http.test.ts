@@ -60,7 +60,8 @@ describe('config: auth and HTTP', () => {
     ]);
     expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).to.deep.equal(['*']);
     // Browsers send the scheme and host in lower case: an origin typed otherwise still matches.
-    expect(loadConfig({ CORS_ORIGINS: 'HTTPS://UI.Example.com' }).corsOrigins).to.deep.equal(['https://ui.example.com']);
+    const typed = loadConfig({ CORS_ORIGINS: 'HTTPS://UI.Example.com' });
+    expect(typed.corsOrigins).to.deep.equal(['https://ui.example.com']);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).to.equal(true);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).to.equal(2);
     expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).to.equal(false);
