@@ -370,6 +370,29 @@ describe('web UI in Chromium', function () {
     ).to.deep.equal(['dbt/model.orders']);
   });
 
+  it('pages a job’s runs, 100 a page, and says when a page is past the last', async () => {
+    // 101 runs: one more than a page holds. Posted as one batch (each run a START and a COMPLETE).
+    const events = Array.from({ length: 101 }, (_, i) =>
+      completedRun({
+        jobNamespace: 'paging',
+        job: 'hourly',
+        eventTime: `2026-01-01T${String(i % 24).padStart(2, '0')}:00:00Z`,
+      }),
+    ).flat();
+    const res = await t.post('/api/v1/lineage/batch', events);
+    expect(res.body.summary.failed, res.text).to.equal(0);
+    await open('/jobs/paging/hourly');
+    await page.waitForSelector('[data-testid=runs] tbody tr');
+    expect(await page.locator('[data-testid=runs] tbody tr').count()).to.equal(100);
+    expect(await page.getByTestId('page-info').first().textContent()).to.equal('Page 1 of 2 · 101 in all');
+    await page.getByRole('link', { name: 'Next →' }).first().click();
+    await page.waitForURL(/page=2/);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=runs] tbody tr').length === 1);
+    await open('/jobs/paging/hourly?page=9');
+    await page.getByTestId('no-such-page').waitFor();
+    expect(await page.getByTestId('no-such-page').textContent()).to.equal('There is no page 9 (2 in all). Last page');
+  });
+
   it('shows a run: state, exact versions read and written, parent run and upstream runs', async () => {
     await open(`/runs/${stream.runs.transform}`);
     await page.waitForSelector('[data-testid=run-page]');

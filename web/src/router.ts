@@ -95,7 +95,8 @@ export const paths = {
   namespace: (ns: string, params: { tab?: string; page?: number; sort?: string } = {}) =>
     withQuery(`/namespaces/${seg(ns)}`, params),
   dataset: (ns: string, name: string, tab?: string) => withQuery(`/datasets/${seg(ns)}/${seg(name)}`, { tab }),
-  job: (ns: string, name: string, tab?: string) => withQuery(`/jobs/${seg(ns)}/${seg(name)}`, { tab }),
+  job: (ns: string, name: string, tab?: string, page?: number) =>
+    withQuery(`/jobs/${seg(ns)}/${seg(name)}`, { tab, page: page === 1 ? undefined : page }),
   run: (id: string) => `/runs/${seg(id)}`,
   lineage: (s: LineageState) =>
     withQuery('/lineage', {

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/client';
 import type { Job, Run } from '../api/types';
-import { ErrorBox, Facets, KindBadge, Loading, StateBadge, Tabs, useAsync } from '../components/common';
+import { ErrorBox, Facets, KindBadge, Loading, Pager, StateBadge, Tabs, useAsync } from '../components/common';
 import { formatDuration, formatTime, shortId } from '../format';
 import { nodeIds, paths, type Location } from '../router';
 import { TagEditor } from './Dataset';
@@ -57,19 +57,70 @@ export function RunChart({ runs }: { runs: Run[] }) {
   );
 }
 
-function Runs({ job }: { job: Job }) {
+const RUNS_PAGE = 100;
+const VERSIONS_PAGE = 50;
+const MAX_OFFSET = 100_000;
+
+/** `page` of the URL for lists of `size` a page: a whole number from 1 the service accepts, else the first. */
+export function readListPage(value: string | null, size: number): number {
+  const page = Number(value ?? 1);
+  return Number.isInteger(page) && page >= 1 && (page - 1) * size <= MAX_OFFSET ? page : 1;
+}
+
+/** Pages of a job's list, or where a page past the last is, with a link to the last. */
+function ListPages({ job, tab, page, size, total, shown }: ListPagesProps) {
+  const last = Math.max(1, Math.ceil(total / size));
+  if (shown === 0 && page > 1)
+    return (
+      <p class="muted" data-testid="no-such-page">
+        There is no page {page} ({last} in all). <a href={paths.job(job.namespace, job.name, tab, last)}>Last page</a>
+      </p>
+    );
+  if (total <= size) return null;
+  return (
+    <Pager
+      offset={(page - 1) * size}
+      limit={size}
+      total={total}
+      href={(p) => paths.job(job.namespace, job.name, tab, p)}
+    />
+  );
+}
+
+interface ListPagesProps {
+  job: Job;
+  tab: string;
+  page: number;
+  size: number;
+  total: number;
+  shown: number;
+}
+
+function Runs({ job, page }: { job: Job; page: number }) {
   const runs = useAsync(
-    (signal) => api.jobRuns(job.namespace, job.name, { limit: 100 }, signal),
-    [job.namespace, job.name],
+    (signal) => api.jobRuns(job.namespace, job.name, { limit: RUNS_PAGE, offset: (page - 1) * RUNS_PAGE }, signal),
+    [job.namespace, job.name, page],
   );
   if (runs.error) return <ErrorBox error={runs.error} />;
   if (!runs.data) return <Loading what="runs" />;
+  const pages = (
+    <ListPages
+      job={job}
+      tab="runs"
+      page={page}
+      size={RUNS_PAGE}
+      total={runs.data.totalCount}
+      shown={runs.data.runs.length}
+    />
+  );
+  if (runs.data.runs.length === 0 && page > 1) return pages;
   return (
     <>
       <RunChart runs={runs.data.runs} />
       <p class="muted">
         {runs.data.totalCount} run{runs.data.totalCount === 1 ? '' : 's'}, latest first
       </p>
+      {pages}
       <table class="list" data-testid="runs">
         <thead>
           <tr>
@@ -98,21 +149,30 @@ function Runs({ job }: { job: Job }) {
           ))}
         </tbody>
       </table>
+      {pages}
     </>
   );
 }
 
-function Versions({ job }: { job: Job }) {
+function Versions({ job, page }: { job: Job; page: number }) {
   const versions = useAsync(
-    (signal) => api.jobVersions(job.namespace, job.name, { limit: 50 }, signal),
-    [job.namespace, job.name],
+    (signal) =>
+      api.jobVersions(job.namespace, job.name, { limit: VERSIONS_PAGE, offset: (page - 1) * VERSIONS_PAGE }, signal),
+    [job.namespace, job.name, page],
   );
   if (versions.error) return <ErrorBox error={versions.error} />;
   if (!versions.data) return <Loading what="versions" />;
-  if (versions.data.versions.length === 0)
-    return <p class="muted">No version yet (a version is made when a run ends).</p>;
+  const total = versions.data.totalCount;
+  if (total === 0) return <p class="muted">No version yet (a version is made when a run ends).</p>;
+  const shown = versions.data.versions.length;
+  const pages = <ListPages job={job} tab="versions" page={page} size={VERSIONS_PAGE} total={total} shown={shown} />;
+  if (shown === 0 && page > 1) return pages;
   return (
     <div data-testid="job-versions">
+      <p class="muted">
+        {total} version{total === 1 ? '' : 's'}, newest first
+      </p>
+      {pages}
       {versions.data.versions.map((v) => {
         const sql = (v.context as { sql?: string }).sql;
         return (
@@ -158,6 +218,7 @@ function Versions({ job }: { job: Job }) {
           </article>
         );
       })}
+      {pages}
     </div>
   );
 }
@@ -213,6 +274,7 @@ function Family({ job }: { job: Job }) {
 
 export function JobPage({ ns, name, loc }: { ns: string; name: string; loc: Location }) {
   const tab = loc.params.get('tab') ?? 'runs';
+  const page = readListPage(loc.params.get('page'), tab === 'versions' ? VERSIONS_PAGE : RUNS_PAGE);
   const job = useAsync((signal) => api.job(ns, name, signal), [ns, name]);
   const [updated, setUpdated] = useState<Job | null>(null);
   const j = updated && updated.name === name && updated.namespace === ns ? updated : job.data;
@@ -298,8 +360,8 @@ export function JobPage({ ns, name, loc }: { ns: string; name: string; loc: Loca
         current={tab}
         href={(t) => paths.job(j.namespace, j.name, t)}
       />
-      {tab === 'runs' && <Runs job={j} />}
-      {tab === 'versions' && <Versions job={j} />}
+      {tab === 'runs' && <Runs job={j} page={page} />}
+      {tab === 'versions' && <Versions job={j} page={page} />}
       {tab === 'facets' && <Facets facets={j.facets} />}
       {tab === 'family' && <Family job={j} />}
     </main>
