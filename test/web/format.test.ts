@@ -1,6 +1,6 @@
 /** The web UI's display helpers (web/src/format.ts): pure, in Node. */
 import { expect } from 'chai';
-import { ago, formatDuration } from '../../web/src/format.js';
+import { ago, counted, formatDuration } from '../../web/src/format.js';
 
 describe('web format helpers', () => {
   it('formats durations in the unit that fits', () => {
@@ -30,5 +30,14 @@ describe('web format helpers', () => {
     expect(ago('2026-11-27T09:58:59.600Z', now)).to.equal('1 min ago');
     expect(ago('2026-11-27T08:00:00Z', now)).to.equal('2 h ago');
     expect(ago(null, now)).to.equal('never');
+  });
+
+  it('counts with the noun singular for one', () => {
+    expect([0, 1, 2, 1500].map((n) => counted(n, 'column'))).to.deep.equal([
+      '0 columns',
+      '1 column',
+      '2 columns',
+      '1,500 columns',
+    ]);
   });
 });

@@ -39,3 +39,8 @@ export function ago(iso: string | null | undefined, now = Date.now()): string {
 export function shortId(id: string | null | undefined): string {
   return id ? id.slice(0, 8) : '—';
 }
+
+/** A count with its noun, singular for one: `1 column`, `2 columns`. */
+export function counted(n: number, noun: string): string {
+  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+}

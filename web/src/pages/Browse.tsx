@@ -15,8 +15,11 @@ export function readPage(value: string | null): number {
   return Number.isInteger(page) && page >= 1 && (page - 1) * PAGE <= MAX_OFFSET ? page : 1;
 }
 
+/** Namespaces the home page lists (the API's largest page); more are counted, not listed. */
+const NAMESPACES_SHOWN = 1000;
+
 export function HomePage() {
-  const list = useAsync((signal) => api.namespaces({ limit: 1000 }, signal), []);
+  const list = useAsync((signal) => api.namespaces({ limit: NAMESPACES_SHOWN }, signal), []);
   return (
     <main class="page">
       <h1>Namespaces</h1>
@@ -45,6 +48,12 @@ export function HomePage() {
             ))}
           </tbody>
         </table>
+      )}
+      {list.data && list.data.totalCount > list.data.namespaces.length && (
+        <p class="muted" data-testid="namespaces-cut">
+          The first {list.data.namespaces.length.toLocaleString('en-US')} of{' '}
+          {list.data.totalCount.toLocaleString('en-US')} namespaces, by name.
+        </p>
       )}
     </main>
   );

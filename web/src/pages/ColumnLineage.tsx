@@ -1,4 +1,5 @@
 /** Column lineage of a dataset or one of its columns: a graph of columns and the mappings as a table. */
+import { counted } from '../format';
 import { useMemo } from 'preact/hooks';
 import { api } from '../api/client';
 import type { ColumnFieldData } from '../api/types';
@@ -61,7 +62,7 @@ export function ColumnLineagePage({ loc }: { loc: Location }) {
       {model && (
         <>
           <p class="summary" data-testid="graph-summary">
-            {model.nodes.length} columns, {model.edges.length} mappings
+            {counted(model.nodes.length, 'column')}, {counted(model.edges.length, 'mapping')}
           </p>
           {model.nodes.length > 0 && (
             <div class="lineage-body single">
