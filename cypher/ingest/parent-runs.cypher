@@ -23,8 +23,8 @@ WITH parent, t, p, t < p.createdAt AS earlier, NOT parent.own AND p.jobName IS N
     AND (t < p.createdAt OR (t = p.createdAt AND (parent.job.namespace < p.jobNamespace
       OR (parent.job.namespace = p.jobNamespace AND parent.job.name < p.jobName)))) AS moving
 // A better mention of a run known only as a parent moves it to the job it names. Decided on the run as read
-// before its lock, the test is read again under the lock: a run's earliest mention and its job key only ever
-// decrease, so a mention that is not better before the lock is not better after it either.
+// before its lock, the test is read again under the lock: the pair (earliest mention, job key) a run holds
+// only ever decreases, so a mention that is not better before the lock is not better after it either.
 CALL (parent, t, p, moving) {
   WITH parent, t, p WHERE moving
   SET p.id = p.id
