@@ -387,7 +387,9 @@ describe('web UI in Chromium', function () {
     expect(await page.getByTestId('page-info').first().textContent()).to.equal('Page 1 of 2 · 101 in all');
     await page.getByRole('link', { name: 'Next →' }).first().click();
     await page.waitForURL(/page=2/);
-    await page.waitForFunction("document.querySelectorAll('[data-testid=runs] tbody tr').length === 1");
+    // The pager is drawn with the page's runs: once it says page 2, the table holds them.
+    await page.getByText('Page 2 of 2 · 101 in all').first().waitFor();
+    expect(await page.locator('[data-testid=runs] tbody tr').count()).to.equal(1);
     await open('/jobs/paging/hourly?page=9');
     await page.getByTestId('no-such-page').waitFor();
     expect(await page.getByTestId('no-such-page').textContent()).to.equal('There is no page 9 (2 in all). Last page');
