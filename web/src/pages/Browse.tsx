@@ -9,10 +9,10 @@ const PAGE = 25;
 /** The service's largest list offset (src/http/pagination.ts). */
 const MAX_OFFSET = 100_000;
 
-/** `page` of the URL: a whole number from 1 whose offset the service accepts; anything else is the first page. */
-export function readPage(value: string | null): number {
+/** `page` of the URL for lists of `size` a page: a whole number from 1 whose offset the service accepts, else 1. */
+export function readPage(value: string | null, size = PAGE): number {
   const page = Number(value ?? 1);
-  return Number.isInteger(page) && page >= 1 && (page - 1) * PAGE <= MAX_OFFSET ? page : 1;
+  return Number.isInteger(page) && page >= 1 && (page - 1) * size <= MAX_OFFSET ? page : 1;
 }
 
 /** Namespaces the home page lists (the API's largest page); more are counted, not listed. */

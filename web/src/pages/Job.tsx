@@ -5,6 +5,7 @@ import type { Job, Run } from '../api/types';
 import { ErrorBox, Facets, KindBadge, Loading, Pager, StateBadge, Tabs, useAsync } from '../components/common';
 import { formatDuration, formatTime, shortId } from '../format';
 import { nodeIds, paths, type Location } from '../router';
+import { readPage } from './Browse';
 import { TagEditor } from './Dataset';
 
 /** Durations of the runs, oldest left, as bars coloured by state (an SVG, readable without colour via titles). */
@@ -59,13 +60,6 @@ export function RunChart({ runs }: { runs: Run[] }) {
 
 const RUNS_PAGE = 100;
 const VERSIONS_PAGE = 50;
-const MAX_OFFSET = 100_000;
-
-/** `page` of the URL for lists of `size` a page: a whole number from 1 the service accepts, else the first. */
-export function readListPage(value: string | null, size: number): number {
-  const page = Number(value ?? 1);
-  return Number.isInteger(page) && page >= 1 && (page - 1) * size <= MAX_OFFSET ? page : 1;
-}
 
 /** Pages of a job's list, or where a page past the last is, with a link to the last. */
 function ListPages({ job, tab, page, size, total, shown }: ListPagesProps) {
@@ -274,7 +268,7 @@ function Family({ job }: { job: Job }) {
 
 export function JobPage({ ns, name, loc }: { ns: string; name: string; loc: Location }) {
   const tab = loc.params.get('tab') ?? 'runs';
-  const page = readListPage(loc.params.get('page'), tab === 'versions' ? VERSIONS_PAGE : RUNS_PAGE);
+  const page = readPage(loc.params.get('page'), tab === 'versions' ? VERSIONS_PAGE : RUNS_PAGE);
   const job = useAsync((signal) => api.job(ns, name, signal), [ns, name]);
   const [updated, setUpdated] = useState<Job | null>(null);
   const j = updated && updated.name === name && updated.namespace === ns ? updated : job.data;
