@@ -2,7 +2,8 @@
 // symlink aliases left out).
 // Params: $namespace, $offset, $limit (integers).
 // Returns no row when the namespace does not exist, else one row {totalCount, datasets: [dataset projection]}
-// where a dataset projection is d {.*, tags: [name], fieldTags: [[field, tag]]}.
+// where a dataset projection is d {.*, tags: [name], fieldTags: [[field, tag]], readFacets: [{stamps, facets:
+// [[key, JSON]]}] (facets that readers of the current version reported and the dataset does not hold)}.
 // Cost does not grow with the namespace: the total is the namespace's HAS_DATASET degree less its
 // soft-deleted datasets and live aliases (both found through indexes), and the page is read in the
 // order of the (namespace, name) index, stopping after $offset + $limit rows.
@@ -26,6 +27,12 @@ CALL () {
   WITH d ORDER BY d.namespace, d.name /*order*/ SKIP $offset LIMIT $limit
   RETURN collect(d {.*,
     tags: [(d)-[:TAGGED]->(t:Tag) | t.name],
-    fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag) | [f.name, t.name]]}) AS datasets
+    fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag) | [f.name, t.name]],
+  // Readers' input facets on the current version (dataQualityMetrics, say), as Marquez shows them: only
+  // READs with a facet the dataset itself does not hold (cypher/README.md, "Facets").
+  readFacets: [(d)-[:CURRENT_VERSION]->(:DatasetVersion)<-[rd:READ]-() WHERE rd.facetStamps IS NOT NULL
+    AND any(k IN keys(rd) WHERE k STARTS WITH 'facet.' AND d[k] IS NULL)
+    | {stamps: rd.facetStamps,
+       facets: [k IN keys(rd) WHERE k STARTS WITH 'facet.' AND d[k] IS NULL | [k, rd[k]]]}]}) AS datasets
 }
 RETURN totalCount, datasets

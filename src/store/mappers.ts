@@ -132,10 +132,44 @@ function marquezColumnLineage(facet: unknown): Dataset['columnLineage'] {
   });
 }
 
-/** Dataset projection: `d {.*, tags: [name], fieldTags: [[field, tag]]}`. */
+/**
+ * A dataset's facets and, as Marquez shows them, the facets that readers of its current version reported and the
+ * dataset does not hold (input facets: `dataQualityMetrics`, `dataQualityAssertions`), per facet the one reported
+ * last. The dataset's own stamps come first: a facet it deleted later than a reader reported it stays deleted.
+ */
+function withReadersFacets(own: Record<string, unknown>, d: Props): Record<string, unknown> {
+  const reads = (d.readFacets as { stamps: string[]; facets: [string, unknown][] }[] | undefined) ?? [];
+  if (reads.length === 0) return own;
+  const ownStamps = parseStamps(d.facetStamps as string[] | undefined);
+  const best = new Map<string, { stamp: Stamp | undefined; value: unknown }>();
+  for (const read of reads) {
+    const stamps = parseStamps(read.stamps);
+    for (const [key, json] of read.facets) {
+      const name = key.slice(FACET_PREFIX.length);
+      const stamp = stamps.get(key);
+      const ownStamp = ownStamps.get(key);
+      if (name in own || (ownStamp && !(stamp && wins(stamp, ownStamp))) || typeof json !== 'string') continue;
+      const cur = best.get(name);
+      if (cur && !(stamp && wins(stamp, cur.stamp))) continue;
+      try {
+        best.set(name, { stamp, value: JSON.parse(json) });
+      } catch {
+        /* never written by us in another form; skip rather than fail a read */
+      }
+    }
+  }
+  const merged: Record<string, unknown> = { ...own };
+  for (const [name, { value }] of best) merged[name] = value;
+  return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => compareText(a, b)));
+}
+
+/**
+ * Dataset projection: `d {.*, tags: [name], fieldTags: [[field, tag]], readFacets?: [{stamps, facets: [[key,
+ * JSON]]}]}` (readFacets: see datasets/list.cypher).
+ */
 export function toDataset(raw: unknown): Dataset {
   const d = toNative(raw) as Props;
-  const facets = facetsFromProps(d);
+  const facets = withReadersFacets(facetsFromProps(d), d);
   return {
     id: { namespace: d.namespace as string, name: d.name as string },
     type: (d.type as string) ?? 'DB_TABLE',

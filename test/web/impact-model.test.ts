@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { useTestApp } from '../helper.js';
-import { impactRows, impactSummary, jobHops } from '../../web/src/impact.js';
+import { csvFileName, impactRows, impactSummary, jobHops } from '../../web/src/impact.js';
 import type { BlastRadius } from '../../web/src/api/types.js';
 import { DS_NS, JOB_NS, shopStream } from './stream.js';
 
@@ -120,5 +120,11 @@ describe('web impact model (GET /api/v1/impact answers)', () => {
       ['field', 'mart.daily_revenue.revenue', 1, 'staging.orders.amount', job('transform.daily_revenue'), 'COMPLETED'],
     ]);
     expect(impactSummary(answer)).to.include({ total: 1, columns: 1, jobs: 1, failingJobs: 0 });
+  });
+
+  it('names the CSV download after the start node, keeping letters of any script', () => {
+    expect(csvFileName('warehouse.заказы')).to.equal('impact-warehouse.заказы.csv');
+    expect(csvFileName('s3://bucket/raw events')).to.equal('impact-s3_bucket_raw_events.csv');
+    expect(csvFileName('販売_2026')).to.equal('impact-販売_2026.csv');
   });
 });

@@ -104,3 +104,11 @@ export function impactSummary(answer: BlastRadius): ImpactSummaryView {
     truncated: answer.truncated,
   };
 }
+
+/**
+ * The CSV download's file name for a start node's label: letters and digits of any script stay (a dataset
+ * named in Cyrillic keeps its name), every other run of characters, path separators included, becomes '_'.
+ */
+export function csvFileName(startLabel: string): string {
+  return `impact-${startLabel.replace(/[^\p{L}\p{N}.-]+/gu, '_')}.csv`;
+}

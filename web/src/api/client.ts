@@ -24,6 +24,7 @@ import type {
   RunList,
   SearchResults,
 } from './types';
+import { retryDelayMs } from './retry';
 
 const BASE = '/api/v1';
 
@@ -95,7 +96,25 @@ export function query(params: Record<string, QueryValue>): string {
 
 const seg = encodeURIComponent;
 
-/** `accept`: JSON (parsed) by default; any other type answers the body's text (CSV downloads). */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new DOMException('Aborted', 'AbortError'));
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new DOMException('Aborted', 'AbortError'));
+      },
+      { once: true },
+    );
+  });
+}
+
+/**
+ * `accept`: JSON (parsed) by default; any other type answers the body's text (CSV downloads). A GET answered
+ * 503 is asked again after the Retry-After the service sent (retryDelayMs).
+ */
 async function request<T>(
   method: string,
   path: string,
@@ -104,11 +123,17 @@ async function request<T>(
   accept = 'application/json',
 ): Promise<T> {
   let res: Response;
-  try {
-    res = await fetch(BASE + path, { method, headers: { accept, ...authHeaders() }, signal });
-  } catch (err) {
-    if ((err as Error).name === 'AbortError') throw err;
-    throw new ApiError(0, 'network', `The service did not answer (${(err as Error).message})`);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      res = await fetch(BASE + path, { method, headers: { accept, ...authHeaders() }, signal });
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') throw err;
+      throw new ApiError(0, 'network', `The service did not answer (${(err as Error).message})`);
+    }
+    const wait = method === 'GET' ? retryDelayMs(res.status, res.headers.get('retry-after'), attempt) : null;
+    if (wait === null) break;
+    await res.body?.cancel();
+    await sleep(wait, signal);
   }
   const text = await res.text();
   let body: unknown = null;

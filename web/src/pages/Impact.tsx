@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { fetchImpact, fetchImpactCsv, VIEW_LIMIT, type ImpactRequest } from '../api/impact';
 import { ErrorBox, Loading, StateBadge, useAsync } from '../components/common';
 import { ago, formatTime } from '../format';
-import type { ImpactRow } from '../impact';
+import { csvFileName, type ImpactRow } from '../impact';
 import { navigate, paths, type Location } from '../router';
 
 const DEFAULT_WINDOW = 'all';
@@ -51,7 +51,7 @@ export function ImpactPage({ loc }: { loc: Location }) {
       const blob = new Blob([csv], { type: 'text/csv;charset=utf-8' });
       const a = document.createElement('a');
       a.href = URL.createObjectURL(blob);
-      a.download = `impact-${startLabel.replace(/[^\w.-]+/g, '_')}.csv`;
+      a.download = csvFileName(startLabel);
       a.click();
       setTimeout(() => URL.revokeObjectURL(a.href), 1000);
     } catch (err) {
