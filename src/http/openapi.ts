@@ -102,7 +102,7 @@ function operation(spec: AnyRouteSpec): Json {
   const content: Json = {};
   if (success.schema) content['application/json'] = { schema: documentSchema(success.schema) };
   if (success.csv) content['text/csv'] = { schema: { type: 'string', description: 'RFC 4180 CSV with a header row' } };
-  if (success.contentType) content[success.contentType] = { schema: { type: 'string' } };
+  for (const type of [success.contentType ?? []].flat()) content[type] = { schema: { type: 'string' } };
   const successHeaders: Json = { ...REQUEST_ID_HEADER };
   for (const [name, description] of Object.entries(success.headers ?? {}))
     successHeaders[name] = { description, schema: { type: 'string' } };

@@ -39,8 +39,8 @@ export interface SuccessSpec<O extends TSchema> {
   schema?: O;
   /** Also answers CSV (`Accept: text/csv` or `format=csv`). */
   csv?: boolean;
-  /** A non-JSON answer, e.g. Prometheus text. */
-  contentType?: string;
+  /** A non-JSON answer, e.g. Prometheus text; several when the answer's type depends on the resource. */
+  contentType?: string | readonly string[];
   /** Headers of the answer, name → description. */
   headers?: Record<string, string>;
 }

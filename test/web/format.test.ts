@@ -1,6 +1,6 @@
 /** The web UI's display helpers (web/src/format.ts): pure, in Node. */
 import { expect } from 'chai';
-import { ago, counted, formatDuration } from '../../web/src/format.js';
+import { ago, counted, formatDuration, qualitySummary } from '../../web/src/format.js';
 
 describe('web format helpers', () => {
   it('formats durations in the unit that fits', () => {
@@ -39,5 +39,23 @@ describe('web format helpers', () => {
       '2 columns',
       '1,500 columns',
     ]);
+  });
+
+  it('sums up the data-quality facets readers reported on a dataset', () => {
+    expect(qualitySummary({ schema: { fields: [] } })).to.equal(null);
+    expect(qualitySummary(null)).to.equal(null);
+    expect(
+      qualitySummary({
+        dataQualityAssertions: {
+          assertions: [
+            { assertion: 'not_null', success: true, column: 'id' },
+            { assertion: 'unique', success: false, column: 'id' },
+            { assertion: 'row_count_between', success: false },
+          ],
+        },
+        dataQualityMetrics: { rowCount: 12345, columnMetrics: {} },
+      }),
+    ).to.equal('1 of 3 assertions passed; failed: unique (id), row_count_between; 12,345 rows');
+    expect(qualitySummary({ dataQualityMetrics: { rowCount: 1 } })).to.equal('1 row');
   });
 });

@@ -44,3 +44,25 @@ export function shortId(id: string | null | undefined): string {
 export function counted(n: number, noun: string): string {
   return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 }
+
+/**
+ * What data-quality tools reported on a dataset's current version, in a line: the `dataQualityAssertions`
+ * facet's results (and which failed) and the `dataQualityMetrics` facet's row count; null when neither is
+ * there (or neither says anything readable).
+ */
+export function qualitySummary(facets: Record<string, unknown> | null | undefined): string | null {
+  const parts: string[] = [];
+  const assertions = (facets?.dataQualityAssertions as { assertions?: unknown } | undefined)?.assertions;
+  if (Array.isArray(assertions) && assertions.length > 0) {
+    const checks = assertions as { assertion?: unknown; success?: unknown; column?: unknown }[];
+    const failed = checks.filter((a) => a?.success !== true);
+    parts.push(`${checks.length - failed.length} of ${counted(checks.length, 'assertion')} passed`);
+    if (failed.length > 0) {
+      const names = failed.map((a) => `${String(a?.assertion ?? '?')}${a?.column ? ` (${String(a.column)})` : ''}`);
+      parts.push(`failed: ${names.join(', ')}`);
+    }
+  }
+  const rowCount = (facets?.dataQualityMetrics as { rowCount?: unknown } | undefined)?.rowCount;
+  if (typeof rowCount === 'number') parts.push(counted(rowCount, 'row'));
+  return parts.length > 0 ? parts.join('; ') : null;
+}

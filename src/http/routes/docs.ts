@@ -100,7 +100,11 @@ export function docsRouter(runtime: RouteRuntime, document: () => OpenApiDocumen
     scope: 'public',
     static: true,
     params: { file: Type.String({ description: "One of the viewer's files" }) },
-    success: { status: 200, description: 'The file', contentType: 'application/octet-stream' },
+    success: {
+      status: 200,
+      description: 'The file: a style sheet, a script or an image',
+      contentType: ['text/css', 'text/javascript', 'image/png'],
+    },
     errors: { 404: 'No such file' },
     handler: ({ params }, ctx) => {
       viewer ??= loadViewer();

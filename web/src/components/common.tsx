@@ -20,13 +20,19 @@ export function KindBadge({ kind }: { kind: string }) {
   );
 }
 
-export function ErrorBox({ error }: { error: unknown }) {
+/** An error as the page shows it; `onRetry` adds a button asking again (the client already retried a 503). */
+export function ErrorBox({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const e = error as Error;
   const status = error instanceof ApiError && error.status ? ` (${error.status})` : '';
   return (
     <div class="error" role="alert" data-testid="error">
       {e?.message ?? String(error)}
       {status}
+      {onRetry ? (
+        <button type="button" class="retry" onClick={onRetry} data-testid="retry">
+          Try again
+        </button>
+      ) : null}
     </div>
   );
 }

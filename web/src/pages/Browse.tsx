@@ -23,7 +23,7 @@ export function HomePage() {
   return (
     <main class="page">
       <h1>Namespaces</h1>
-      {list.error ? <ErrorBox error={list.error} /> : null}
+      {list.error ? <ErrorBox error={list.error} onRetry={list.reload} /> : null}
       {list.loading && !list.data && <Loading what="namespaces" />}
       {list.data && (
         <table class="list" data-testid="namespaces">
@@ -198,7 +198,7 @@ export function NamespacePage({ ns, loc }: { ns: string; loc: Location }) {
         current={tab}
         href={(t) => paths.namespace(ns, { tab: t })}
       />
-      {list.error ? <ErrorBox error={list.error} /> : null}
+      {list.error ? <ErrorBox error={list.error} onRetry={list.reload} /> : null}
       {list.loading && !list.data && <Loading />}
       {list.data && list.data.total === 0 && (
         <p class="muted" data-testid="empty">

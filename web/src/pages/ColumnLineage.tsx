@@ -57,7 +57,7 @@ export function ColumnLineagePage({ loc }: { loc: Location }) {
           Also downstream
         </label>
       </form>
-      {answer.error ? <ErrorBox error={answer.error} /> : null}
+      {answer.error ? <ErrorBox error={answer.error} onRetry={answer.reload} /> : null}
       {answer.loading && !answer.data && <Loading what="column lineage" />}
       {model && (
         <>

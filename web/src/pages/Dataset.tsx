@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, api } from '../api/client';
 import type { Dataset, DatasetField, DatasetVersion, LineageJobData } from '../api/types';
 import { ErrorBox, Facets, KindBadge, Loading, Section, StateBadge, Tabs, useAsync } from '../components/common';
-import { formatTime, shortId } from '../format';
+import { formatTime, qualitySummary, shortId } from '../format';
 import { nodeIds, paths, type Location } from '../router';
 
 export interface SchemaChange {
@@ -149,7 +149,7 @@ function Versions({ ds, highlight }: { ds: Dataset; highlight: string | null }) 
     (signal) => api.datasetVersions(ds.namespace, ds.name, { limit: 100 }, signal),
     [ds.namespace, ds.name],
   );
-  if (list.error) return <ErrorBox error={list.error} />;
+  if (list.error) return <ErrorBox error={list.error} onRetry={list.reload} />;
   if (!list.data) return <Loading what="versions" />;
   const versions: DatasetVersion[] = list.data.versions;
   return (
@@ -226,7 +226,7 @@ function Versions({ ds, highlight }: { ds: Dataset; highlight: string | null }) 
 function ProducersConsumers({ ds }: { ds: Dataset }) {
   const id = nodeIds.dataset(ds.namespace, ds.name);
   const lineage = useAsync((signal) => api.lineage({ nodeId: id, depth: 0, window: 'all' }, signal), [id]);
-  if (lineage.error) return <ErrorBox error={lineage.error} />;
+  if (lineage.error) return <ErrorBox error={lineage.error} onRetry={lineage.reload} />;
   if (!lineage.data) return <Loading />;
   const self = lineage.data.graph.find(
     (n) =>
@@ -275,7 +275,7 @@ export function DatasetPage({ ns, name, loc }: { ns: string; name: string; loc: 
   if (ds.error)
     return (
       <main class="page">
-        <ErrorBox error={ds.error} />
+        <ErrorBox error={ds.error} onRetry={ds.reload} />
       </main>
     );
   if (!d)
@@ -306,6 +306,8 @@ export function DatasetPage({ ns, name, loc }: { ns: string; name: string; loc: 
         <dd>{formatTime(d.lastModifiedAt)}</dd>
         <dt>Lifecycle</dt>
         <dd>{d.lastLifecycleState ?? '—'}</dd>
+        <dt>Quality</dt>
+        <dd data-testid="quality">{qualitySummary(d.facets) ?? '—'}</dd>
         <dt>Tags</dt>
         <dd>
           <TagEditor

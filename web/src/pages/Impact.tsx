@@ -102,7 +102,7 @@ export function ImpactPage({ loc }: { loc: Location }) {
           {downloading ? 'Preparing CSV…' : 'Download CSV'}
         </button>
       </form>
-      {impact.error ? <ErrorBox error={impact.error} /> : null}
+      {impact.error ? <ErrorBox error={impact.error} onRetry={impact.reload} /> : null}
       {csvError ? <ErrorBox error={csvError} /> : null}
       {impact.loading && !data && <Loading what="impact" />}
       {data && s && (

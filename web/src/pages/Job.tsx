@@ -95,7 +95,7 @@ function Runs({ job, page }: { job: Job; page: number }) {
     (signal) => api.jobRuns(job.namespace, job.name, { limit: RUNS_PAGE, offset: (page - 1) * RUNS_PAGE }, signal),
     [job.namespace, job.name, page],
   );
-  if (runs.error) return <ErrorBox error={runs.error} />;
+  if (runs.error) return <ErrorBox error={runs.error} onRetry={runs.reload} />;
   if (!runs.data) return <Loading what="runs" />;
   const pages = (
     <ListPages
@@ -154,7 +154,7 @@ function Versions({ job, page }: { job: Job; page: number }) {
       api.jobVersions(job.namespace, job.name, { limit: VERSIONS_PAGE, offset: (page - 1) * VERSIONS_PAGE }, signal),
     [job.namespace, job.name, page],
   );
-  if (versions.error) return <ErrorBox error={versions.error} />;
+  if (versions.error) return <ErrorBox error={versions.error} onRetry={versions.reload} />;
   if (!versions.data) return <Loading what="versions" />;
   const total = versions.data.totalCount;
   if (total === 0) return <p class="muted">No version yet (a version is made when a run ends).</p>;
@@ -240,7 +240,7 @@ function Family({ job }: { job: Job }) {
       </div>
       <div>
         <h3>Children</h3>
-        {children.error ? <ErrorBox error={children.error} /> : null}
+        {children.error ? <ErrorBox error={children.error} onRetry={children.reload} /> : null}
         {!children.data && !children.error && <Loading />}
         {children.data &&
           (kids.length === 0 ? (
@@ -275,7 +275,7 @@ export function JobPage({ ns, name, loc }: { ns: string; name: string; loc: Loca
   if (job.error)
     return (
       <main class="page">
-        <ErrorBox error={job.error} />
+        <ErrorBox error={job.error} onRetry={job.reload} />
       </main>
     );
   if (!j)

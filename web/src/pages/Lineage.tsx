@@ -305,7 +305,7 @@ export function LineagePage({ loc }: { loc: Location }) {
           </select>
         </label>
       </form>
-      {answer.error ? <ErrorBox error={answer.error} /> : null}
+      {answer.error ? <ErrorBox error={answer.error} onRetry={answer.reload} /> : null}
       {!model && answer.loading && <Loading what="lineage" />}
       {model && (
         <>

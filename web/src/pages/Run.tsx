@@ -39,7 +39,7 @@ export function RunPage({ id }: { id: string }) {
   if (data.error)
     return (
       <main class="page">
-        <ErrorBox error={data.error} />
+        <ErrorBox error={data.error} onRetry={data.reload} />
       </main>
     );
   if (!data.data)
