@@ -148,7 +148,8 @@ function withReadersFacets(own: Record<string, unknown>, d: Props): Record<strin
       const name = key.slice(FACET_PREFIX.length);
       const stamp = stamps.get(key);
       const ownStamp = ownStamps.get(key);
-      if (name in own || (ownStamp && !(stamp && wins(stamp, ownStamp))) || typeof json !== 'string') continue;
+      if (Object.hasOwn(own, name) || (ownStamp && !(stamp && wins(stamp, ownStamp))) || typeof json !== 'string')
+        continue;
       const cur = best.get(name);
       if (cur && !(stamp && wins(stamp, cur.stamp))) continue;
       try {
