@@ -296,6 +296,51 @@ describe('web UI in Chromium', function () {
     expect((await t.get(`/api/v1/namespaces/${enc(DS_NS)}/datasets/raw.orders`)).body.tags).to.deep.equal([]);
   });
 
+  it('sums up readers’ data-quality results on a dataset; offers to try again when the service is away', async () => {
+    // A checking job in namespaces of its own (the shop's lists and graphs stay as they are).
+    const table = { name: 'checked.table', namespace: 'quality-ds', fields: [['id', 'BIGINT']] as [string, string][] };
+    for (const e of completedRun({ job: 'write.table', jobNamespace: 'quality', outputs: [table] }))
+      expect((await t.post('/api/v1/lineage', e)).status).to.equal(201);
+    const check = {
+      ...table,
+      inputFacets: {
+        dataQualityAssertions: facet({
+          assertions: [
+            { assertion: 'not_null', success: true, column: 'id' },
+            { assertion: 'unique', success: false, column: 'id' },
+          ],
+        }),
+        dataQualityMetrics: facet({ rowCount: 1200, columnMetrics: {} }),
+      },
+    };
+    for (const e of completedRun({ job: 'check.table', jobNamespace: 'quality', inputs: [check] }))
+      expect((await t.post('/api/v1/lineage', e)).status).to.equal(201);
+    // The service answers 503 three times: the page asks twice more after Retry-After, then shows the error.
+    let refused = 0;
+    const api = '**/api/v1/namespaces/quality-ds/datasets/checked.table';
+    await page.route(api, async (route) => {
+      if (refused++ < 3)
+        return route.fulfill({
+          status: 503,
+          headers: { 'retry-after': '1', 'content-type': 'application/json' },
+          body: JSON.stringify({ code: 503, error: 'unavailable', message: 'Neo4j is not reachable' }),
+        });
+      return route.fallback();
+    });
+    await open('/datasets/quality-ds/checked.table');
+    await page.waitForSelector('[data-testid=error]');
+    expect(refused).to.equal(3);
+    expect(await page.getByTestId('error').textContent()).to.include('Neo4j is not reachable');
+    await page.getByTestId('retry').click();
+    await page.waitForSelector('[data-testid=dataset-page]');
+    expect(await page.getByTestId('quality').textContent()).to.equal(
+      '1 of 2 assertions passed; failed: unique (id); 1,200 rows',
+    );
+    await page.unroute(api);
+    // The refused loads are logged by the browser as failed resources: expected here.
+    errors = errors.filter((e) => !e.includes('503'));
+  });
+
   it('shows a job: latest run, run history with its chart, versions with SQL, parent and child jobs', async () => {
     await open(jobPath('ingest.orders'));
     await page.waitForSelector('[data-testid=runs] tbody tr');
