@@ -6,8 +6,7 @@ WHERE NOT d.isDeleted
 SET d.isDeleted = true, d.deletedAt = datetime(), d:Deleted
 RETURN d {.*, tags: [(d)-[:TAGGED]->(t:Tag) | t.name], fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag)
   | [f.name, t.name]],
-  // Readers' input facets on the current version (dataQualityMetrics, say), as Marquez shows them: only
-  // READs with a facet the dataset itself does not hold (cypher/README.md, "Facets").
+  // readFacets: as in get.cypher.
   readFacets: [(d)-[:CURRENT_VERSION]->(:DatasetVersion)<-[rd:READ]-() WHERE rd.facetStamps IS NOT NULL
     AND any(k IN keys(rd) WHERE k STARTS WITH 'facet.' AND d[k] IS NULL)
     | {stamps: rd.facetStamps,

@@ -28,11 +28,10 @@ CALL () {
   RETURN collect(d {.*,
     tags: [(d)-[:TAGGED]->(t:Tag) | t.name],
     fieldTags: [(d)-[:HAS_FIELD]->(f:DatasetField)-[:TAGGED]->(t:Tag) | [f.name, t.name]],
-  // Readers' input facets on the current version (dataQualityMetrics, say), as Marquez shows them: only
-  // READs with a facet the dataset itself does not hold (cypher/README.md, "Facets").
-  readFacets: [(d)-[:CURRENT_VERSION]->(:DatasetVersion)<-[rd:READ]-() WHERE rd.facetStamps IS NOT NULL
-    AND any(k IN keys(rd) WHERE k STARTS WITH 'facet.' AND d[k] IS NULL)
-    | {stamps: rd.facetStamps,
-       facets: [k IN keys(rd) WHERE k STARTS WITH 'facet.' AND d[k] IS NULL | [k, rd[k]]]}]}) AS datasets
+    // readFacets: as in get.cypher.
+    readFacets: [(d)-[:CURRENT_VERSION]->(:DatasetVersion)<-[rd:READ]-() WHERE rd.facetStamps IS NOT NULL
+      AND any(k IN keys(rd) WHERE k STARTS WITH 'facet.' AND d[k] IS NULL)
+      | {stamps: rd.facetStamps,
+         facets: [k IN keys(rd) WHERE k STARTS WITH 'facet.' AND d[k] IS NULL | [k, rd[k]]]}]}) AS datasets
 }
 RETURN totalCount, datasets
