@@ -198,7 +198,11 @@ export function toDataset(raw: unknown): Dataset {
  * the READs of it, per facet the one reported last (src/domain/facet-stamps.ts).
  */
 function versionFacets(v: Props): Record<string, unknown> {
-  const holders = [v, ...((v.readFacets as Props[] | undefined) ?? [])];
+  // readFacets: per facet, the latest [stamp, JSON] among the READs (datasets/version.cypher).
+  const readers = ((v.readFacets as [string, string][] | undefined) ?? []).map(
+    ([stamp, json]): Props => ({ facetStamps: [stamp], [stamp.slice(0, stamp.indexOf(' '))]: json }),
+  );
+  const holders = [v, ...readers];
   const best = new Map<string, { stamp: Stamp | undefined; value: unknown }>();
   for (const holder of holders) {
     const stamps = parseStamps(holder.facetStamps as string[] | undefined);

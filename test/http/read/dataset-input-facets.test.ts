@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { useTestApp } from '../../helper.js';
 import { DEFAULT_DATASET_NS, facet, runEvent, schemaFacet } from '../../support/events.js';
+import { rows } from '../../support/graph.js';
+import { cypher } from '../../../src/store/cypher.js';
 
 // Data-quality tools (Great Expectations, dbt tests, Soda) report what they measured as input facets of
 // the dataset they read. Marquez shows them on the dataset, for its current version: so do we.
@@ -77,5 +79,35 @@ describe('read API: readers’ input facets on a dataset', () => {
       }),
     );
     expect((await dataset()).facets.schema.fields).to.have.length(2);
+  });
+
+  it('a version read by many runs shows, per facet, its latest reader’s report, sent once', async () => {
+    await write(randomUUID(), 1, [['id', 'INT']]);
+    // 30 readers: each reports the schema it saw (as Spark does for inputs) and a row count.
+    for (let i = 0; i < 30; i++) {
+      const reader = check(randomUUID(), 10 + i, 100 + i);
+      (reader.inputs as { facets: Record<string, unknown> }[])[0].facets = {
+        schema: schemaFacet([
+          ['id', 'INT'],
+          [`seen_${i}`, 'INT'],
+        ]),
+      };
+      await post(reader);
+    }
+    const current = (await dataset()).currentVersion;
+    const version = await t().get(`/api/v1/namespaces/${ns}/datasets/orders/versions/${current}`);
+    expect(version.status).to.equal(200);
+    expect(version.body.facets.dataQualityMetrics.rowCount).to.equal(129);
+    // Readers' schemas are later than the writer's: the version shows the latest reader's, as before.
+    expect(version.body.facets.schema.fields.map((f: { name: string }) => f.name)).to.deep.equal(['id', 'seen_29']);
+    const page = await t().get(`/api/v1/namespaces/${ns}/datasets/orders/versions`);
+    expect(page.body.versions[0].facets).to.deep.equal(version.body.facets);
+    // Neo4j answers one entry per facet name, not one per READ.
+    const [row] = await rows(t().db, cypher('datasets/version'), {
+      namespace: DEFAULT_DATASET_NS,
+      name: 'orders',
+      version: current,
+    });
+    expect((row.version as { readFacets: unknown[] }).readFacets).to.have.length(2);
   });
 });
