@@ -133,6 +133,25 @@ function marquezColumnLineage(facet: unknown): Dataset['columnLineage'] {
 }
 
 /**
+ * Per facet name, the value reported last among `holders` (property maps with `facet.*` JSON and their
+ * `facetStamps`), by src/domain/facet-stamps.ts's rule; a facet without a stamp counts only where no other has it.
+ */
+function latestFacets(holders: Props[]): Map<string, { stamp: Stamp | undefined; value: unknown }> {
+  const best = new Map<string, { stamp: Stamp | undefined; value: unknown }>();
+  for (const holder of holders) {
+    const stamps = parseStamps(holder.facetStamps as string[] | undefined);
+    for (const [key, value] of Object.entries(facetsFromProps(holder))) {
+      const stamp = stamps.get(FACET_PREFIX + key);
+      const cur = best.get(key);
+      if (!cur || (stamp && wins(stamp, cur.stamp))) best.set(key, { stamp, value });
+    }
+  }
+  return best;
+}
+
+const byName = (entries: [string, unknown][]) => Object.fromEntries(entries.sort(([a], [b]) => compareText(a, b)));
+
+/**
  * A dataset's facets and, as Marquez shows them, the facets that readers of its current version reported and the
  * dataset does not hold (input facets: `dataQualityMetrics`, `dataQualityAssertions`), per facet the one reported
  * last. The dataset's own stamps come first: a facet it deleted later than a reader reported it stays deleted.
@@ -141,27 +160,13 @@ function withReadersFacets(own: Record<string, unknown>, d: Props): Record<strin
   const reads = (d.readFacets as { stamps: string[]; facets: [string, unknown][] }[] | undefined) ?? [];
   if (reads.length === 0) return own;
   const ownStamps = parseStamps(d.facetStamps as string[] | undefined);
-  const best = new Map<string, { stamp: Stamp | undefined; value: unknown }>();
-  for (const read of reads) {
-    const stamps = parseStamps(read.stamps);
-    for (const [key, json] of read.facets) {
-      const name = key.slice(FACET_PREFIX.length);
-      const stamp = stamps.get(key);
-      const ownStamp = ownStamps.get(key);
-      if (Object.hasOwn(own, name) || (ownStamp && !(stamp && wins(stamp, ownStamp))) || typeof json !== 'string')
-        continue;
-      const cur = best.get(name);
-      if (cur && !(stamp && wins(stamp, cur.stamp))) continue;
-      try {
-        best.set(name, { stamp, value: JSON.parse(json) });
-      } catch {
-        /* never written by us in another form; skip rather than fail a read */
-      }
-    }
-  }
-  const merged: Record<string, unknown> = { ...own };
-  for (const [name, { value }] of best) merged[name] = value;
-  return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => compareText(a, b)));
+  const added = [
+    ...latestFacets(reads.map((r) => ({ ...Object.fromEntries(r.facets), facetStamps: r.stamps }))).entries(),
+  ].filter(([name, { stamp }]) => {
+    const ownStamp = ownStamps.get(FACET_PREFIX + name);
+    return !Object.hasOwn(own, name) && !(ownStamp && !(stamp && wins(stamp, ownStamp)));
+  });
+  return byName([...Object.entries(own), ...added.map(([name, { value }]): [string, unknown] => [name, value])]);
 }
 
 /**
@@ -202,19 +207,7 @@ function versionFacets(v: Props): Record<string, unknown> {
   const readers = ((v.readFacets as [string, string][] | undefined) ?? []).map(
     ([stamp, json]): Props => ({ facetStamps: [stamp], [stamp.slice(0, stamp.indexOf(' '))]: json }),
   );
-  const holders = [v, ...readers];
-  const best = new Map<string, { stamp: Stamp | undefined; value: unknown }>();
-  for (const holder of holders) {
-    const stamps = parseStamps(holder.facetStamps as string[] | undefined);
-    for (const [key, value] of Object.entries(facetsFromProps(holder))) {
-      const stamp = stamps.get(FACET_PREFIX + key);
-      const cur = best.get(key);
-      if (!cur || (stamp && wins(stamp, cur.stamp))) best.set(key, { stamp, value });
-    }
-  }
-  return Object.fromEntries(
-    [...best.entries()].sort(([a], [b]) => compareText(a, b)).map(([k, { value }]) => [k, value]),
-  );
+  return byName([...latestFacets([v, ...readers])].map(([key, { value }]): [string, unknown] => [key, value]));
 }
 
 /**
