@@ -11,15 +11,17 @@
 // (src/store/list-order.ts). By updatedAt the page is a sort of every live dataset of the namespace, not an index walk.
 MATCH (ns:Namespace {name: $namespace})
 WITH COUNT { (ns)-[:HAS_DATASET]->() }
-  - COUNT { MATCH (d:Dataset) WHERE d.isDeleted = true AND d.namespace = $namespace }
-  - COUNT { MATCH (d:Dataset) WHERE d.isAlias = true AND d.isDeleted = false
+  - COUNT { MATCH (d:Dataset) USING INDEX SEEK d:Dataset(isDeleted)
+    WHERE d.isDeleted = true AND d.namespace = $namespace }
+  - COUNT { MATCH (d:Dataset) USING INDEX SEEK d:Dataset(isAlias) WHERE d.isAlias = true AND d.isDeleted = false
     AND d.namespace = $namespace } AS totalCount
 CALL () {
   // When only a few names are hidden (soft-deleted, aliases) they are excluded by name: the index
   // already holds the name, so skipping to a deep offset reads no node properties. With many (a
   // deleted namespace, an alias-only namespace) the flags are read instead (no quadratic list test).
-  WITH COLLECT { MATCH (x:Dataset) WHERE x.isDeleted = true AND x.namespace = $namespace RETURN x.name LIMIT 101 }
-     + COLLECT { MATCH (x:Dataset) WHERE x.isAlias = true
+  WITH COLLECT { MATCH (x:Dataset) USING INDEX SEEK x:Dataset(isDeleted) WHERE x.isDeleted = true
+       AND x.namespace = $namespace RETURN x.name LIMIT 101 }
+     + COLLECT { MATCH (x:Dataset) USING INDEX SEEK x:Dataset(isAlias) WHERE x.isAlias = true
        AND x.namespace = $namespace RETURN x.name LIMIT 101 } AS hidden
   WITH hidden, size(hidden) <= 100 AS fewHidden
   MATCH (d:Dataset) USING INDEX SEEK d:Dataset(namespace, name) WHERE d.namespace = $namespace AND d.name IS NOT NULL

@@ -15,17 +15,19 @@ MATCH (a:Dataset {namespace: ref.namespace, name: ref.name})-[:ALIAS_OF]->(p:Dat
 CALL (a) {
   OPTIONAL MATCH (a)<-[:VERSION_OF]-(:DatasetVersion)<-[:READ|WROTE]-(r:Run)
   WITH DISTINCT r
-  OPTIONAL MATCH (e:LineageEvent {runId: r.id})
+  OPTIONAL MATCH (e:LineageEvent {runId: r.id}) USING INDEX SEEK e:LineageEvent(runId)
   RETURN collect(e.payload) AS runEvents
 }
 CALL (a) {
   OPTIONAL MATCH (a)<-[:HAS_INPUT|HAS_OUTPUT]-(v:JobVersion) WHERE v.declaredFrom IS NOT NULL
   WITH DISTINCT v.namespace AS jobNamespace, v.name AS jobName
-  OPTIONAL MATCH (e:LineageEvent {jobNamespace: jobNamespace, jobName: jobName}) WHERE e.kind = 'job'
+  OPTIONAL MATCH (e:LineageEvent {jobNamespace: jobNamespace, jobName: jobName})
+    USING INDEX SEEK e:LineageEvent(jobNamespace, jobName) WHERE e.kind = 'job'
   RETURN collect(e.payload) AS jobEvents
 }
 CALL (a) {
-  OPTIONAL MATCH (e:LineageEvent) WHERE e.datasetNamespace = a.namespace AND e.datasetName = a.name
+  OPTIONAL MATCH (e:LineageEvent) USING INDEX SEEK e:LineageEvent(datasetNamespace, datasetName)
+    WHERE e.datasetNamespace = a.namespace AND e.datasetName = a.name
   RETURN collect(e.payload) AS datasetEvents
 }
 CALL (a) {

@@ -15,8 +15,8 @@
 CALL () {
   WITH $states AS states WHERE states IS NULL
   MATCH (ns:Namespace {name: $namespace})
-  RETURN COUNT { (ns)-[:HAS_JOB]->() } - COUNT { MATCH (j:Job) WHERE j.isDeleted = true
-    AND j.namespace = $namespace } AS n
+  RETURN COUNT { (ns)-[:HAS_JOB]->() } - COUNT { MATCH (j:Job) USING INDEX SEEK j:Job(isDeleted)
+    WHERE j.isDeleted = true AND j.namespace = $namespace } AS n
   UNION ALL
   WITH $states AS states WHERE states IS NOT NULL
   MATCH (j:Job) WHERE j.latestRunState IN states AND j.namespace = $namespace AND NOT j.isDeleted
@@ -27,7 +27,8 @@ CALL () {
   // When only a few jobs are soft-deleted they are excluded by name: the index already holds the name,
   // so skipping to a deep offset reads no node properties. With many (a deleted namespace) the flag is
   // read instead (no quadratic list test).
-  WITH COLLECT { MATCH (x:Job) WHERE x.isDeleted = true AND x.namespace = $namespace RETURN x.name LIMIT 101 } AS hidden
+  WITH COLLECT { MATCH (x:Job) USING INDEX SEEK x:Job(isDeleted)
+    WHERE x.isDeleted = true AND x.namespace = $namespace RETURN x.name LIMIT 101 } AS hidden
   WITH hidden, size(hidden) <= 100 AS fewHidden
   MATCH (j:Job) USING INDEX SEEK j:Job(namespace, name)
   WHERE j.namespace = $namespace AND j.name IS NOT NULL

@@ -14,7 +14,7 @@
 CALL () {
   WITH $states AS states WHERE states IS NULL
   CALL () { MATCH (j:Job) RETURN count(j) AS allJobs }
-  RETURN allJobs - COUNT { MATCH (j:Job) WHERE j.isDeleted = true } AS n
+  RETURN allJobs - COUNT { MATCH (j:Job) USING INDEX SEEK j:Job(isDeleted) WHERE j.isDeleted = true } AS n
   UNION ALL
   WITH $states AS states WHERE states IS NOT NULL
   MATCH (j:Job) WHERE j.latestRunState IN states AND NOT j.isDeleted
@@ -25,7 +25,8 @@ CALL () {
   // When only a few jobs are soft-deleted they are excluded by key: the index already holds
   // (namespace, name), so skipping to a deep offset reads no node properties. With many the flag is
   // read instead (no quadratic list test).
-  WITH COLLECT { MATCH (x:Job) WHERE x.isDeleted = true RETURN [x.namespace, x.name] LIMIT 101 } AS hidden
+  WITH COLLECT { MATCH (x:Job) USING INDEX SEEK x:Job(isDeleted) WHERE x.isDeleted = true
+    RETURN [x.namespace, x.name] LIMIT 101 } AS hidden
   WITH hidden, size(hidden) <= 100 AS fewHidden
   MATCH (j:Job)
   WHERE j.namespace IS NOT NULL AND j.name IS NOT NULL

@@ -8,9 +8,9 @@
 //   $after, $before (ISO-8601 strings or null: updatedAt >= $after, updatedAt < $before),
 //   $sort ('name' = name ascending | 'updated_at' = most recently updated first), $offset, $limit (integers).
 // Returns one row {totalCount, results: [{type: 'DATASET' | 'JOB', namespace, name, updatedAt}]}.
-WITH COLLECT { MATCH (x:Dataset) WHERE x.isDeleted = true RETURN x LIMIT 101 }
-   + COLLECT { MATCH (x:Dataset) WHERE x.isAlias = true RETURN x LIMIT 101 }
-   + COLLECT { MATCH (x:Job) WHERE x.isDeleted = true RETURN x LIMIT 101 } AS hidden
+WITH COLLECT { MATCH (x:Dataset) USING INDEX SEEK x:Dataset(isDeleted) WHERE x.isDeleted = true RETURN x LIMIT 101 }
+   + COLLECT { MATCH (x:Dataset) USING INDEX SEEK x:Dataset(isAlias) WHERE x.isAlias = true RETURN x LIMIT 101 }
+   + COLLECT { MATCH (x:Job) USING INDEX SEEK x:Job(isDeleted) WHERE x.isDeleted = true RETURN x LIMIT 101 } AS hidden
 WITH hidden, size(hidden) <= 100 AS fewHidden
 CALL (hidden, fewHidden) {
   MATCH (d:Dataset) WHERE d.searchName CONTAINS $q AND $filter <> 'job'
