@@ -107,7 +107,14 @@ export function createApp(opts: AppOptions): App {
         origin: (ctx) => (origins.includes('*') ? '*' : origins.includes(ctx.get('Origin')) ? ctx.get('Origin') : ''),
         allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
         allowHeaders: ['Authorization', 'X-Api-Key', 'Content-Type', 'Content-Encoding', 'X-Request-Id'],
-        exposeHeaders: ['X-Request-Id', 'WWW-Authenticate', 'Retry-After', 'Content-Disposition'],
+        exposeHeaders: [
+          'X-Request-Id',
+          'WWW-Authenticate',
+          'Retry-After',
+          'Content-Disposition',
+          'X-Total-Count',
+          'X-Truncated',
+        ],
         maxAge: 600,
       }),
     );

@@ -113,6 +113,8 @@ export interface ImpactQuery {
 export interface ImpactHead {
   start: AnyImpactNode;
   summary: ImpactSummary & { jobs?: string[] };
+  /** The totals, when known before the first node (not for root cause: its jobs are counted as they stream). */
+  totals?: ImpactTail;
 }
 
 export interface ImpactTail {
@@ -252,7 +254,11 @@ export class ImpactRepository {
         };
         if (distance === 0) {
           emitted++;
-          return sink.head({ start: node, summary: summarize(counts) });
+          return sink.head({
+            start: node,
+            summary: summarize(counts),
+            totals: rootCause ? undefined : { total, truncated: total > q.limit },
+          });
         }
         if (rootCause) {
           if (!isJob || node.latestRunState !== q.state) return;
@@ -391,10 +397,11 @@ export class ImpactRepository {
     for (const n of nodes) counts.set(n.distance, (counts.get(n.distance) ?? 0) + 1);
     const summary = summarize([...counts].map(([d, n]) => [d, 'DATASET_FIELD', n, 0] as const));
     summary.failedJobs = [...jobStates.values()].filter((s) => s === 'FAILED').length;
-    await sink.head({ start: startNode, summary: { ...summary, jobs: [...jobStates.keys()].sort() } });
     const selected = q.state === null ? nodes : nodes.filter((n) => n.viaJobState === q.state);
+    const totals = { total: selected.length, truncated: capped || selected.length > q.limit };
+    await sink.head({ start: startNode, summary: { ...summary, jobs: [...jobStates.keys()].sort() }, totals });
     for (const n of selected.slice(0, q.limit)) await sink.node(n);
-    return { total: selected.length, truncated: capped || selected.length > q.limit };
+    return totals;
   }
 
   /** Up to `k` shortest directed paths from one job or dataset to another; null when either is unknown. */

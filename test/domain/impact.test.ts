@@ -9,7 +9,7 @@ import {
   ViaPicker,
   DistanceThenIdOrder,
 } from '../../src/domain/impact.js';
-import { csvCell, csvLine, parseCsv } from '../../src/http/csv.js';
+import { csvCell, csvLine, csvValue, parseCsv } from '../../src/http/csv.js';
 import { directed } from '../../src/store/cypher.js';
 
 describe('impact: via, paths, summary', () => {
@@ -147,6 +147,20 @@ describe('impact: CSV (RFC 4180)', () => {
     expect(csvCell(3)).to.equal('3');
     expect(csvCell(['x', 'y,z'])).to.equal('"[""x"",""y,z""]"');
     expect(csvLine(['a', null, 'b,c'])).to.equal('a,,"b,c"\r\n');
+  });
+
+  it('puts an apostrophe before a text cell a spreadsheet would run as a formula, and csvValue removes it', () => {
+    for (const formula of ['=HYPERLINK("http://evil.example","x")', '+1', '-2+3', '@SUM(A1)', '\tx', '\rx', `'x`]) {
+      const cell = parseCsv(csvLine([formula]))[0][0];
+      expect(cell.startsWith(`'`), formula).to.equal(true);
+      expect(csvValue(cell)).to.equal(formula);
+    }
+    // Numbers are not formulas; neither is a name with the character elsewhere, nor one already quoted.
+    expect(csvCell(-3)).to.equal('-3');
+    expect(csvCell('a=b')).to.equal('a=b');
+    // A text starting with an apostrophe gets one more, so that one apostrophe less is always exact.
+    expect(csvCell(`'quoted`)).to.equal(`''quoted`);
+    expect(csvValue(csvCell(`'=x`))).to.equal(`'=x`);
   });
 
   it('parses back what it writes', () => {

@@ -178,6 +178,10 @@ export function impactRouter({ impact }: Services, runtime: RouteRuntime): Route
       description: 'The nodes reached, nearest first, with a summary',
       schema: BlastRadiusSchema,
       csv: true,
+      headers: {
+        'X-Total-Count': 'CSV answers: the nodes there are (`total` of the JSON answer)',
+        'X-Truncated': 'CSV answers: true when the rows stop at `limit` (`truncated` of the JSON answer)',
+      },
     },
     errors: { 404: 'No such node' },
     handler: async ({ query }, ctx) => {
@@ -198,8 +202,21 @@ export function impactRouter({ impact }: Services, runtime: RouteRuntime): Route
           columns,
           (n) => pick(n, columns),
           async (out) => {
-            const tail = await impact.blastRadius(id, q, { head: () => out.begin(), node: (n) => out.row(n) });
+            // The totals go in headers, before the first row: when the store counts them only as rows stream
+            // (root cause), the rows (at most `limit` jobs) wait for them.
+            let held: AnyImpactNode[] | null = null;
+            const tail = await impact.blastRadius(id, q, {
+              head: ({ totals }) => {
+                if (totals) out.begin(totals);
+                else held = [];
+              },
+              node: (n) => (held ? void held.push(n) : out.row(n)),
+            });
             if (!tail) throw notFoundFor(id);
+            if (held) {
+              out.begin(tail);
+              for (const n of held as AnyImpactNode[]) await out.row(n);
+            }
           },
         );
         return;
@@ -207,9 +224,10 @@ export function impactRouter({ impact }: Services, runtime: RouteRuntime): Route
       // Streamed: the start and summary come with the first record, the nodes as Neo4j returns them.
       await respondStreamedJson<AnyImpactNode>(ctx, 'nodes', async (out) => {
         const tail = await impact.blastRadius(id, q, {
-          head: (head) =>
+          head: ({ start, summary }) =>
             out.begin({
-              ...head,
+              start,
+              summary,
               direction: q.direction,
               depth: q.depth,
               asOf: q.asOf?.toISOString() ?? null,
@@ -303,7 +321,13 @@ export function impactRouter({ impact }: Services, runtime: RouteRuntime): Route
       }),
       format: formatParam(),
     },
-    success: { status: 200, description: 'The changes, newest first', schema: SchemaChanges, csv: true },
+    success: {
+      status: 200,
+      description: 'The changes, newest first',
+      schema: SchemaChanges,
+      csv: true,
+      headers: { 'X-Truncated': 'CSV answers: true when there were more changes than `limit`' },
+    },
     handler: async ({ query }, ctx) => {
       const since = query.since ?? new Date(minus(Date.now(), parseDuration('P1D')!));
       const namespace = query.namespace ?? null;
@@ -321,7 +345,7 @@ export function impactRouter({ impact }: Services, runtime: RouteRuntime): Route
           SCHEMA_CHANGE_COLUMNS,
           (c) => pick(c, SCHEMA_CHANGE_COLUMNS),
           async (out) => {
-            out.begin();
+            out.begin({ truncated: result.truncated });
             for (const c of result.changes) await out.row(c);
           },
         );

@@ -214,6 +214,7 @@ describe('GET /api/v1/impact/schema-changes', () => {
     const csv = await getCsv(t(), changes({ since: '2020-01-01T00:00:00Z' }));
     expect(csv.header).to.deep.equal([...SCHEMA_CHANGE_COLUMNS]);
     expect(csv.rows).to.deep.equal(json.changes.map((c: any) => asCsvRow(c, SCHEMA_CHANGE_COLUMNS)));
+    expect(csv.totals).to.deep.equal({ total: null, truncated: String(json.truncated) });
   });
 
   it('400 for a bad since or limit', async () => {
@@ -292,6 +293,38 @@ describe('GET /api/v1/impact: CSV', () => {
     expect(fcsv.header).to.deep.equal([...FIELD_COLUMNS]);
     expect(fcsv.rows).to.deep.equal(fjson.nodes.map((n: any) => asCsvRow(n, FIELD_COLUMNS)));
     expect(fcsv.rows).to.have.length(1);
+    expect(fcsv.totals).to.deep.equal({ total: '1', truncated: 'false' });
+  });
+
+  it('says in headers how many nodes there are and whether the rows were cut at the limit', async () => {
+    const all = await getImpact(t(), impactPath({ nodeId: ds('a') }));
+    const whole = await getCsv(t(), impactPath({ nodeId: ds('a'), format: 'csv' }));
+    expect(whole.totals).to.deep.equal({ total: String(all.total), truncated: 'false' });
+    const cut = await getCsv(t(), impactPath({ nodeId: ds('a'), format: 'csv', limit: 2 }));
+    expect(cut.rows).to.have.length(2);
+    expect(cut.totals).to.deep.equal({ total: String(all.total), truncated: 'true' });
+    // Root cause counts its jobs as rows stream: its rows wait for the count.
+    await runJob(t(), 'j4', ['d'], ['e'], { eventType: 'FAIL' });
+    const failed = impactPath({ nodeId: ds('e'), direction: 'upstream', state: 'FAILED', format: 'csv' });
+    const rootCause = await getCsv(t(), failed);
+    expect(rootCause.rows.map((r) => r.id)).to.deep.equal([job('j4'), job('j3')]);
+    expect(rootCause.totals).to.deep.equal({ total: '2', truncated: 'false' });
+    const nearest = await getCsv(t(), `${failed}&limit=1`);
+    expect(nearest.rows.map((r) => r.id)).to.deep.equal([job('j4')]);
+    expect(nearest.totals).to.deep.equal({ total: '2', truncated: 'true' });
+  });
+
+  it('writes a name a spreadsheet would run as a formula with a leading apostrophe', async () => {
+    const evil = '=HYPERLINK("http://evil.example","click")';
+    await runJob(t(), 'j5', ['d'], [evil, '@SUM(1+1)']);
+    const json = await getImpact(t(), impactPath({ nodeId: ds('d') }));
+    const csv = await getCsv(t(), impactPath({ nodeId: ds('d'), format: 'csv' }));
+    expect(csv.text).to.contain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
+    expect(csv.text).to.contain(`,'@SUM(1+1),`);
+    expect(csv.text).not.to.match(/(^|,)[=@]/m);
+    // Read back with one leading apostrophe removed (csvValue), the rows are the JSON nodes.
+    expect(csv.rows).to.deep.equal(json.nodes.map((n: any) => asCsvRow(n, NODE_COLUMNS)));
+    expect(json.nodes.map((n: any) => n.name)).to.include.members([evil, '@SUM(1+1)']);
   });
 
   it('an empty answer is the header row alone; an unknown node is a JSON 404', async () => {

@@ -1,7 +1,7 @@
 /** Helpers shared by the impact tests: request paths, CSV round trips, compact views of answers. */
 import { expect } from 'chai';
 import type { TestApp } from '../../helper.js';
-import { parseCsv } from '../../../src/http/csv.js';
+import { csvValue, parseCsv } from '../../../src/http/csv.js';
 
 export { NS, JOB_NS, ds, job, runJob, columnLineageFacet } from '../lineage/support.js';
 
@@ -25,15 +25,29 @@ export async function getCsv(
   t: TestApp,
   path: string,
   headers: Record<string, string> = { accept: 'text/csv' },
-): Promise<{ header: string[]; rows: Record<string, unknown>[]; text: string; contentType: string | null }> {
+): Promise<{
+  header: string[];
+  rows: Record<string, unknown>[];
+  text: string;
+  contentType: string | null;
+  /** X-Total-Count and X-Truncated, as sent (null when absent). */
+  totals: { total: string | null; truncated: string | null };
+}> {
   const res = await t.request('GET', path, { headers });
   expect(res.status, res.text).to.equal(200);
   const [header, ...lines] = parseCsv(res.text);
   const rows = lines.map((line) => Object.fromEntries(header.map((h, i) => [h, decodeCell(line[i])])));
-  return { header, rows, text: res.text, contentType: res.headers.get('content-type') };
+  return {
+    header,
+    rows,
+    text: res.text,
+    contentType: res.headers.get('content-type'),
+    totals: { total: res.headers.get('x-total-count'), truncated: res.headers.get('x-truncated') },
+  };
 }
 
-function decodeCell(cell: string): unknown {
+function decodeCell(written: string): unknown {
+  const cell = csvValue(written);
   if (cell === '') return null;
   if (/^[[{]/.test(cell)) return JSON.parse(cell);
   if (/^-?\d+$/.test(cell)) return Number(cell);
