@@ -61,3 +61,46 @@ for (const [budget, bodyBytesInFlight] of [
     }
   });
 }
+
+describe('a body that is not UTF-8', () => {
+  const app = useTestApp();
+  const jobs = () => rows(app().db, `MATCH (j:Job) RETURN j.name AS name ORDER BY name`);
+  // JSON text of an event named `edge_jöb`, and its bytes in Latin-1 (what a misconfigured producer sends).
+  const text = JSON.stringify(runEvent({ job: 'edge_jöb', eventType: 'COMPLETE' }));
+  const latin1 = Buffer.from(text, 'latin1');
+
+  it('is refused with 400 naming the first bad byte, plain or compressed, and nothing is stored', async () => {
+    const at = latin1.indexOf(0xf6);
+    for (const [encoding, body] of [
+      [null, latin1],
+      ['gzip', gzipSync(latin1)],
+    ] as const) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (encoding) headers['content-encoding'] = encoding;
+      const res = await app().post('/api/v1/lineage', body, headers);
+      expect(res.status, res.text).to.equal(400);
+      expect(res.body).to.include({ code: 400, error: 'bad_request' });
+      expect(res.body.message).to.contain(`not UTF-8 (byte ${at}${encoding ? ' once decompressed' : ''})`);
+    }
+    expect(await jobs()).to.deep.equal([]);
+  });
+
+  it('is 415 when its Content-Type names another charset; ASCII under any charset and UTF-8 are stored exactly', async () => {
+    const declared = await app().post('/api/v1/lineage', latin1, {
+      'content-type': 'application/json; charset=ISO-8859-1',
+    });
+    expect(declared.status, declared.text).to.equal(415);
+    expect(declared.body.message).to.contain('its charset, ISO-8859-1, is not read');
+    const ascii = JSON.stringify(runEvent({ job: 'plain', eventType: 'COMPLETE' }));
+    const plain = await app().post('/api/v1/lineage', Buffer.from(ascii, 'latin1'), {
+      'content-type': 'application/json; charset=ISO-8859-1',
+    });
+    expect(plain.status, plain.text).to.equal(201);
+    const utf8 = JSON.stringify(runEvent({ job: '名前-\uFFFD-😀', eventType: 'COMPLETE' }));
+    const sent = await app().post('/api/v1/lineage', Buffer.from(utf8, 'utf8'), {
+      'content-type': 'application/json; charset=utf-8',
+    });
+    expect(sent.status, sent.text).to.equal(201);
+    expect((await jobs()).map((r) => r.name)).to.deep.equal(['plain', '名前-\uFFFD-😀']);
+  });
+});
