@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, ConfigError, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { startNeo4jRuntime, type Neo4jRuntime } from './neo4j/runtime.js';
 import neo4j from 'neo4j-driver';
 import { Db, PingTimeout, TransactionDeadlineExceeded } from './store/db.js';
@@ -162,6 +163,7 @@ export async function startService(
       koa.callback(),
     );
     server.keepAliveTimeout = 65_000;
+    answerClientErrors(server, logger);
     const connections = trackConnections(server);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Driver } from 'neo4j-driver';
 import { createApp, type App } from '../src/app.js';
+import { answerClientErrors } from '../src/http/client-errors.js';
 import type { CommitterOptions } from '../src/ingest/committer.js';
 import { createLogger } from '../src/logger.js';
 import type { LogLevel } from '../src/config.js';
@@ -89,9 +90,10 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
     await applySchema(db);
     schemaApplied = true;
   }
+  const logger = opts.logger ?? createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent');
   const app = createApp({
     db,
-    logger: opts.logger ?? createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'),
+    logger,
     bodyLimitBytes: opts.bodyLimitBytes ?? 10 * 1024 * 1024,
     bodyBytesInFlight: opts.bodyBytesInFlight,
     // Load shedding is tested where a test asks for it (test/http/load-shedding.test.ts): elsewhere a
@@ -108,6 +110,7 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
   // Every answer a test receives is checked against the OpenAPI document (test/support/contract.ts).
   let contract: ContractChecker | null = null;
   const server = http.createServer(app.koa.callback());
+  answerClientErrors(server, logger);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

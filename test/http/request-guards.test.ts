@@ -195,6 +195,33 @@ describe('request guards', () => {
     }
   });
 
+  it("what Node's HTTP parser refuses gets a JSON error with a request id too: a raw byte in the URL, huge headers", async () => {
+    const cases = [
+      [`GET /api/v1/search?q=\u00c3\u00bc HTTP/1.1\r\nHost: x\r\n\r\n`, 400, 'percent-encode the URL'],
+      [`GET /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`, 431, '16 KiB'],
+      ['NOT HTTP AT ALL\r\n\r\n', 400, 'not valid HTTP/1.1'],
+    ] as const;
+    for (const [head, status, message] of cases) {
+      // latin1: each char one byte, so the URL carries the raw bytes C3 BC (ü in UTF-8).
+      const { hostname, port } = new URL(t().baseUrl);
+      const answer = await new Promise<string>((resolve) => {
+        const socket = net.connect(Number(port), hostname);
+        let got = '';
+        socket.on('data', (d) => (got += d));
+        socket.on('close', () => resolve(got));
+        socket.on('error', () => resolve(got));
+        socket.write(Buffer.from(head, 'latin1'));
+      });
+      const [top, body] = answer.split('\r\n\r\n');
+      expect(top, head.slice(0, 40)).to.match(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(top).to.match(/content-type: application\/json/i);
+      expect(top).to.match(/x-request-id: [0-9a-f-]{36}/i);
+      const json = JSON.parse(body);
+      expect(json).to.include({ code: status });
+      expect(json.message).to.contain(message);
+    }
+  });
+
   it('a body that does not decode (br, gzip, deflate) is a 400 naming the problem', async () => {
     for (const encoding of ['br', 'gzip', 'deflate']) {
       const res = await t().request('POST', '/api/v1/lineage', {
