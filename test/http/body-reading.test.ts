@@ -85,7 +85,7 @@ describe('a body that is not UTF-8', () => {
     expect(await jobs()).to.deep.equal([]);
   });
 
-  it('is 415 when its Content-Type names another charset; ASCII under any charset and UTF-8 are stored exactly', async () => {
+  it('is 415 under another declared charset; ASCII under any charset and UTF-8 are stored exactly', async () => {
     const declared = await app().post('/api/v1/lineage', latin1, {
       'content-type': 'application/json; charset=ISO-8859-1',
     });

@@ -195,7 +195,7 @@ describe('request guards', () => {
     }
   });
 
-  it("what Node's HTTP parser refuses gets a JSON error with a request id too: a raw byte in the URL, huge headers", async () => {
+  it("what Node's HTTP parser refuses gets a JSON error and request id: a raw URL byte, huge headers", async () => {
     const cases = [
       [`GET /api/v1/search?q=\u00c3\u00bc HTTP/1.1\r\nHost: x\r\n\r\n`, 400, 'percent-encode the URL'],
       [`GET /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`, 431, '16 KiB'],
