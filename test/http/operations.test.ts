@@ -69,6 +69,27 @@ describe('operator conveniences', () => {
     },
   );
 
+  it("a refused request's log line says why: the error and its message, and a batch's refused events", async () => {
+    const lineOf = async (reqId: string) => {
+      await new Promise((r) => setImmediate(r));
+      return sink.lines.find((l) => l.msg === 'request' && l.reqId === reqId)!;
+    };
+    const invalid = { ...runEvent({ job: 'why' }), run: {} };
+    const res = await t.request('POST', '/api/v1/lineage', { body: invalid, headers: { 'x-request-id': 'why-1' } });
+    expect(res.status).to.equal(422);
+    expect(await lineOf('why-1')).to.include({ status: 422, error: 'validation_failed', reason: res.body.message });
+    const batch = await t.request('POST', '/api/v1/lineage/batch', {
+      body: [runEvent({ job: 'fine' }), invalid],
+      headers: { 'x-request-id': 'why-2' },
+    });
+    expect(batch.status).to.equal(200);
+    const line = await lineOf('why-2');
+    expect(line).to.include({ error: 'partial_success' });
+    expect(line.reason).to.match(/^1 of 2 events refused; first, #1: .*runId/);
+    await t.request('GET', '/api/v1/namespaces', { headers: { 'x-request-id': 'why-3' } });
+    expect(await lineOf('why-3')).not.to.have.any.keys('error', 'reason');
+  });
+
   it('standard security headers on every answer; pages bring their own CSP', async () => {
     for (const path of ['/api/v1/namespaces', '/api/v1/nope', '/healthz']) {
       const res = await t.request('GET', path);

@@ -157,6 +157,8 @@ export function errorHandler(logger: Logger): Middleware {
         // (Refusals under overload are counted in /metrics and logged by the committer, not per request.)
         logger.warn({ err, method: ctx.method, path: ctx.path }, httpError.message);
       }
+      // The request's log line says why (request-log.ts): a producer's operator reads there why events were refused.
+      ctx.state.refusal = { error: httpError.kind, reason: truncate(httpError.message, 500) };
       const allow = ctx.response.get('Allow');
       ctx.status = httpError.status;
       ctx.body = httpError.body();
@@ -165,4 +167,8 @@ export function errorHandler(logger: Logger): Middleware {
       if (httpError.status === 503) ctx.set('Retry-After', '1');
     }
   };
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

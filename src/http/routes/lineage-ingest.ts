@@ -177,6 +177,17 @@ export function lineageIngestRouter(
         summary: { received: body.length, successful, failed: failed.length },
         failed_events: failed,
       };
+      // The request's log line says what was refused (request-log.ts), as for an error answer.
+      if (failed.length > 0) {
+        ctx.state.refusal = {
+          error: result.status,
+          reason:
+            `${failed.length} of ${body.length} events refused; first, #${failed[0].index}: ${failed[0].reason}`.slice(
+              0,
+              500,
+            ),
+        };
+      }
       // Nothing stored and something worth retrying (overload, Neo4j away): a 503 with Retry-After, so
       // a producer backs off instead of reading a 200 whose every event was refused.
       if (successful === 0 && failed.some((f) => f.retriable)) {
