@@ -1,8 +1,17 @@
 /** The web UI's display helpers (web/src/format.ts): pure, in Node. */
 import { expect } from 'chai';
-import { ago, counted, formatDuration, qualitySummary } from '../../web/src/format.js';
+import { ago, counted, formatDuration, qualitySummary, shortId } from '../../web/src/format.js';
 
 describe('web format helpers', () => {
+  it('shortId tells apart UUIDv7 runs started in the same minute (first 8 and last 4 digits)', () => {
+    const a = '01a21dc7-7c3d-7e4f-8a5b-6c7d8e9f0a1b';
+    const b = '01a21dc7-9d10-7aa0-b1c2-d3e4f5a60c2d';
+    expect(shortId(a)).to.equal('01a21dc7…0a1b');
+    expect(shortId(a)).not.to.equal(shortId(b));
+    expect(shortId('not-a-uuid')).to.equal('not-a-uuid');
+    expect(shortId(null)).to.equal('—');
+  });
+
   it('formats durations in the unit that fits', () => {
     expect([500, 5_300, 45_000, 200_000, 7_200_000, 3 * 86_400_000 + 5 * 3_600_000].map(formatDuration)).to.deep.equal([
       '500 ms',

@@ -36,8 +36,16 @@ export function ago(iso: string | null | undefined, now = Date.now()): string {
   return `${formatDuration(ms).replace(/ \d+ (s|min|h)$/, '')} ago`;
 }
 
+/**
+ * A UUID for people: its first 8 and last 4 hex digits (`01a21dc7…9f0a`). UUIDv7 run ids (what the
+ * OpenLineage clients make) begin with a timestamp that changes about once a minute, so runs started in
+ * the same minute share their first 8 digits; the last ones are random. Other ids are shown whole.
+ */
 export function shortId(id: string | null | undefined): string {
-  return id ? id.slice(0, 8) : '—';
+  if (!id) return '—';
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
+    ? `${id.slice(0, 8)}…${id.slice(-4)}`
+    : id;
 }
 
 /** A count with its noun, singular for one: `1 column`, `2 columns`. */
