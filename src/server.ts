@@ -25,6 +25,7 @@ import {
   migrateFoldBookkeeping,
   migrateJobVersionLinks,
   migrateSimpleNames,
+  migratePlaceholderLastModified,
   migrateLatestRunEnd,
   migrateLatestRunParents,
 } from './store/migrations.js';
@@ -71,6 +72,7 @@ async function prepareGraph(db: Db, logger: Logger): Promise<number> {
   await migrateColumnLineageCount(db, logger);
   await migrateJobVersionLinks(db, logger);
   await migrateSimpleNames(db, logger);
+  await migratePlaceholderLastModified(db, logger);
   await new NamespaceRepository(db).ensureDefault();
   return statements;
 }

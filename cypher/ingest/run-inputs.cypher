@@ -39,8 +39,9 @@ CALL (r, d, input, at, old, known) {
     // The placeholder is current only while nothing was committed (its commit time may have moved).
     WITH d, ph, COLLECT { MATCH (d)-[:CURRENT_VERSION]->(cur) RETURN cur }[0] AS cur
     FOREACH (_ IN CASE WHEN cur IS NULL THEN [1] ELSE [] END | CREATE (d)-[:CURRENT_VERSION]->(ph))
+    // Nothing known wrote d while the placeholder is current: no modification time.
     SET d.currentVersion = coalesce(cur.id, ph.id),
-        d.lastModifiedAt = CASE WHEN cur IS NULL OR cur = ph THEN ph.committedAt ELSE d.lastModifiedAt END
+        d.lastModifiedAt = CASE WHEN cur IS NULL OR cur = ph THEN null ELSE d.lastModifiedAt END
   }
   WITH r, d, input, old, known, coalesce(x, COLLECT { MATCH (ph:DatasetVersion {id: input.initialVersionId}) RETURN ph
     }[0]) AS target

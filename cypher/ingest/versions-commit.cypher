@@ -86,8 +86,8 @@ CALL (c, d) {
   OPTIONAL MATCH (ph:DatasetVersion {id: c.placeholderId})
   WITH d, coalesce(x, ph) AS best
   OPTIONAL MATCH (d)-[cv:CURRENT_VERSION]->(cur:DatasetVersion)
-  // Its commit time may have moved even when the pointer stays.
-  SET d.currentVersion = best.id, d.lastModifiedAt = best.committedAt
+  // Its commit time may have moved even when the pointer stays. A placeholder is no modification.
+  SET d.currentVersion = best.id, d.lastModifiedAt = CASE WHEN best.placeholder THEN null ELSE best.committedAt END
   WITH d, best, cv, cur WHERE cur IS NULL OR best IS NULL OR cur <> best
   DELETE cv
   WITH d, best WHERE best IS NOT NULL

@@ -38,7 +38,7 @@
 //   n {<properties>, inputs ([[namespace, name]]: a job's input edges in view, [] for a dataset), tags ([name]),
 //   fieldTags ([[field, tag]]), latestRun (the job's latest run at $asOf: r {.*, reads, wrote: the versions
 //   it read / wrote, v {.*} without their `fields`}, or null), version (a dataset's current version at
-//   $asOf when $pointInTime: v {.id, .fields, .lifecycleState, committedAt}, else null)}; and out is the node's
+//   $asOf when $pointInTime: v {.id, .fields, .lifecycleState, .placeholder, committedAt}, else null)}; and out is the node's
 //   outgoing edges in view (a job's outputs, all of them: the service sets the job's `outputs` from them; a
 //   dataset's consumers in the answer) as
 //   {to: [namespace, name], firstSeenAt, lastSeenAt, lastRunId, lastRunState}. Temporal properties as ISO
@@ -130,7 +130,7 @@ RETURN [n IN members[at..at + $chunk] |
         | [d.namespace, d.name]] ELSE [] END,
       tags: [(n)-[:TAGGED]->(t) | t.name],
       fieldTags: CASE WHEN n:Job THEN [] ELSE [(n)-[:HAS_FIELD]->(f)-[:TAGGED]->(t) | [f.name, t.name]] END,
-      version: CASE WHEN version IS NULL THEN null ELSE version {.id, .fields, .lifecycleState,
+      version: CASE WHEN version IS NULL THEN null ELSE version {.id, .fields, .lifecycleState, .placeholder,
         committedAt: toString(coalesce(version.committedAt, version.createdAt))} END,
       latestRun: CASE WHEN run IS NULL THEN null ELSE runBase {.*, createdAt: toString(run.createdAt),
         updatedAt: toString(run.updatedAt),

@@ -283,6 +283,7 @@ export const catalogue = {
   'migrations/column-lineage-count': query({ limit: integer }, { datasets: integer }),
   'migrations/job-version-links': query({ limit: integer }, { versions: integer }),
   'migrations/simple-names': query({ limit: integer }, { jobs: integer }),
+  'migrations/placeholder-last-modified': query({ limit: integer }, { datasets: integer }),
   'migrations/record': query({ name: str, now: str }, none),
 
   'namespaces/delete': query({ name: str, now: str }, { namespace: parsed }),

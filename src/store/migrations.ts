@@ -180,6 +180,21 @@ export async function migrateLatestRunEnd(db: Db, logger?: Logger, batchSize = 2
   );
 }
 
+export const PLACEHOLDER_LAST_MODIFIED_MIGRATION = 'placeholder-last-modified';
+
+/**
+ * Clears `lastModifiedAt` of each dataset whose current version is the placeholder
+ * (cypher/migrations/placeholder-last-modified.cypher): nothing known wrote it, where data written before
+ * took the placeholder's time. Returns the number of datasets cleared (0 when done before).
+ */
+export async function migratePlaceholderLastModified(db: Db, logger?: Logger, batchSize = 2000): Promise<number> {
+  return onceRecorded(db, PLACEHOLDER_LAST_MODIFIED_MIGRATION, async () => {
+    const cleared = await batchesUntilNone(db, 'migrations/placeholder-last-modified', 'datasets', batchSize, () => {});
+    if (cleared > 0) logger?.info({ datasets: cleared }, 'datasets only ever read: no lastModifiedAt');
+    return cleared;
+  });
+}
+
 export const LATEST_RUN_PARENTS_MIGRATION = 'latest-run-parents';
 
 /**
@@ -301,7 +316,8 @@ async function batchesUntilNone(
     | 'migrations/deleted-label'
     | 'migrations/column-lineage-count'
     | 'migrations/job-version-links'
-    | 'migrations/simple-names',
+    | 'migrations/simple-names'
+    | 'migrations/placeholder-last-modified',
   column: 'jobs' | 'nodes' | 'datasets' | 'versions',
   batchSize: number,
   progress: (total: number) => void,

@@ -12,6 +12,7 @@ import {
   migrateJobVersionLinks,
   migrateLatestRunParents,
   migrateSimpleNames,
+  migratePlaceholderLastModified,
 } from '../../src/store/migrations.js';
 import { columnLineageFacet, ds, e, expectGraph, job, lineagePath as p } from '../http/lineage/support.js';
 
@@ -349,5 +350,30 @@ describe('migration: the Deleted label of soft-deleted datasets and jobs', () =>
     expect(await migrateSimpleNames(t().db, undefined, 1), 'the two renamed, one per batch').to.equal(2);
     expect(await names()).to.deep.equal(now);
     expect(await migrateSimpleNames(t().db), 'a second start does nothing').to.equal(0);
+  });
+
+  it('placeholder-last-modified: a dataset only ever read has no lastModifiedAt; a written one keeps its own', async () => {
+    await post(t(), [runEvent({ job: 'reader', eventType: 'COMPLETE', inputs: ['only.read'], outputs: ['written'] })]);
+    const modified = async () =>
+      (
+        await t().db.read({ op: 'test' }, (tx) =>
+          tx.run("MATCH (d:Dataset) RETURN d.name + ' ' + coalesce(toString(d.lastModifiedAt), '-') AS v ORDER BY v"),
+        )
+      ).records.map((r) => r.get('v') as string);
+    const now = await modified();
+    expect(now[0]).to.equal('only.read -');
+    expect(now[1]).to.match(/^written \d{4}-/);
+    const api = await t().get(`/api/v1/namespaces/${encodeURIComponent(DEFAULT_DATASET_NS)}/datasets/only.read`);
+    expect(api.body.lastModifiedAt).to.equal(null);
+    // As an older version left it: the placeholder's commit time, and no record of the migration.
+    await t().db.write({ op: 'test' }, async (tx) => {
+      await tx.run(
+        "MATCH (d:Dataset {name: 'only.read'})-[:CURRENT_VERSION]->(v) SET d.lastModifiedAt = v.committedAt",
+      );
+      await tx.run('MATCH (m:Migration) DELETE m');
+    });
+    expect(await migratePlaceholderLastModified(t().db, undefined, 1)).to.equal(1);
+    expect(await modified()).to.deep.equal(now);
+    expect(await migratePlaceholderLastModified(t().db), 'a second start does nothing').to.equal(0);
   });
 });

@@ -167,7 +167,8 @@ export function datasetAsOf(node: Props, asOf: number): Props {
     ...node,
     currentVersion: v.id,
     fields: v.fields ?? ownFields,
-    lastModifiedAt: v.committedAt,
+    // The placeholder runs read before anything was committed: nothing known had written the dataset.
+    lastModifiedAt: v.placeholder ? null : v.committedAt,
     lastLifecycleState: v.lifecycleState ?? null,
     updatedAt: latest(node.createdAt, v.committedAt),
   };
