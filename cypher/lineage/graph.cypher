@@ -38,8 +38,8 @@
 //   n {<properties>, inputs ([[namespace, name]]: a job's input edges in view, [] for a dataset), tags ([name]),
 //   fieldTags ([[field, tag]]), latestRun (the job's latest run at $asOf: r {.*, reads, wrote: the versions
 //   it read / wrote, v {.*} without their `fields`}, or null), version (a dataset's current version at
-//   $asOf when $pointInTime: v {.id, .fields, .lifecycleState, .placeholder, committedAt}, else null)}; and out is the node's
-//   outgoing edges in view (a job's outputs, all of them: the service sets the job's `outputs` from them; a
+//   $asOf when $pointInTime: v {.id, .fields, .lifecycleState, .placeholder, committedAt}, else null)}; and out is
+//   the node's outgoing edges in view (a job's outputs, all of them: the service sets the job's `outputs` from them; a
 //   dataset's consumers in the answer) as
 //   {to: [namespace, name], firstSeenAt, lastSeenAt, lastRunId, lastRunState}. Temporal properties as ISO
 //   strings (decoding driver DateTimes costs more than the rest of the rendering).

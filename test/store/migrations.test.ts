@@ -352,7 +352,7 @@ describe('migration: the Deleted label of soft-deleted datasets and jobs', () =>
     expect(await migrateSimpleNames(t().db), 'a second start does nothing').to.equal(0);
   });
 
-  it('placeholder-last-modified: a dataset only ever read has no lastModifiedAt; a written one keeps its own', async () => {
+  it('placeholder-last-modified: a dataset only ever read has no lastModifiedAt; a written one keeps it', async () => {
     await post(t(), [runEvent({ job: 'reader', eventType: 'COMPLETE', inputs: ['only.read'], outputs: ['written'] })]);
     const modified = async () =>
       (
