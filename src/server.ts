@@ -24,6 +24,7 @@ import {
   migrateFoldBookkeeping,
   migrateJobVersionLinks,
   migrateSimpleNames,
+  migrateNestedFields,
   migrateLatestRunEnd,
   migrateLatestRunParents,
 } from './store/migrations.js';
@@ -70,6 +71,7 @@ async function prepareGraph(db: Db, logger: Logger): Promise<number> {
   await migrateColumnLineageCount(db, logger);
   await migrateJobVersionLinks(db, logger);
   await migrateSimpleNames(db, logger);
+  await migrateNestedFields(db, logger);
   await new NamespaceRepository(db).ensureDefault();
   return statements;
 }
