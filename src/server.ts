@@ -26,6 +26,7 @@ import {
   migrateJobVersionLinks,
   migrateSimpleNames,
   migratePlaceholderLastModified,
+  migrateNestedFields,
   migrateLatestRunEnd,
   migrateLatestRunParents,
 } from './store/migrations.js';
@@ -73,6 +74,7 @@ async function prepareGraph(db: Db, logger: Logger): Promise<number> {
   await migrateJobVersionLinks(db, logger);
   await migrateSimpleNames(db, logger);
   await migratePlaceholderLastModified(db, logger);
+  await migrateNestedFields(db, logger);
   await new NamespaceRepository(db).ensureDefault();
   return statements;
 }

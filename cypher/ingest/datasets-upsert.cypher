@@ -7,8 +7,9 @@
 //   facetProps (map 'facet.<name>' → JSON, or null to remove: only facets whose content changed),
 // derived (map of the promoted values that changed: fields (JSON), description, type, lastLifecycleState; null
 // removes),
-//   fieldTypes ([{name, type, description}]: the columns of a schema that changed, each name once, or null),
-//   otherFieldNames ([string]: columns of other schemas reported with new content),
+//   fieldTypes ([{name, type, description}]: the columns of a schema that changed, nested ones named by their dotted
+//     path (`addr.geo.lat`), each name once, or null),
+//   otherFieldNames ([string]: columns of other schemas reported with new content, nested ones dotted),
 // source ({name, uri, type} or null), sourceChanged (boolean: the dataSource facet changed; source null removes the
 // link),
 //   sources ([{name, uri, type, at (ISO)}]: every source reported, with its earliest report),

@@ -1,12 +1,12 @@
 // The start columns of a column-lineage query whose node id names a dataset or a job.
 //   $kind = 'dataset': every column of the dataset; with $version, only the columns in that dataset
-//     version's schema (`fields` JSON) that exist as DatasetField nodes.
+//     version's schema (`fields` JSON; nested ones by dotted path) that exist as DatasetField nodes.
 //   $kind = 'job': every column of every dataset among the job's latest known outputs (PRODUCES
 //     edges with `current`, see cypher/README.md); with $version, the
 //     outputs of that job version instead.
 // Params: $eid (elementId of the resolved Dataset or Job), $kind ('dataset'|'job'), $version (id or null)
 // Returns {found (false when $version names no version of this dataset/job), fieldIds ([elementId]),
-//   fieldNames ([string]: for a dataset version, the top-level field names of its schema, else null),
+//   fieldsJson (for a dataset version, the `fields` JSON of its schema, else null),
 //   at (ISO time the version was created: the point in time of a `#version` answer; null without $version)}
 MATCH (n) WHERE elementId(n) = $eid
 CALL (n) {

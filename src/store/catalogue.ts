@@ -33,6 +33,7 @@ import type {
 import type { DatasetRef } from '../domain/openlineage/types.js';
 import type { EntityRef, FieldRef } from '../domain/node-id.js';
 import type { edgeWriteParams } from './ingest.js';
+import type { NestedFieldsRow } from './migrations.js';
 
 /**
  * A node of a blast-radius record (cypher/impact/blast-radius.cypher): namespace, name, state, endedAt,
@@ -284,6 +285,11 @@ export const catalogue = {
   'migrations/job-version-links': query({ limit: integer }, { versions: integer }),
   'migrations/simple-names': query({ limit: integer }, { jobs: integer }),
   'migrations/placeholder-last-modified': query({ limit: integer }, { datasets: integer }),
+  'migrations/nested-fields-read': query(
+    { afterNamespace: strOrNull, afterName: strOrNull, limit: integer },
+    { ...ref, fields: strOrNull, versionFields: strings },
+  ),
+  'migrations/nested-fields': query({ datasets: field<NestedFieldsRow[]>() }, none),
   'migrations/record': query({ name: str, now: str }, none),
 
   'namespaces/delete': query({ name: str, now: str }, { namespace: parsed }),

@@ -18,7 +18,7 @@ import type {
 } from '../api/types.js';
 import { FACET_PREFIX, facetsFromProps } from '../domain/facets.js';
 import { parseStamps, wins, type Stamp } from '../domain/facet-stamps.js';
-import { columnLineage as columnLineageEntries, schemaFields } from '../domain/openlineage/normalize.js';
+import { columnLineage as columnLineageEntries, pathOwners, schemaFields } from '../domain/openlineage/normalize.js';
 import { toNative } from './db.js';
 import { iso } from './time.js';
 import { compareText } from '../domain/compare.js';
@@ -88,18 +88,29 @@ export function toRun(raw: unknown): Run | null {
   };
 }
 
+/**
+ * A `fields` JSON with each column's tags. Tags are kept per column name, a nested column's being its
+ * dotted path (`addr.city`); a path two columns spell goes to the one that owns it (normalize.ts,
+ * `pathOwners`: a top-level column literally named `a.b` before `b` inside `a`).
+ */
 function fieldsWithTags(fieldsJson: unknown, fieldTags: unknown): DatasetField[] {
   const tagsOf = new Map<string, string[]>();
   for (const [field, tag] of (fieldTags as [string, string][] | null) ?? [])
     tagsOf.set(field, [...(tagsOf.get(field) ?? []), tag].sort());
-  const withTags = (f: Props): DatasetField => ({
-    name: f.name as string,
-    type: (f.type as string | null) ?? null,
-    description: (f.description as string | null) ?? null,
-    tags: tagsOf.get(f.name as string) ?? [],
-    ...(Array.isArray(f.fields) ? { fields: (f.fields as Props[]).map(withTags) } : {}),
-  });
-  return json<Props[]>(fieldsJson, []).map(withTags);
+  const fields = json<Props[]>(fieldsJson, []);
+  const owners = tagsOf.size > 0 ? pathOwners(schemaFields(fields)) : null;
+  const withTags = (f: Props, parent: string[]): DatasetField => {
+    const segments = [...parent, f.name as string];
+    const path = segments.join('.');
+    return {
+      name: f.name as string,
+      type: (f.type as string | null) ?? null,
+      description: (f.description as string | null) ?? null,
+      tags: (owners?.get(path) === JSON.stringify(segments) && tagsOf.get(path)) || [],
+      ...(Array.isArray(f.fields) ? { fields: (f.fields as Props[]).map((c) => withTags(c, segments)) } : {}),
+    };
+  };
+  return fields.map((f) => withTags(f, []));
 }
 
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);

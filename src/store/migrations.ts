@@ -9,6 +9,7 @@ import { int, toNative, type Db } from './db.js';
 import { planEdges, type EdgeObservation } from '../domain/edge-plan.js';
 import type { Logger } from '../logger.js';
 import { edgeWriteParams } from './ingest.js';
+import { schemaColumns, schemaFields, type SchemaColumn } from '../domain/openlineage/normalize.js';
 
 export const EDGE_HISTORY_MIGRATION = 'lineage-edge-history';
 
@@ -274,6 +275,82 @@ export async function migrateSimpleNames(db: Db, logger?: Logger, batchSize = 20
     const renamed = await batchesUntilNone(db, 'migrations/simple-names', 'jobs', batchSize, () => {});
     if (renamed > 0) logger?.info({ jobs: renamed }, "jobs' simpleName: Marquez's rule");
     return renamed;
+  });
+}
+
+export const NESTED_FIELDS_MIGRATION = 'nested-fields';
+
+/** The nested columns a dataset's schemas name, for `migrations/nested-fields.cypher`. */
+export interface NestedFieldsRow {
+  namespace: string;
+  name: string;
+  typed: SchemaColumn[];
+  untyped: string[];
+}
+
+/**
+ * The nested columns (named by their dotted path) of a dataset's schema, typed by it, and those only in
+ * its versions' schemas, untyped: what ingestion gives the columns of the schema that holds and of the
+ * others. Top-level columns are left out: earlier versions made their nodes already.
+ */
+export function nestedFieldsRow(
+  ref: { namespace: string; name: string },
+  fieldsJson: string | null,
+  versionFields: readonly string[],
+): NestedFieldsRow | null {
+  const nested = (json: string | null): SchemaColumn[] => {
+    let parsed: unknown = null;
+    try {
+      parsed = json === null ? null : JSON.parse(json);
+    } catch {
+      // Not a schema: nothing to migrate.
+    }
+    const fields = schemaFields(parsed);
+    const top = new Set(fields.map((f) => f.name));
+    return schemaColumns(fields).filter((c) => !top.has(c.name));
+  };
+  const typed = nested(fieldsJson);
+  const names = new Set(typed.map((c) => c.name));
+  const untyped = new Set<string>();
+  for (const json of versionFields) for (const c of nested(json)) if (!names.has(c.name)) untyped.add(c.name);
+  if (typed.length === 0 && untyped.size === 0) return null;
+  return { ...ref, typed, untyped: [...untyped].sort() };
+}
+
+/**
+ * Gives each dataset the column nodes of its nested columns (cypher/migrations/nested-fields*.cypher):
+ * earlier versions made nodes for top-level columns only, so a nested column could be neither tagged nor
+ * asked for in column lineage. Returns the number of datasets given some (0 when done before).
+ */
+export async function migrateNestedFields(db: Db, logger?: Logger, batchSize = 2000): Promise<number> {
+  return onceRecorded(db, NESTED_FIELDS_MIGRATION, async () => {
+    let after: { namespace: string; name: string } | null = null;
+    let datasets = 0;
+    for (;;) {
+      const cursor: { namespace: string; name: string } | null = after;
+      type Batch = { last: { namespace: string; name: string } | null; migrated: number };
+      const batch: Batch = await db.write({ op: 'migration', timeoutMs: 300_000 }, async (tx): Promise<Batch> => {
+        const res = await runQuery(tx, 'migrations/nested-fields-read', {
+          afterNamespace: cursor?.namespace ?? null,
+          afterName: cursor?.name ?? null,
+          limit: int(batchSize),
+        });
+        const refs = res.records.map((r) => ({
+          namespace: r.get('namespace') as string,
+          name: r.get('name') as string,
+        }));
+        const rows = res.records
+          .map((r, i) => nestedFieldsRow(refs[i], r.get('fields') as string | null, r.get('versionFields') as string[]))
+          .filter((r): r is NestedFieldsRow => r !== null);
+        if (rows.length) await runQuery(tx, 'migrations/nested-fields', { datasets: rows });
+        return { last: refs[refs.length - 1] ?? null, migrated: rows.length };
+      });
+      if (!batch.last) break;
+      datasets += batch.migrated;
+      after = batch.last;
+    }
+    if (datasets > 0) logger?.info({ datasets }, 'nested columns given column nodes, named by their dotted path');
+    return datasets;
   });
 }
 

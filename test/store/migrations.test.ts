@@ -13,6 +13,7 @@ import {
   migrateLatestRunParents,
   migrateSimpleNames,
   migratePlaceholderLastModified,
+  migrateNestedFields,
 } from '../../src/store/migrations.js';
 import { columnLineageFacet, ds, e, expectGraph, job, lineagePath as p } from '../http/lineage/support.js';
 
@@ -375,5 +376,43 @@ describe('migration: the Deleted label of soft-deleted datasets and jobs', () =>
     expect(await migratePlaceholderLastModified(t().db, undefined, 1)).to.equal(1);
     expect(await modified()).to.deep.equal(now);
     expect(await migratePlaceholderLastModified(t().db), 'a second start does nothing').to.equal(0);
+  });
+
+  it('nested-fields: nested columns get column nodes, by dotted path, which an older version lacked', async () => {
+    const col = (name: string, type: string, fields?: unknown[]) => ({ name, type, ...(fields ? { fields } : {}) });
+    const schema = (fields: unknown[]) => ({ schema: facet({ fields }, 'SchemaDatasetFacet') });
+    const v1 = [col('id', 'INT'), col('addr', 'STRUCT', [col('city', 'STRING'), col('zip', 'STRING')])];
+    const v2 = [col('id', 'INT'), col('addr', 'STRUCT', [col('city', 'VARCHAR')])];
+    await post(t(), completedRun({ job: 'w', outputs: [{ name: 'nested', facets: schema(v1) }] }));
+    await post(t(), completedRun({ job: 'w', outputs: [{ name: 'nested', facets: schema(v2) }] }));
+    await post(t(), completedRun({ job: 'w', outputs: [{ name: 'flat', fields: [['x', 'INT']] }] }));
+    const nodes = async () =>
+      (
+        await t().db.read({ op: 'test' }, (tx) =>
+          tx.run(`MATCH (d:Dataset)-[:HAS_FIELD]->(f:DatasetField)
+                  RETURN d.name + ' ' + f.name + ' ' + coalesce(f.type, '-') AS v ORDER BY v`),
+        )
+      ).records.map((r) => r.get('v') as string);
+    const now = await nodes();
+    expect(now).to.deep.equal([
+      'flat x INT',
+      'nested addr STRUCT',
+      'nested addr.city VARCHAR',
+      'nested addr.zip -',
+      'nested id INT',
+    ]);
+    // As an older version left it: top-level column nodes only, and no record of the migration.
+    await t().db.write({ op: 'test' }, async (tx) => {
+      await tx.run("MATCH (f:DatasetField) WHERE f.name CONTAINS '.' DETACH DELETE f");
+      await tx.run('MATCH (m:Migration) DELETE m');
+    });
+    expect(await migrateNestedFields(t().db, undefined, 1), 'the one dataset with nested columns').to.equal(1);
+    expect(await nodes()).to.deep.equal(now);
+    const tagged = await t().request(
+      'POST',
+      `/api/v1/namespaces/${encodeURIComponent(DEFAULT_DATASET_NS)}/datasets/nested/fields/addr.city/tags/PII`,
+    );
+    expect(tagged.status, tagged.text).to.equal(200);
+    expect(await migrateNestedFields(t().db), 'a second start does nothing').to.equal(0);
   });
 });

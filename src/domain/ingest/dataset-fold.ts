@@ -2,7 +2,6 @@
 import type { DatasetRef, NormalizedDataset } from '../openlineage/types.js';
 import { FACET_PREFIX } from '../facets.js';
 import { digest, FacetFold } from '../facet-stamps.js';
-import { schemaFields } from '../openlineage/normalize.js';
 import { byKey, byRef, maxIso, minIso, ms, ref, refKey } from './keys.js';
 import { dataSourceOf, datasetPromoted, facetReports, fieldRows, type Obj } from './promoted.js';
 import type { DatasetRow } from './rows.js';
@@ -14,7 +13,7 @@ export class DatasetFold {
   lastSeen: string;
   /** Its facets after the batch (written versions copy the ones they share). */
   readonly fold: FacetFold<Obj>;
-  /** Schema reports by JSON → column names (field nodes exist for every column ever reported). */
+  /** Schema reports by JSON → column names, nested ones dotted (field nodes exist for every column ever reported). */
   private readonly schemas = new Map<string, string[]>();
   private readonly sources = new Map<string, Source & { at: string }>();
   private readonly symlinks = new Map<string, DatasetRef & { at: string }>();
@@ -44,7 +43,7 @@ export class DatasetFold {
     if (schema?.json)
       this.schemas.set(
         schema.json,
-        schemaFields(schema.object!.fields).map((f) => f.name),
+        fieldRows(schema.object).map((f) => f.name),
       );
     const source = dataSourceOf(d.facets.dataSource ?? null, d.namespace);
     if (source) {
@@ -65,10 +64,11 @@ export class DatasetFold {
     // A schema that loses to a later one still brings its columns, untyped (only the dataset's schema
     // types its columns); the stored schema's columns have nodes already.
     const storedSchema = this.fold.storedDigest(`${FACET_PREFIX}schema`);
+    const typed = new Set(fieldTypes?.map((f) => f.name));
     const others = new Set<string>();
     for (const [json, names] of this.schemas) {
       if (json === schema?.json || digest(json) === storedSchema) continue;
-      for (const n of names) if (!fieldTypes?.some((f) => f.name === n)) others.add(n);
+      for (const n of names) if (!typed.has(n)) others.add(n);
     }
     const source = this.fold.changed(`${FACET_PREFIX}dataSource`);
     return {

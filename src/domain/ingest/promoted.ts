@@ -6,7 +6,7 @@
 import type { DatasetRef, Facets } from '../openlineage/types.js';
 import { FACET_PREFIX, jsonOf } from '../facets.js';
 import { reportsOf, type FacetFold, type Report } from '../facet-stamps.js';
-import { schemaFields } from '../openlineage/normalize.js';
+import { schemaColumns, schemaFields } from '../openlineage/normalize.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -32,18 +32,12 @@ export function dataSourceOf(
 }
 
 /**
- * A schema facet's top-level columns as field rows, each name once: a schema that names a column
- * twice types it as its last mention does (as a MERGE then SET per mention did), and the store may
- * create the rows outright.
+ * A schema facet's columns as field rows, nested columns under their dotted path (`addr.geo.lat`),
+ * each name once: a schema that names a column twice types it as its last mention does (as a MERGE
+ * then SET per mention did), and the store may create the rows outright (normalize.ts, `schemaColumns`).
  */
 export function fieldRows(schema: Obj | null): { name: string; type: string | null; description: string | null }[] {
-  if (!schema) return [];
-  const byName = new Map<string, { name: string; type: string | null; description: string | null }>();
-  for (const f of schemaFields(schema.fields)) {
-    byName.delete(f.name);
-    byName.set(f.name, { name: f.name, type: f.type, description: f.description });
-  }
-  return [...byName.values()];
+  return schema ? schemaColumns(schemaFields(schema.fields)) : [];
 }
 
 const DATASET = {

@@ -22,7 +22,10 @@ export interface DatasetRow {
   derived: Record<string, string | null>;
   /** The new schema's columns (when the schema changed): [{name, type, description}]. */
   fieldTypes: { name: string; type: string | null; description: string | null }[] | null;
-  /** Columns of every other schema reported with new content: field nodes exist for every column ever reported. */
+  /**
+   * Columns of every other schema reported with new content: field nodes exist for every column ever reported.
+   * Nested columns, here and in `fieldTypes`, are named by their dotted path (normalize.ts, `schemaColumns`).
+   */
   otherFieldNames: string[];
   /** The dataSource facet that now holds (when it changed): its source, or null when removed. */
   source: { name: string; uri: string | null; type: string } | null;

@@ -18,7 +18,7 @@ export const EVENT_LIMITS = {
   namespaceBytes: 1024,
   /** UTF-8 bytes of a job, dataset or data source name. */
   nameBytes: 4096,
-  /** UTF-8 bytes of a column name (schema and column lineage). */
+  /** UTF-8 bytes of a column name (schema and column lineage; a nested column's dotted path). */
   fieldNameBytes: 1024,
   /** Characters of a runId (any string; non-UUIDs are stored under a name-based UUID). */
   runIdChars: 1024,
@@ -120,13 +120,23 @@ export function limitProblems(event: NormalizedEvent): LimitProblem[] {
   let fields = 0;
   let columnInputs = 0;
   let symlinks = 0;
+  // A nested column is named by its dotted path (`addr.geo.lat`, normalize.ts `schemaColumns`), its key:
+  // the limit holds for the path, counted without building it (a path is at most ~30 names of 1 KB).
   const countFields = (list: NormalizedDataset['fields'], path: string) => {
-    const stack = [...(list ?? [])];
+    type Field = NonNullable<NormalizedDataset['fields']>[number];
+    const stack: [Field, number][] = (list ?? []).map((f) => [f, -1]);
     while (stack.length > 0) {
-      const f = stack.pop()!;
+      const [f, parentBytes] = stack.pop()!; // -1: a top-level column
       fields++;
-      fieldName(`${path}/fields`, f.name);
-      if (f.fields) stack.push(...f.fields);
+      const size = (parentBytes < 0 ? 0 : parentBytes + 1) + bytes(f.name);
+      if (size > EVENT_LIMITS.fieldNameBytes)
+        add(
+          `${path}/fields`,
+          `is ${size} bytes long${parentBytes < 0 ? '' : ' (a nested column: its dotted path)'}; a column name may ` +
+            `have at most ${EVENT_LIMITS.fieldNameBytes} bytes (UTF-8)`,
+          'fieldNameBytes',
+        );
+      if (f.fields) for (const c of f.fields) stack.push([c, size]);
     }
   };
   const dataset = (d: NormalizedDataset, path: string) => {

@@ -79,6 +79,68 @@ export function schemaFields(raw: unknown): SchemaField[] {
   });
 }
 
+/** One column of a schema under the name the service addresses it by (`schemaColumns`). */
+export interface SchemaColumn {
+  /** Its dotted path: the names from the top-level column down, joined by dots (`addr.geo.lat`). */
+  name: string;
+  type: string | null;
+  description: string | null;
+}
+
+/** Visits a schema's columns breadth first (top-level ones, then their members...), with their names from the top. */
+function breadthFirst(fields: readonly SchemaField[], visit: (segments: string[], f: SchemaField) => void): void {
+  let level: [string[], SchemaField][] = fields.map((f) => [[f.name], f]);
+  while (level.length > 0) {
+    const next: [string[], SchemaField][] = [];
+    for (const [segments, f] of level) {
+      visit(segments, f);
+      for (const child of f.fields ?? []) next.push([[...segments, child.name], child]);
+    }
+    level = next;
+  }
+}
+
+/**
+ * Who owns each dotted path of a schema: path → the JSON of the owning column's names from the top.
+ * Two columns whose paths spell the same name (a top-level column literally named `a.b`, and `b` inside
+ * `a`) are told apart by level: the name belongs to the column nearest the top, then to the one first in
+ * the schema's order; the other has no name of its own (no node, no tags).
+ */
+export function pathOwners(fields: readonly SchemaField[]): Map<string, string> {
+  const owners = new Map<string, string>();
+  breadthFirst(fields, (segments) => {
+    const name = segments.join('.');
+    if (!owners.has(name)) owners.set(name, JSON.stringify(segments));
+  });
+  return owners;
+}
+
+/**
+ * Every column of a schema, nested ones included, under its dotted path (`pathOwners`), each name once:
+ * the names of DatasetField nodes, field tags and `datasetField:` node ids (cypher/README.md). A column
+ * mentioned twice under the same names is one column, typed as its last mention (as a MERGE then SET per
+ * mention did).
+ */
+export function schemaColumns(fields: readonly SchemaField[]): SchemaColumn[] {
+  const byName = new Map<string, SchemaColumn>();
+  // A flat schema (most, and every one on the ingest path's hot traffic) owns each name at its column.
+  if (!fields.some((f) => f.fields && f.fields.length > 0)) {
+    for (const f of fields) {
+      byName.delete(f.name);
+      byName.set(f.name, { name: f.name, type: f.type, description: f.description });
+    }
+    return [...byName.values()];
+  }
+  const owners = pathOwners(fields);
+  breadthFirst(fields, (segments, f) => {
+    const name = segments.join('.');
+    if (owners.get(name) !== JSON.stringify(segments)) return;
+    byName.delete(name);
+    byName.set(name, { name, type: f.type, description: f.description });
+  });
+  return [...byName.values()];
+}
+
 export function symlinks(facet: Obj | undefined): Symlink[] {
   if (!facet || !Array.isArray(facet.identifiers)) return [];
   return facet.identifiers

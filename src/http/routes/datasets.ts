@@ -146,7 +146,15 @@ export function datasetsRouter({ datasets }: Services, runtime: RouteRuntime): R
       summary: op === 'tagField' ? 'Tag a column of a dataset' : 'Remove a tag from a column of a dataset',
       tags,
       scope: 'admin',
-      params: { ...DatasetParams, field: Type.String({ description: 'The column name' }), ...TagParams },
+      params: {
+        ...DatasetParams,
+        field: Type.String({
+          description:
+            'The column name; a nested column (a STRUCT member) by its dotted path, `addr.geo.lat` ' +
+            '(a top-level column named with a dot keeps its name: docs/lineage.md)',
+        }),
+        ...TagParams,
+      },
       success: { status: 200, description: 'The dataset', schema: Dataset },
       errors: { 404: 'No such dataset or column' },
       handler: async ({ params: { namespace, dataset, field, tag } }) => {

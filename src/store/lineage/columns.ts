@@ -10,7 +10,12 @@ import { compactCypher, withMaxRels } from '../cypher.js';
 import { int } from '../db.js';
 import type { LineageGraph } from '../../api/types.js';
 import { datasetNodeId, fieldNodeId, type EntityRef, type ParsedNodeId } from '../../domain/node-id.js';
-import { columnLineage as columnLineageEntries, mergeInputs } from '../../domain/openlineage/normalize.js';
+import {
+  columnLineage as columnLineageEntries,
+  mergeInputs,
+  schemaColumns,
+  schemaFields,
+} from '../../domain/openlineage/normalize.js';
 import type { ColumnLineageInput } from '../../domain/openlineage/types.js';
 import { columnAnswer, type ColumnCandidate, type ColumnInput } from '../../domain/lineage/column-walk.js';
 import type { LineageReader, Resolved } from './resolver.js';
@@ -257,9 +262,7 @@ export class ColumnLineage {
     if (!recs.length || !recs[0].get('found')) return null;
     const fieldsJson = recs[0].get('fieldsJson') as string | null;
     const fieldNames =
-      fieldsJson === null
-        ? null
-        : new Set(((parseJson(fieldsJson) as Props[] | null) ?? []).map((f) => f.name as string));
+      fieldsJson === null ? null : new Set(schemaColumns(schemaFields(parseJson(fieldsJson))).map((f) => f.name));
     return {
       fieldIds: recs[0].get('fieldIds') as string[],
       fieldNames,

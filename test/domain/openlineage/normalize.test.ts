@@ -5,9 +5,11 @@ import {
   RUN_ID_NAMESPACE,
   normalizeEventTime,
   parseEvent,
+  pathOwners,
+  schemaColumns,
   serviceRunId,
 } from '../../../src/domain/openlineage/normalize.js';
-import type { NormalizedEvent } from '../../../src/domain/openlineage/types.js';
+import type { NormalizedEvent, SchemaField } from '../../../src/domain/openlineage/types.js';
 
 const AIRFLOW = 'https://github.com/OpenLineage/OpenLineage/tree/1.24.0/integration/airflow';
 const SPARK = 'https://github.com/OpenLineage/OpenLineage/tree/1.23.0/integration/spark';
@@ -835,5 +837,67 @@ describe('OpenLineage normalizeEventTime', () => {
     ]) {
       expect(normalizeEventTime(input), input).to.equal(null);
     }
+  });
+});
+
+describe('schemaColumns: every column of a schema under its dotted path', () => {
+  type F = { name: string; type?: string | null; description?: string | null; fields?: F[] };
+  const col = (f: F): SchemaField => ({
+    name: f.name,
+    type: f.type ?? null,
+    description: f.description ?? null,
+    ...(f.fields ? { fields: f.fields.map(col) } : {}),
+  });
+  const names = (fields: F[]) => schemaColumns(fields.map(col)).map((c) => `${c.name} ${c.type ?? '-'}`);
+
+  it('names nested columns by their path from the top, level by level', () => {
+    const schema: F[] = [
+      { name: 'id', type: 'INT' },
+      {
+        name: 'addr',
+        type: 'STRUCT',
+        fields: [
+          { name: 'city', type: 'STRING' },
+          { name: 'geo', type: 'STRUCT', fields: [{ name: 'lat', type: 'DOUBLE' }] },
+        ],
+      },
+    ];
+    expect(names(schema)).to.deep.equal([
+      'id INT',
+      'addr STRUCT',
+      'addr.city STRING',
+      'addr.geo STRUCT',
+      'addr.geo.lat DOUBLE',
+    ]);
+    expect(schemaColumns([])).to.deep.equal([]);
+  });
+
+  it('a path two columns spell belongs to the one nearest the top, then to the first in order', () => {
+    const literalAfter: F[] = [
+      { name: 'a', type: 'STRUCT', fields: [{ name: 'b', type: 'NESTED' }] },
+      { name: 'a.b', type: 'TOP' },
+    ];
+    expect(names(literalAfter)).to.deep.equal(['a STRUCT', 'a.b TOP']);
+    expect(pathOwners(literalAfter.map(col)).get('a.b')).to.equal(JSON.stringify(['a.b']));
+    const sameLevel: F[] = [
+      { name: 'a', fields: [{ name: 'b.c', type: 'FIRST' }] },
+      { name: 'a.b', fields: [{ name: 'c', type: 'SECOND' }] },
+    ];
+    expect(names(sameLevel)).to.deep.equal(['a -', 'a.b -', 'a.b.c FIRST']);
+  });
+
+  it('a column named twice under the same path is one column, typed as its last mention', () => {
+    expect(
+      names([
+        { name: 's', fields: [{ name: 'x', type: 'INT' }] },
+        {
+          name: 's',
+          fields: [
+            { name: 'x', type: 'BIGINT' },
+            { name: 'y', type: 'INT' },
+          ],
+        },
+      ]),
+    ).to.deep.equal(['s -', 's.x BIGINT', 's.y INT']);
   });
 });
