@@ -65,6 +65,11 @@ function parseSince(raw: string, now = Date.now()): Date | null {
 }
 
 /** Custom string formats, by name (registered with route.ts's ajv; named as such in the OpenAPI document). */
+/** A time with a space where its offset's `+` was: a `+` in a URL query is read as a space. */
+function plusHint(raw: string): string {
+  return /\d \d{2}(:?\d{2})?$/.test(raw) ? ` (a '+' in a URL query reads as a space: write it %2B)` : '';
+}
+
 export const FORMATS: Record<string, FormatSpec> = {
   uuid: { problem: (raw) => (isUuid(raw) ? null : `must be a UUID, got '${raw}'`) },
   'node-id': {
@@ -80,7 +85,7 @@ export const FORMATS: Record<string, FormatSpec> = {
   },
   instant: {
     problem: (raw) =>
-      parseInstant(raw) ? null : `must be an ISO 8601 time such as 2024-05-01T12:00:00Z, got '${raw}'`,
+      parseInstant(raw) ? null : `must be an ISO 8601 time such as 2024-05-01T12:00:00Z, got '${raw}'${plusHint(raw)}`,
   },
   'calendar-date': { problem: (raw) => (parseCalendarDate(raw) ? null : `must be a date YYYY-MM-DD, got '${raw}'`) },
   window: {
@@ -91,7 +96,9 @@ export const FORMATS: Record<string, FormatSpec> = {
   },
   since: {
     problem: (raw) =>
-      parseSince(raw) ? null : `must be an ISO 8601 time (2024-05-01T12:00:00Z) or duration (P1D, PT6H), got '${raw}'`,
+      parseSince(raw)
+        ? null
+        : `must be an ISO 8601 time (2024-05-01T12:00:00Z) or duration (P1D, PT6H), got '${raw}'${plusHint(raw)}`,
   },
   'time-zone': {
     problem: (raw) =>

@@ -149,6 +149,14 @@ describe('request guards', () => {
       expect(res.body).to.include({ error: 'bad_request' });
       expect(res.body.message).to.match(/body is empty/);
     }
+    for (const bare of ['null', '42', '"event"', 'true']) {
+      const res = await t().request('POST', '/api/v1/lineage', {
+        headers: { 'content-type': 'application/json' },
+        body: bare,
+      });
+      expect(res.status, bare).to.equal(400);
+      expect(res.body.message, bare).to.match(/must be a JSON object \(or an array of them for a batch\)/);
+    }
     const vendor = await t().request('POST', '/api/v1/lineage', {
       headers: { 'content-type': 'application/vnd.openlineage+json' },
       body: JSON.stringify(runEvent({ job: 'vendor_type', outputs: ['v'] })),

@@ -114,6 +114,15 @@ export function toHttpError(err: unknown): HttpError | null {
  * body is the request's fault (400 unless the parser said otherwise), never a 500.
  */
 export function bodyError(err: unknown): HttpError {
+  // The parser's strict mode refuses a top-level value that is not an object or an array (co-body's words).
+  if (err instanceof SyntaxError && err.message.startsWith('invalid JSON, only supports object and array')) {
+    return new HttpError(
+      400,
+      'bad_request',
+      'The request body must be a JSON object (or an array of them for a batch), not a bare null, number, string ' +
+        'or boolean',
+    );
+  }
   const known = toHttpError(err);
   if (known) return known;
   return new HttpError(

@@ -341,6 +341,13 @@ describe('GET /api/v1/lineage: time', () => {
         expect(res.body.message).to.contain(word);
       });
     }
+    it("400 for an asOf whose '+' a URL query read as a space, saying to write %2B", async () => {
+      // As curl sends `asOf=2026-11-27T16:14:09+01:00` unencoded: the query string reads '+' as a space.
+      const res = await t().get(`${p(ds('a'))}&asOf=2026-11-27T16:14:09+01:00`);
+      expect(res.status, res.text).to.equal(400);
+      expect(res.body.message).to.contain("got '2026-11-27T16:14:09 01:00' (a '+' in a URL query reads as a space");
+    });
+
     it('accepts asOf with an offset, without one (UTC) and a bare date; window=ALL in any case', async () => {
       for (const asOf of [
         new Date().toISOString().replace('Z', '+00:00'),
