@@ -417,6 +417,8 @@ export class ImpactRepository {
     const fromId = from.kind === 'job' ? jobNodeId(a.namespace, a.name) : datasetNodeId(a.namespace, a.name);
     const toId = to.kind === 'job' ? jobNodeId(b.namespace, b.name) : datasetNodeId(b.namespace, b.name);
     if (!Number.isSafeInteger(opts.k) || opts.k < 1 || opts.k > 1000) throw new Error(`invalid path count ${opts.k}`);
+    // A node reaches itself by the empty path, the shortest there is (a symlink name and its primary too).
+    if (a.eid === b.eid) return { from: fromId, to: toId, paths: [{ length: 0, nodes: [fromId], edges: [] }] };
     const text = withMaxRels('impact/paths', maxRelsFor(from.kind, opts.maxDepth)).replace(
       /\b\d+\s*\/\*k\*\//,
       `${opts.k} /*k*/`,

@@ -55,6 +55,11 @@ describe('GET /api/v1/impact/paths', () => {
     },
   );
 
+  it('from a node to itself: the empty path', async () => {
+    const body = await getImpact(t(), paths(ds('b'), ds('b')));
+    expect(body.paths).to.deep.equal([{ length: 0, nodes: [ds('b')], edges: [] }]);
+  });
+
   it('takes a limit and a maximum depth, and answers an empty list when there is no path', async () => {
     // A limit falling among paths of equal length returns some of them (the search's choice).
     const one = (await getImpact(t(), paths(ds('a'), ds('d'), { limit: 1 }))).paths;
