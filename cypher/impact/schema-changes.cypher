@@ -1,6 +1,8 @@
 // Schema changes and what they put at risk, for GET /api/v1/impact/schema-changes: every dataset
-// version created since $since whose schema (`fields`) differs from the dataset's previous version
-// that has one (by createdAt, then id), with the run that wrote it; per changed dataset, how many jobs
+// version committed since $since whose schema (`fields`) differs from the dataset's previous committed
+// version that has one (by committedAt, then id: the order in which versions become current, so the last
+// change is the current version's, even when overlapping runs commit out of the order they started in),
+// with the run that wrote it; per changed dataset, how many jobs
 // and datasets are downstream of it, and the columns that read its columns (FEEDS). The service diffs
 // the two schemas (added, removed, retyped; a change of description alone is no change) and keeps the
 // readers of removed or retyped columns that the declarations in force still list.
@@ -14,20 +16,21 @@
 //   $limit (integer: most changes, newest first; a change of descriptions only takes a place before the
 //   service drops it)
 // Returns one row per change, newest first: namespace, name (the dataset), version, previousVersion (ids),
-//   changedAt (ISO: the new version's createdAt), runId (the run that wrote it, or null), fields,
+//   changedAt (ISO: the new version's committedAt), runId (the run that wrote it, or null), fields,
 //   previousFields (JSON text), downstreamJobs, downstreamDatasets (integers), readers ([{field (of this
 //   dataset), namespace, dataset, name (the reading column), jobNamespace, jobName, transformations}]).
 MATCH (v:DatasetVersion)
-WHERE v.createdAt >= $since AND v.fields IS NOT NULL AND ($namespace IS NULL OR v.namespace = $namespace)
+WHERE v.committedAt >= $since AND v.fields IS NOT NULL AND ($namespace IS NULL OR v.namespace = $namespace)
 MATCH (v)-[:VERSION_OF]->(d:Dataset)
 WHERE NOT coalesce(d.isDeleted, false)
 CALL (d, v) {
-  MATCH (d)<-[:VERSION_OF]-(o:DatasetVersion)
-  WHERE o.fields IS NOT NULL AND (o.createdAt < v.createdAt OR (o.createdAt = v.createdAt AND o.id < v.id))
-  RETURN o ORDER BY o.createdAt DESC, o.id DESC LIMIT 1
+  MATCH (o:DatasetVersion) USING INDEX SEEK o:DatasetVersion(namespace, name, committedAt, id)
+  WHERE o.namespace = d.namespace AND o.name = d.name AND o.committedAt <= v.committedAt AND o.id IS NOT NULL
+    AND o.fields IS NOT NULL AND (o.committedAt < v.committedAt OR o.id < v.id)
+  RETURN o ORDER BY o.namespace DESC, o.name DESC, o.committedAt DESC, o.id DESC LIMIT 1
 }
 WITH d, v, o WHERE o.fields <> v.fields
-ORDER BY v.createdAt DESC, v.id
+ORDER BY v.committedAt DESC, v.id
 LIMIT $limit
 WITH d, collect([v, o]) AS changes
 CALL (d) {
@@ -46,6 +49,6 @@ WITH d, changes, downstreamJobs, downstreamDatasets,
 UNWIND changes AS change
 WITH d, change[0] AS v, change[1] AS o, downstreamJobs, downstreamDatasets, readers
 RETURN d.namespace AS namespace, d.name AS name, v.id AS version, o.id AS previousVersion,
-  toString(v.createdAt) AS changedAt,
+  toString(v.committedAt) AS changedAt,
   v.runId AS runId, v.fields AS fields, o.fields AS previousFields, downstreamJobs, downstreamDatasets, readers
-ORDER BY v.createdAt DESC, version
+ORDER BY v.committedAt DESC, version

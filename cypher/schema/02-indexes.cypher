@@ -27,6 +27,9 @@ CREATE INDEX job_version_use_order IF NOT EXISTS FOR (v:JobVersion) ON (v.namesp
 CREATE INDEX job_version_create_order IF NOT EXISTS FOR (v:JobVersion) ON (v.namespace, v.name, v.createdAt, v.id);
 CREATE INDEX run_state IF NOT EXISTS FOR (r:Run) ON (r.state);
 CREATE INDEX dataset_version_created_at IF NOT EXISTS FOR (v:DatasetVersion) ON (v.createdAt);
+// Versions committed since a time: the schema changes of /api/v1/impact/schema-changes (in commit order, the
+// order that makes a version current).
+CREATE INDEX dataset_version_committed_at IF NOT EXISTS FOR (v:DatasetVersion) ON (v.committedAt);
 CREATE INDEX lineage_event_time IF NOT EXISTS FOR (e:LineageEvent) ON (e.eventTime);
 CREATE INDEX lineage_event_received IF NOT EXISTS FOR (e:LineageEvent) ON (e.receivedAt);
 // The stored events of a run, a job and a dataset: what is replayed when a name turns out to be a

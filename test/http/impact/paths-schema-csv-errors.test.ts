@@ -1,5 +1,6 @@
 /** GET /api/v1/impact/paths and /schema-changes; CSV answers parsed back; errors and timeouts. */
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
 import { build, useTestApp, type TestApp } from '../../helper.js';
 import { rows } from '../../support/graph.js';
 import { facet, runEvent } from '../../support/events.js';
@@ -193,6 +194,43 @@ describe('GET /api/v1/impact/schema-changes', () => {
       ]);
     },
   );
+
+  it('orders versions by commit, as they become current: overlapping runs committing out of start order', async () => {
+    const orders = (...fields: [string, string][]) => ({ name: 'orders', fields });
+    const a = randomUUID();
+    const x = orders(['id', 'BIGINT'], ['tax', 'DECIMAL'], ['note', 'VARCHAR'], ['extra', 'INT']);
+    const post = async (event: Record<string, unknown>) =>
+      expect((await t().post('/api/v1/lineage', event)).status).to.equal(201);
+    // A starts first and commits last; B runs (and commits) in between, with another schema.
+    await post(
+      runEvent({ job: 'load', runId: a, eventType: 'START', eventTime: '2025-01-01T10:00:00Z', outputs: [x] }),
+    );
+    const b = randomUUID();
+    const y = orders(['id', 'BIGINT'], ['tax', 'DECIMAL']);
+    await post(
+      runEvent({ job: 'load2', runId: b, eventType: 'COMPLETE', eventTime: '2025-01-01T11:00:00Z', outputs: [y] }),
+    );
+    await post(
+      runEvent({ job: 'load', runId: a, eventType: 'COMPLETE', eventTime: '2025-01-01T12:00:00Z', outputs: [x] }),
+    );
+    const dataset = await t().get(`/api/v1/namespaces/${encodeURIComponent(NS)}/datasets/orders`);
+    expect(dataset.body.fields.map((f: any) => f.name)).to.deep.equal(['id', 'tax', 'note', 'extra']);
+    const body = await getImpact(t(), changes({ since: '2025-01-01T00:00:00Z' }));
+    expect(
+      body.changes.map((c: any) => [
+        c.runId,
+        c.changedAt,
+        c.added.map((f: any) => f.name),
+        c.removed.map((f: any) => f.name),
+      ]),
+    ).to.deep.equal([
+      [a, '2025-01-01T12:00:00.000Z', ['extra', 'note'], []],
+      [b, '2025-01-01T11:00:00.000Z', [], ['note']],
+    ]);
+    // The newest change is the current version's.
+    expect(body.changes[0].version).to.equal(dataset.body.currentVersion);
+    expect(body.changes[0].previousVersion).to.equal(body.changes[1].version);
+  });
 
   it('filters by time and namespace; since takes a duration', async () => {
     // The test events are from 2024.
