@@ -6,7 +6,8 @@
 // A dataset found by a symlink alias name is reported as its primary dataset (once).
 // Params: $q (lower-cased search text), $filter ('all' | 'dataset' | 'job'), $namespace (string or null),
 //   $after, $before (ISO-8601 strings or null: updatedAt >= $after, updatedAt < $before),
-//   $sort ('name' = name ascending | 'updated_at' = most recently updated first), $offset, $limit (integers).
+//   $sort ('name' = name ascending | 'updated_at' = most recently updated first | 'relevance' = names equal
+//   to $q first, then names starting with it, then the others, each by name), $offset, $limit (integers).
 // Returns one row {totalCount, results: [{type: 'DATASET' | 'JOB', namespace, name, updatedAt}]}.
 WITH COLLECT { MATCH (x:Dataset) USING INDEX SEEK x:Dataset(isDeleted) WHERE x.isDeleted = true RETURN x LIMIT 101 }
    + COLLECT { MATCH (x:Dataset) USING INDEX SEEK x:Dataset(isAlias) WHERE x.isAlias = true RETURN x LIMIT 101 }
@@ -33,7 +34,9 @@ WHERE ($namespace IS NULL OR n.namespace = $namespace)
 // The matches are sorted as the four values a page needs, then sliced: a sort (Top) in a subquery
 // importing the list of matches kept that whole list with each row it held, as Neo4j tracks memory
 // (a page of 1,000 at offset 500 over 1,560 matches exhausted the transaction memory pool).
-WITH type, n.namespace AS namespace, n.name AS name, n.updatedAt AS updatedAt
-ORDER BY CASE WHEN $sort = 'updated_at' THEN updatedAt END DESC, name, namespace, type
+WITH type, n.namespace AS namespace, n.name AS name, n.updatedAt AS updatedAt, n.searchName AS searchName
+ORDER BY CASE WHEN $sort = 'updated_at' THEN updatedAt END DESC,
+  CASE WHEN $sort = 'relevance' THEN CASE WHEN searchName = $q THEN 0 WHEN searchName STARTS WITH $q THEN 1 ELSE 2 END
+  END, name, namespace, type
 WITH collect({type: type, namespace: namespace, name: name, updatedAt: updatedAt}) AS matches
 RETURN size(matches) AS totalCount, matches[$offset..($offset + $limit)] AS results

@@ -4,7 +4,7 @@ import { int, type Db } from './db.js';
 import { toSearchResult } from './mappers.js';
 
 export const SEARCH_FILTERS = ['dataset', 'job'] as const;
-export const SEARCH_SORTS = ['name', 'updated_at'] as const;
+export const SEARCH_SORTS = ['name', 'updated_at', 'relevance'] as const;
 
 export interface SearchQuery {
   /** The text to find (any case). */

@@ -1,6 +1,7 @@
 /**
  * GET /search?q=...: case-insensitive substring search over dataset and job names.
- * `filter=dataset|job`, `sort=name|updated_at` (updated_at: most recent first), `limit` (default 10,
+ * `filter=dataset|job`, `sort=name|updated_at|relevance` (updated_at: most recent first; relevance: exact
+ * matches, then prefix matches, then the rest), `limit` (default 10,
  * at most 1000), `offset`, `namespace`, `after`/`before` (YYYY-MM-DD, UTC: updatedAt on or after
  * `after`, strictly before `before`).
  */
@@ -32,10 +33,12 @@ export function searchRouter({ search }: Services, runtime: RouteRuntime): Route
         default: 'all',
         description: 'Only datasets or only jobs',
       }),
-      // Marquez spells the second sort UPDATE_AT; accept both.
-      sort: Param.oneOf(['name', 'updated_at', 'update_at'] as const, {
+      // Marquez spells the second sort UPDATE_AT; accept both. `relevance` is ours (the web UI's typeahead).
+      sort: Param.oneOf(['name', 'updated_at', 'update_at', 'relevance'] as const, {
         default: 'name',
-        description: '`updated_at`: most recently updated first',
+        description:
+          '`updated_at`: most recently updated first; `relevance`: names equal to `q` first, then names starting ' +
+          'with it, then the others (each by name)',
       }),
       ...pageQuery(10),
       namespace: Type.Optional(Param.text({ description: 'Only this namespace' })),
@@ -47,7 +50,7 @@ export function searchRouter({ search }: Services, runtime: RouteRuntime): Route
       search.search({
         q: query.q,
         filter: query.filter === 'all' ? null : query.filter,
-        sort: query.sort === 'name' ? 'name' : 'updated_at',
+        sort: query.sort === 'update_at' ? 'updated_at' : query.sort,
         namespace: query.namespace ?? null,
         after: query.after?.toISOString() ?? null,
         before: query.before?.toISOString() ?? null,

@@ -61,6 +61,19 @@ describe('read API: search, raw events, stats', () => {
       ]);
     });
 
+    it('sort=relevance puts names equal to q first, then names starting with it, each group by name', async () => {
+      await post(finished({ job: 'order', outputs: ['order', 'xorder'] }, '2024-03-06T10:00:00Z'));
+      expect(names(await get('/api/v1/search?q=ORDER&sort=relevance'))).to.deep.equal([
+        'JOB:order', // equal names: by namespace (airflow before postgres://...)
+        'DATASET:order',
+        'JOB:orders_loader',
+        'DATASET:public.Orders',
+        'DATASET:public.order_items',
+        'DATASET:xorder',
+      ]);
+      expect((await get('/api/v1/search?q=order&sort=relevance&limit=2')).totalCount).to.equal(6);
+    });
+
     it('filters by type and namespace, sorts by updated_at, and windows by before/after dates', async () => {
       expect(names(await get('/api/v1/search?q=order&filter=dataset'))).to.deep.equal([
         'DATASET:public.Orders',

@@ -232,7 +232,7 @@ export const api = {
     get<RunLineage>(`/runlineage/upstream${query({ runId, depth })}`, signal),
   search: (
     q: string,
-    opts: { limit?: number; filter?: 'dataset' | 'job'; namespace?: string } = {},
+    opts: { limit?: number; filter?: 'dataset' | 'job'; namespace?: string; sort?: 'name' | 'relevance' } = {},
     signal?: AbortSignal,
   ) => get<SearchResults>(`/search${query({ q, ...opts })}`, signal),
   lineage: (q: LineageQuery, signal?: AbortSignal) => get<LineageGraph>(`/lineage${query({ ...q })}`, signal),

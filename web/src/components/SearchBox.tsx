@@ -34,7 +34,8 @@ export function SearchBox() {
     }
     const ctrl = new AbortController();
     const timer = setTimeout(() => {
-      api.search(term, { limit: 12 }, ctrl.signal).then(
+      // Exact and prefix matches first: with many names containing the term, they would fall past the first 12.
+      api.search(term, { limit: 12, sort: 'relevance' }, ctrl.signal).then(
         (r) => {
           setResults(r.results);
           setTotal(r.totalCount);
