@@ -28,6 +28,7 @@ interface PageGlobals {
   lineageGraph?: {
     clientPoint(id: string): { x: number; y: number } | null;
     pathIds(): string[];
+    model: { nodes: { label: string }[] };
   };
 }
 
@@ -89,7 +90,7 @@ describe('web UI in Chromium', function () {
   async function graphReady(): Promise<{ nodes: number; edges: number; labels: string[] }> {
     await page.waitForSelector('[data-testid=graph][data-state=ready]', { timeout: 30_000 });
     const graph = page.getByTestId('graph');
-    const labels = (await texts('[data-testid=node-list] button')).map((s) => s.trim()).sort();
+    const labels = (await texts('[data-testid=node-list] button .node-name')).map((s) => s.trim()).sort();
     return {
       nodes: Number(await graph.getAttribute('data-node-count')),
       edges: Number(await graph.getAttribute('data-edge-count')),
@@ -357,6 +358,13 @@ describe('web UI in Chromium', function () {
       .to.include(stream.runs.ingestOrders2.slice(0, 8))
       .and.include('7 min');
     await shot('job');
+    // A job whose only run is still running has no duration to chart: the page says so, no bars.
+    await open(jobPath('report.revenue_dashboard'));
+    await page.getByTestId('run-chart-empty').waitFor();
+    expect(await page.getByTestId('run-chart-empty').textContent()).to.equal(
+      'No finished runs to chart: 1 run without a duration (still running or never ended).',
+    );
+    expect(await page.getByTestId('run-chart').count()).to.equal(0);
 
     await open(jobPath('transform.daily_revenue', 'versions'));
     await page.waitForSelector('[data-testid=job-versions] .version');
@@ -465,7 +473,31 @@ describe('web UI in Chromium', function () {
     // The writer of the staging.orders version it read; the staging.customers version it read is the
     // initial one (the failed ingest.customers run never made its version current).
     expect(upstream).to.deep.equal([stream.runs.ingestOrders2]);
+    expect(await page.getByTestId('run-error').count()).to.equal(0);
     await shot('run');
+    // Two producer hops up from the report's run, each with its distance and what it wrote for whom.
+    await open(`/runs/${stream.runs.report}`);
+    await page.waitForSelector('[data-testid=upstream-runs] tbody tr');
+    expect(
+      await page.$$eval('[data-testid=upstream-runs] tbody tr', (l) =>
+        l.map((r) => [r.getAttribute('data-run'), r.getAttribute('data-hops'), r.children[3].textContent]),
+      ),
+    ).to.deep.equal([
+      [stream.runs.transform, '1', 'mart.daily_revenue (this run)'],
+      [
+        stream.runs.ingestOrders2,
+        '2',
+        `staging.orders (run ${stream.runs.transform.slice(0, 8)}…${stream.runs.transform.slice(-4)})`,
+      ],
+    ]);
+    // A failed run's error message next to its state; the stack trace folded.
+    await open(`/runs/${stream.runs.ingestCustomers}`);
+    await page.getByTestId('run-error').waitFor();
+    expect(await page.getByTestId('run-error-message').textContent()).to.equal(
+      'relation "raw.customers" does not exist',
+    );
+    expect(await page.getByTestId('run-error').locator('details').getAttribute('open')).to.equal(null);
+    expect(await page.getByTestId('run-error').textContent()).to.include('Error (PYTHON):');
   });
 
   it('draws the lineage graph and follows depth and direction changes', async () => {
@@ -488,7 +520,7 @@ describe('web UI in Chromium', function () {
     ]);
     expect(g.edges).to.equal(11);
     const jobStates = await page.$$eval('[data-testid=node-list] button[data-kind=job]', (bs) =>
-      Object.fromEntries(bs.map((b) => [b.textContent!.trim(), b.getAttribute('data-state')])),
+      Object.fromEntries(bs.map((b) => [b.querySelector('.node-name')!.textContent, b.getAttribute('data-state')])),
     );
     expect(jobStates).to.deep.equal({
       'ingest.customers': 'FAILED',
@@ -758,14 +790,27 @@ describe('web UI in Chromium', function () {
     await open(`/column-lineage?node=${enc(dsNode('mart.daily_revenue'))}`);
     const g = await graphReady();
     expect(g.nodes).to.equal(5); // day, revenue ← id, amount, discount
+    // Each column drawn with its dataset (two datasets' `id` columns read apart).
+    const drawn = await page.evaluate(() =>
+      (globalThis as unknown as PageGlobals).lineageGraph!.model.nodes.map((n) => n.label),
+    );
+    expect(drawn.sort()).to.deep.equal([
+      'mart.daily_revenue.day',
+      'mart.daily_revenue.revenue',
+      'staging.orders.amount',
+      'staging.orders.discount',
+      'staging.orders.id',
+    ]);
     const mappings = await page.$$eval('[data-testid=column-mappings] tbody tr', (l) =>
       l.map((r) => `${r.children[1].textContent} → ${r.children[0].textContent} (${r.children[3].textContent})`),
     );
     expect(mappings.sort()).to.deep.equal([
-      'staging.orders.amount → mart.daily_revenue.revenue (DIRECT)',
-      'staging.orders.discount → mart.daily_revenue.revenue (DIRECT)',
-      'staging.orders.id → mart.daily_revenue.day (DIRECT)',
+      'staging.orders.amount → mart.daily_revenue.revenue (DIRECT/AGGREGATION)',
+      'staging.orders.discount → mart.daily_revenue.revenue (DIRECT/AGGREGATION)',
+      'staging.orders.id → mart.daily_revenue.day (DIRECT/IDENTITY)',
     ]);
+    // The summary counts what the table lists: one row a mapping.
+    expect(await page.getByTestId('graph-summary').textContent()).to.match(/^5 columns, 3 mappings \(input column/);
     await shot('column-lineage');
     // Each column links to its impact (GET /api/v1/impact from a datasetField id).
     expect(await texts('[data-testid=columns] tbody tr td:first-child')).to.deep.equal([
@@ -786,6 +831,37 @@ describe('web UI in Chromium', function () {
     expect(
       await page.$$eval('[data-testid=impact] tbody tr', (l) => l.map((r) => r.getAttribute('data-node-id'))),
     ).to.deep.equal([`datasetField:${DS_NS}:mart.daily_revenue:revenue`]);
+  });
+
+  it('tells same-named nodes apart; shows a dataset opened through a symlink alias, and its other names', async () => {
+    // `orders` in two namespaces; the written one is also known as hive://meta's sales.orders.
+    const symlinks = facet({ identifiers: [{ namespace: 'hive://meta', name: 'sales.orders', type: 'TABLE' }] });
+    const events = completedRun({
+      job: 'load.orders',
+      jobNamespace: 'aliases',
+      inputs: [{ namespace: 'landing', name: 'orders' }],
+      outputs: [{ namespace: 'warehouse', name: 'orders', facets: { symlinks } }],
+    });
+    for (const e of events) expect((await t.post('/api/v1/lineage', e)).status).to.equal(201);
+    await open(lineagePath('dataset:warehouse:orders', '&window=all'));
+    await graphReady();
+    const list = page.getByTestId('node-list');
+    for (const name of ['orders, dataset in landing', 'orders, dataset in warehouse', 'load.orders, job in aliases'])
+      expect(await list.getByRole('button', { name, exact: true }).count(), name).to.equal(1);
+    expect(await list.locator('button[data-node-id="dataset:landing:orders"] .node-meta').textContent()).to.equal(
+      'dataset · landing',
+    );
+    // Opened under the alias: the API answers with the primary; the page says so and links to it.
+    await open(`/datasets/${enc('hive://meta')}/sales.orders`);
+    await page.getByTestId('opened-via-alias').waitFor();
+    expect(await page.getByTestId('title').textContent()).to.equal('orders');
+    expect(await page.getByTestId('opened-via-alias').textContent()).to.include('hive://meta sales.orders');
+    expect(await page.getByTestId('canonical').getAttribute('href')).to.equal('/datasets/warehouse/orders');
+    await page.getByTestId('canonical').click();
+    await page.waitForURL('**/datasets/warehouse/orders');
+    await page.getByTestId('aliases').waitFor();
+    expect(await page.getByTestId('opened-via-alias').count()).to.equal(0);
+    expect(await page.getByTestId('aliases').textContent()).to.equal('hive://meta sales.orders (TABLE)');
   });
 
   it('follows the system’s dark theme', async () => {

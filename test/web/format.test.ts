@@ -1,6 +1,15 @@
 /** The web UI's display helpers (web/src/format.ts): pure, in Node. */
 import { expect } from 'chai';
-import { ago, counted, formatDuration, qualitySummary, shortId } from '../../web/src/format.js';
+import {
+  ago,
+  counted,
+  durationScale,
+  formatDuration,
+  openedViaAlias,
+  qualitySummary,
+  shortId,
+  symlinkAliases,
+} from '../../web/src/format.js';
 
 describe('web format helpers', () => {
   it('shortId tells apart UUIDv7 runs started in the same minute (first 8 and last 4 digits)', () => {
@@ -66,5 +75,45 @@ describe('web format helpers', () => {
       }),
     ).to.equal('1 of 3 assertions passed; failed: unique (id), row_count_between; 12,345 rows');
     expect(qualitySummary({ dataQualityMetrics: { rowCount: 1 } })).to.equal('1 row');
+  });
+
+  it('scales the duration chart to finished runs only; none finished (a streaming job) has no scale', () => {
+    // Two RUNNING runs of a streaming job: no duration, so no "longest: 1 ms".
+    expect(durationScale([null, undefined])).to.deep.equal({ longest: null, open: 2 });
+    expect(durationScale([120_000, null, 60_000])).to.deep.equal({ longest: 120_000, open: 1 });
+    expect(durationScale([0])).to.deep.equal({ longest: 0, open: 0 });
+    expect(durationScale([])).to.deep.equal({ longest: null, open: 0 });
+  });
+
+  it('lists a dataset’s symlink aliases, each once, without its own name', () => {
+    const primary = { namespace: 's3://lake', name: 'curated/orders' };
+    const facets = {
+      symlinks: {
+        identifiers: [
+          { namespace: 'hive://meta:9083', name: 'curated.orders', type: 'TABLE' },
+          { namespace: 'hive://meta:9083', name: 'curated.orders', type: 'TABLE' },
+          { namespace: 's3://lake', name: 'curated/orders', type: 'LOCATION' },
+          { namespace: 'glue', name: 'orders' },
+          { name: 'no namespace' },
+        ],
+      },
+    };
+    expect(symlinkAliases(facets, primary)).to.deep.equal([
+      { namespace: 'hive://meta:9083', name: 'curated.orders', type: 'TABLE' },
+      { namespace: 'glue', name: 'orders', type: null },
+    ]);
+    expect(symlinkAliases({}, primary)).to.deep.equal([]);
+    expect(symlinkAliases({ symlinks: { identifiers: 'x' } }, primary)).to.deep.equal([]);
+  });
+
+  it('tells when a dataset page was opened under an alias name', () => {
+    const primary = { namespace: 's3://lake', name: 'curated/orders' };
+    expect(openedViaAlias({ namespace: 'hive://meta:9083', name: 'curated.orders' }, primary)).to.deep.equal({
+      namespace: 'hive://meta:9083',
+      name: 'curated.orders',
+    });
+    expect(openedViaAlias({ ...primary }, primary)).to.equal(null);
+    // Same name, another namespace: another name.
+    expect(openedViaAlias({ namespace: 'glue', name: 'curated/orders' }, primary)).to.not.equal(null);
   });
 });

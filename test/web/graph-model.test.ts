@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { LineageGraph, LineageNode } from '../../src/api/types.js';
 import { layeredLayout, placeInOrder } from '../../web/src/graph/layout.js';
-import { shortestPath, staleness, toModel } from '../../web/src/graph/model.js';
+import { describeNode, shortestPath, staleness, toModel } from '../../web/src/graph/model.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-06-10T12:00:00Z');
@@ -53,6 +53,36 @@ describe('web graph model', () => {
     expect(m.edges).to.have.length(6);
     expect(m.edges.find((e) => e.id === 'job:a:c2->dataset:w:o2')!.staleness).to.equal('stale');
     expect(m.edges.find((e) => e.id === 'job:a:c1->dataset:w:o1')!.staleness).to.equal('fresh');
+  });
+
+  it('names nodes of the same name apart: type and namespace; columns with their dataset', () => {
+    const same: LineageGraph = {
+      truncated: false,
+      graph: [
+        node('dataset:landing:orders', ['job:shop:report.orders_daily'], []),
+        node('dataset:warehouse:orders', [], []),
+        node('job:shop:report.orders_daily', ['dataset:shop:report.orders_daily'], ['dataset:landing:orders']),
+        node('dataset:shop:report.orders_daily', [], ['job:shop:report.orders_daily']),
+      ],
+    };
+    const names = toModel(same, NOW).nodes.map(describeNode);
+    expect(names).to.deep.equal([
+      'orders, dataset in landing',
+      'orders, dataset in warehouse',
+      'report.orders_daily, job in shop',
+      'report.orders_daily, dataset in shop',
+    ]);
+    expect(new Set(names).size).to.equal(4);
+    const field = (dataset: string, name: string): LineageNode => ({
+      id: `datasetField:w:${dataset}:${name}`,
+      type: 'DATASET_FIELD',
+      data: { namespace: 'w', dataset, datasetVersion: null, field: name, fieldType: null, inputFields: [] },
+      inEdges: [],
+      outEdges: [],
+    });
+    const columns = toModel({ truncated: false, graph: [field('cll_source1', 'a'), field('cll_source2', 'a')] }, NOW);
+    expect(columns.nodes.map((n) => n.label)).to.deep.equal(['cll_source1.a', 'cll_source2.a']);
+    expect(describeNode(columns.nodes[0])).to.equal('cll_source1.a, column in w');
   });
 
   it('dates staleness: a day, a week, older, unknown', () => {

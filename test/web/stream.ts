@@ -116,6 +116,15 @@ export function shopStream(now = Date.now()): Stream {
     { type: 'git', url: 'https://git.example.com/shop/dags/blob/main/daily_revenue.sql' },
     'SourceCodeLocationJobFacet',
   );
+  const errorMessage = facet(
+    {
+      message: 'relation "raw.customers" does not exist',
+      programmingLanguage: 'PYTHON',
+      stackTrace:
+        'Traceback (most recent call last):\n  File "ingest.py", line 12, in load\npsycopg2.errors.UndefinedTable',
+    },
+    'ErrorMessageRunFacet',
+  );
   const parent = facet({ run: { runId: runs.dag }, job: { namespace: JOB_NS, name: 'shop_dag' } }, 'ParentRunFacet');
   const events = [
     runEvent({
@@ -170,6 +179,7 @@ export function shopStream(now = Date.now()): Stream {
       runId: runs.ingestCustomers,
       eventType: 'FAIL',
       eventTime: at(3 * HOUR - MIN),
+      runFacets: { errorMessage },
     }),
     runEvent({
       ...job('transform.daily_revenue'),

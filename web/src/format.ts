@@ -74,3 +74,53 @@ export function qualitySummary(facets: Record<string, unknown> | null | undefine
   if (typeof rowCount === 'number') parts.push(counted(rowCount, 'row'));
   return parts.length > 0 ? parts.join('; ') : null;
 }
+
+/**
+ * The scale of a run duration chart: the longest duration of the finished runs (null: no run has a
+ * duration, as for a streaming job that only ever runs), and how many runs have none (still running, or
+ * never finished).
+ */
+export function durationScale(durations: (number | null | undefined)[]): { longest: number | null; open: number } {
+  const finished = durations.filter((d): d is number => typeof d === 'number' && Number.isFinite(d) && d >= 0);
+  return {
+    longest: finished.length > 0 ? Math.max(...finished) : null,
+    open: durations.length - finished.length,
+  };
+}
+
+export interface DatasetName {
+  namespace: string;
+  name: string;
+  /** The symlink identifier's `type` (`TABLE`), when it gives one. */
+  type?: string | null;
+}
+
+/**
+ * A dataset's other names: the `symlinks` facet's identifiers, each once, leaving out the dataset's own
+ * name (`primary`).
+ */
+export function symlinkAliases(
+  facets: Record<string, unknown> | null | undefined,
+  primary: DatasetName,
+): DatasetName[] {
+  const ids = (facets?.symlinks as { identifiers?: unknown } | undefined)?.identifiers;
+  if (!Array.isArray(ids)) return [];
+  const out: DatasetName[] = [];
+  for (const i of ids as { namespace?: unknown; name?: unknown; type?: unknown }[]) {
+    if (typeof i?.namespace !== 'string' || typeof i.name !== 'string') continue;
+    if (i.namespace === primary.namespace && i.name === primary.name) continue;
+    if (out.some((o) => o.namespace === i.namespace && o.name === i.name)) continue;
+    out.push({ namespace: i.namespace, name: i.name, type: typeof i.type === 'string' ? i.type : null });
+  }
+  return out;
+}
+
+/**
+ * The name a dataset page was opened under when it is not the dataset's own (a symlink alias: the API
+ * answers with the primary dataset); null when the page was opened under the dataset's name.
+ */
+export function openedViaAlias(asked: DatasetName, answered: DatasetName): DatasetName | null {
+  return asked.namespace === answered.namespace && asked.name === answered.name
+    ? null
+    : { namespace: asked.namespace, name: asked.name };
+}

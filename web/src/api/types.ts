@@ -55,6 +55,8 @@ export interface ColumnFieldData {
     jobName: string | null;
     transformationDescription: string | null;
     transformationType: string | null;
+    /** Every transformation the declaration in force states (the two fields above are the first's). */
+    transformations?: { type: unknown; subtype: unknown; description: unknown; masking: unknown }[];
   }[];
 }
 

@@ -56,10 +56,11 @@ function viewNode(n: LineageNode): ViewNode {
   }
   if (n.type === 'DATASET_FIELD') {
     const d = n.data as unknown as ColumnFieldData;
+    // `dataset.column`: columns of the same name in two datasets (`a` of two sources) read apart.
     return {
       id: n.id,
       kind: 'field',
-      label: d.field,
+      label: `${d.dataset}.${d.field}`,
       sub: d.dataset,
       namespace: d.namespace,
       name: d.dataset,
@@ -70,6 +71,15 @@ function viewNode(n: LineageNode): ViewNode {
   const namespace = d.namespace ?? d.id?.namespace ?? '';
   const name = d.name ?? d.id?.name ?? n.id;
   return { id: n.id, kind: 'dataset', label: name, sub: namespace, namespace, name, state: null };
+}
+
+/**
+ * A node for people and screen readers, telling apart nodes of the same name: `orders, dataset in
+ * warehouse`, `report.orders_daily, job in shop`, `staging.orders.id, column in postgres://db`.
+ */
+export function describeNode(n: ViewNode): string {
+  const kind = n.kind === 'field' ? 'column' : n.kind;
+  return n.namespace ? `${n.label}, ${kind} in ${n.namespace}` : `${n.label}, ${kind}`;
 }
 
 /** The answer of /lineage or /column-lineage as nodes and edges; `now` (or asOf) dates staleness. */

@@ -3,6 +3,7 @@ import { counted } from '../format';
 import { useMemo } from 'preact/hooks';
 import { api } from '../api/client';
 import type { ColumnFieldData } from '../api/types';
+import { columnMappings } from '../columns';
 import { ErrorBox, Loading, useAsync } from '../components/common';
 import { GraphCanvas } from '../graph/GraphCanvas';
 import { toModel } from '../graph/model';
@@ -23,9 +24,8 @@ export function ColumnLineagePage({ loc }: { loc: Location }) {
   const columns = (answer.data?.graph ?? [])
     .map((n) => ({ id: n.id, d: n.data as unknown as ColumnFieldData }))
     .sort((a, b) => `${a.d.dataset}.${a.d.field}`.localeCompare(`${b.d.dataset}.${b.d.field}`));
-  const rows = (answer.data?.graph ?? [])
-    .map((n) => n.data as unknown as ColumnFieldData)
-    .filter((d) => d.inputFields.length > 0);
+  // One row per input column → output column pair: the graph's edges, whichever jobs map them.
+  const mappings = useMemo(() => columnMappings(answer.data?.graph ?? []), [answer.data]);
   return (
     <main class="page lineage-page" data-testid="column-lineage-page">
       <h1>
@@ -62,7 +62,8 @@ export function ColumnLineagePage({ loc }: { loc: Location }) {
       {model && (
         <>
           <p class="summary" data-testid="graph-summary">
-            {counted(model.nodes.length, 'column')}, {counted(model.edges.length, 'mapping')}
+            {counted(model.nodes.length, 'column')}, {counted(mappings.length, 'mapping')} (input column → output
+            column, a row each in the table below)
           </p>
           {model.nodes.length > 0 && (
             <div class="lineage-body single">
@@ -110,35 +111,39 @@ export function ColumnLineagePage({ loc }: { loc: Location }) {
             </table>
           )}
           <table class="list" data-testid="column-mappings">
+            <caption>Mappings (input column → output column)</caption>
             <thead>
               <tr>
                 <th scope="col">Column</th>
                 <th scope="col">From</th>
                 <th scope="col">Job</th>
-                <th scope="col">Transformation</th>
+                <th scope="col">Transformations</th>
               </tr>
             </thead>
             <tbody>
-              {rows.flatMap((d) =>
-                d.inputFields.map((i) => (
-                  <tr data-column={`${d.dataset}.${d.field}`}>
-                    <td>
-                      <a href={paths.dataset(d.namespace, d.dataset)}>{d.dataset}</a>.<code>{d.field}</code>
-                    </td>
-                    <td>
-                      <a href={paths.dataset(i.namespace, i.dataset)}>{i.dataset}</a>.<code>{i.field}</code>
-                    </td>
-                    <td>
-                      {i.jobName && i.jobNamespace ? (
-                        <a href={paths.job(i.jobNamespace, i.jobName)}>{i.jobName}</a>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
-                    <td>{[i.transformationType, i.transformationDescription].filter(Boolean).join(': ') || '—'}</td>
-                  </tr>
-                )),
-              )}
+              {mappings.map((m) => (
+                <tr data-column={`${m.output.dataset}.${m.output.field}`}>
+                  <td>
+                    <a href={paths.dataset(m.output.namespace, m.output.dataset)}>{m.output.dataset}</a>.
+                    <code>{m.output.field}</code>
+                  </td>
+                  <td>
+                    <a href={paths.dataset(m.input.namespace, m.input.dataset)}>{m.input.dataset}</a>.
+                    <code>{m.input.field}</code>
+                  </td>
+                  <td>
+                    {m.jobs.length === 0
+                      ? '—'
+                      : m.jobs.map((j, k) => (
+                          <>
+                            {k > 0 && ', '}
+                            <a href={paths.job(j.namespace, j.name)}>{j.name}</a>
+                          </>
+                        ))}
+                  </td>
+                  <td data-testid="transformations">{m.transformations.join(', ') || '—'}</td>
+                </tr>
+              ))}
             </tbody>
           </table>
         </>

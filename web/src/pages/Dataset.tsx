@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, api } from '../api/client';
 import type { Dataset, DatasetField, DatasetVersion, LineageJobData } from '../api/types';
 import { ErrorBox, Facets, KindBadge, Loading, Section, StateBadge, Tabs, useAsync } from '../components/common';
-import { formatTime, qualitySummary, shortId } from '../format';
+import { formatTime, openedViaAlias, qualitySummary, shortId, symlinkAliases } from '../format';
 import { nodeIds, paths, type Location } from '../router';
 
 export interface SchemaChange {
@@ -271,7 +271,9 @@ export function DatasetPage({ ns, name, loc }: { ns: string; name: string; loc: 
   const tab = loc.params.get('tab') ?? 'schema';
   const ds = useAsync((signal) => api.dataset(ns, name, signal), [ns, name]);
   const [updated, setUpdated] = useState<Dataset | null>(null);
-  const d = updated && updated.name === name && updated.namespace === ns ? updated : ds.data;
+  // Opened through a symlink alias, the API answers with the primary: a tag edit answers the primary too.
+  const d =
+    updated && ds.data && updated.name === ds.data.name && updated.namespace === ds.data.namespace ? updated : ds.data;
   if (ds.error)
     return (
       <main class="page">
@@ -285,6 +287,9 @@ export function DatasetPage({ ns, name, loc }: { ns: string; name: string; loc: 
       </main>
     );
   const id = nodeIds.dataset(d.namespace, d.name);
+  const via = openedViaAlias({ namespace: ns, name }, d);
+  const aliases = symlinkAliases(d.facets, d);
+  if (via && !aliases.some((a) => a.namespace === via.namespace && a.name === via.name)) aliases.unshift(via);
   return (
     <main class="page" data-testid="dataset-page">
       <p class="crumbs">
@@ -294,8 +299,33 @@ export function DatasetPage({ ns, name, loc }: { ns: string; name: string; loc: 
       <h1>
         <KindBadge kind="dataset" /> <span data-testid="title">{d.name}</span>
       </h1>
+      {via && (
+        <p class="note" data-testid="opened-via-alias">
+          Opened via the alias <span class="muted">{via.namespace}</span> <strong>{via.name}</strong>: this is the
+          dataset it names,{' '}
+          <a href={paths.dataset(d.namespace, d.name)} data-testid="canonical">
+            <span class="muted">{d.namespace}</span> {d.name}
+          </a>
+          .
+        </p>
+      )}
       {d.description && <p>{d.description}</p>}
       <dl class="facts">
+        {aliases.length > 0 && (
+          <>
+            <dt>Also known as</dt>
+            <dd>
+              <ul class="plain" data-testid="aliases">
+                {aliases.map((a) => (
+                  <li data-namespace={a.namespace} data-name={a.name}>
+                    <span class="muted">{a.namespace}</span> {a.name}
+                    {a.type ? <span class="muted"> ({a.type})</span> : null}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        )}
         <dt>Source</dt>
         <dd>{d.sourceName ?? '—'}</dd>
         <dt>Current version</dt>

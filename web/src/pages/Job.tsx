@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api/client';
 import type { Job, Run } from '../api/types';
 import { ErrorBox, Facets, KindBadge, Loading, Pager, StateBadge, Tabs, useAsync } from '../components/common';
-import { formatDuration, formatTime, shortId } from '../format';
+import { counted, durationScale, formatDuration, formatTime, shortId } from '../format';
 import { nodeIds, paths, type Location } from '../router';
 import { readPage } from './Browse';
 import { TagEditor } from './Dataset';
@@ -12,7 +12,15 @@ import { TagEditor } from './Dataset';
 export function RunChart({ runs }: { runs: Run[] }) {
   const shown = [...runs].reverse();
   if (shown.length === 0) return null;
-  const max = Math.max(1, ...shown.map((r) => r.durationMs ?? 0));
+  const { longest, open } = durationScale(shown.map((r) => r.durationMs));
+  if (longest === null)
+    return (
+      <p class="muted" data-testid="run-chart-empty">
+        No finished runs to chart: {counted(open, 'run')} without a duration (still running or never ended).
+      </p>
+    );
+  // A scale of at least 1 ms, so runs that all took 0 ms still draw.
+  const max = Math.max(1, longest);
   const w = 640;
   const top = 18; // room for the scale's label above the bars
   const h = 110;
@@ -28,7 +36,8 @@ export function RunChart({ runs }: { runs: Run[] }) {
         <line x1="30" y1={top + h} x2={w} y2={top + h} class="axis" />
         <line x1="30" y1={top} x2="30" y2={top + h} class="axis" />
         <text x="34" y="12" class="tick">
-          longest: {formatDuration(max)}
+          longest: {formatDuration(longest)}
+          {open > 0 ? ` · ${open} without a duration` : ''}
         </text>
         {shown.map((r, i) => {
           const bh = r.durationMs ? Math.max(2, (r.durationMs / max) * h) : 2;
@@ -91,8 +100,12 @@ interface ListPagesProps {
 }
 
 function Runs({ job, page }: { job: Job; page: number }) {
+  // Each answer keeps the page it was asked for: while the next page loads, the pager names the rows shown.
   const runs = useAsync(
-    (signal) => api.jobRuns(job.namespace, job.name, { limit: RUNS_PAGE, offset: (page - 1) * RUNS_PAGE }, signal),
+    (signal) =>
+      api
+        .jobRuns(job.namespace, job.name, { limit: RUNS_PAGE, offset: (page - 1) * RUNS_PAGE }, signal)
+        .then((answer) => ({ ...answer, page })),
     [job.namespace, job.name, page],
   );
   if (runs.error) return <ErrorBox error={runs.error} onRetry={runs.reload} />;
@@ -101,13 +114,13 @@ function Runs({ job, page }: { job: Job; page: number }) {
     <ListPages
       job={job}
       tab="runs"
-      page={page}
+      page={runs.data.page}
       size={RUNS_PAGE}
       total={runs.data.totalCount}
       shown={runs.data.runs.length}
     />
   );
-  if (runs.data.runs.length === 0 && page > 1) return pages;
+  if (runs.data.runs.length === 0 && runs.data.page > 1) return pages;
   return (
     <>
       <RunChart runs={runs.data.runs} />
@@ -151,7 +164,9 @@ function Runs({ job, page }: { job: Job; page: number }) {
 function Versions({ job, page }: { job: Job; page: number }) {
   const versions = useAsync(
     (signal) =>
-      api.jobVersions(job.namespace, job.name, { limit: VERSIONS_PAGE, offset: (page - 1) * VERSIONS_PAGE }, signal),
+      api
+        .jobVersions(job.namespace, job.name, { limit: VERSIONS_PAGE, offset: (page - 1) * VERSIONS_PAGE }, signal)
+        .then((answer) => ({ ...answer, page })),
     [job.namespace, job.name, page],
   );
   if (versions.error) return <ErrorBox error={versions.error} onRetry={versions.reload} />;
@@ -159,8 +174,11 @@ function Versions({ job, page }: { job: Job; page: number }) {
   const total = versions.data.totalCount;
   if (total === 0) return <p class="muted">No version yet (a version is made when a run ends).</p>;
   const shown = versions.data.versions.length;
-  const pages = <ListPages job={job} tab="versions" page={page} size={VERSIONS_PAGE} total={total} shown={shown} />;
-  if (shown === 0 && page > 1) return pages;
+  const shownPage = versions.data.page;
+  const pages = (
+    <ListPages job={job} tab="versions" page={shownPage} size={VERSIONS_PAGE} total={total} shown={shown} />
+  );
+  if (shown === 0 && shownPage > 1) return pages;
   return (
     <div data-testid="job-versions">
       <p class="muted">

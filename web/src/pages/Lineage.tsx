@@ -7,7 +7,7 @@ import { api, type Direction } from '../api/client';
 import { ErrorBox, Loading, StateBadge, useAsync } from '../components/common';
 import { ago, formatTime } from '../format';
 import { GraphCanvas } from '../graph/GraphCanvas';
-import { shortestPath, toModel, type GraphModel, type ViewNode } from '../graph/model';
+import { describeNode, shortestPath, toModel, type GraphModel, type ViewNode } from '../graph/model';
 import { navigate, paths, type LineageState, type Location } from '../router';
 
 const DIRECTIONS: [Direction, string][] = [
@@ -150,9 +150,13 @@ function NodeList({
               data-node-id={n.id}
               data-kind={n.kind}
               data-state={n.state ?? undefined}
+              aria-label={describeNode(n)}
             >
               <span class={`dot kind-${n.kind} state-${(n.state ?? 'none').toLowerCase()}`} aria-hidden="true" />
-              {n.label}
+              <span class="node-name">{n.label}</span>
+              <span class="node-meta" aria-hidden="true">
+                {n.kind} · {n.namespace}
+              </span>
             </button>
           </li>
         ))}

@@ -4,6 +4,7 @@ import type { Run, VersionRef } from '../api/types';
 import { ErrorBox, Facets, Loading, Section, StateBadge, useAsync } from '../components/common';
 import { formatDuration, formatTime, shortId } from '../format';
 import { paths } from '../router';
+import { runError, upstreamRuns } from '../run';
 
 function VersionList({ versions, testid }: { versions: VersionRef[]; testid: string }) {
   if (versions.length === 0) return <p class="muted">none</p>;
@@ -53,7 +54,8 @@ export function RunPage({ id }: { id: string }) {
   const job = self?.job;
   const parent = (run.facets as { parent?: { run?: { runId?: string }; job?: { namespace?: string; name?: string } } })
     .parent;
-  const upstream = lineage.runs.slice(1);
+  const upstream = upstreamRuns(lineage);
+  const failure = runError(run.facets);
   return (
     <main class="page" data-testid="run-page">
       <p class="crumbs">
@@ -67,6 +69,20 @@ export function RunPage({ id }: { id: string }) {
       <h1>
         Run <code data-testid="title">{run.id}</code> <StateBadge state={run.state} />
       </h1>
+      {failure && (
+        <div class="run-error" data-testid="run-error">
+          <p>
+            <strong>Error{failure.programmingLanguage ? ` (${failure.programmingLanguage})` : ''}:</strong>{' '}
+            <span data-testid="run-error-message">{failure.message}</span>
+          </p>
+          {failure.stackTrace && (
+            <details>
+              <summary>Stack trace</summary>
+              <pre class="json">{failure.stackTrace}</pre>
+            </details>
+          )}
+        </div>
+      )}
       <dl class="facts">
         <dt>Job</dt>
         <dd>{job?.namespace && job.name ? <a href={paths.job(job.namespace, job.name)}>{job.name}</a> : '—'}</dd>
@@ -111,15 +127,20 @@ export function RunPage({ id }: { id: string }) {
           <VersionList versions={run.outputVersions} testid="output-versions" />
         </Section>
       </div>
-      <Section title="Upstream runs (who wrote what this run read)" id="upstream">
+      <Section title="Upstream runs (who wrote the versions this run read, and so on upstream)" id="upstream">
         {upstream.length === 0 ? (
           <p class="muted">No run wrote the versions this run read.</p>
         ) : (
           <table class="list" data-testid="upstream-runs">
+            <caption>
+              Hops: 1 wrote a version this run read; 2 wrote a version that a hop-1 run read; and so on.
+            </caption>
             <thead>
               <tr>
+                <th scope="col">Hops</th>
                 <th scope="col">Run</th>
                 <th scope="col">Job</th>
+                <th scope="col">Wrote (read by)</th>
                 <th scope="col">State</th>
                 <th scope="col">Started</th>
                 <th scope="col">Ended</th>
@@ -127,24 +148,41 @@ export function RunPage({ id }: { id: string }) {
             </thead>
             <tbody>
               {upstream.map((u) => (
-                <tr data-run={u.run.id}>
+                <tr data-run={u.entry.run.id} data-hops={u.hops ?? undefined}>
+                  <td>{u.hops ?? '—'}</td>
                   <td>
-                    <a href={paths.run(u.run.id)}>
-                      <code>{shortId(u.run.id)}</code>
+                    <a href={paths.run(u.entry.run.id)}>
+                      <code>{shortId(u.entry.run.id)}</code>
                     </a>
                   </td>
                   <td>
-                    {u.job.namespace && u.job.name ? (
-                      <a href={paths.job(u.job.namespace, u.job.name)}>{u.job.name}</a>
+                    {u.entry.job.namespace && u.entry.job.name ? (
+                      <a href={paths.job(u.entry.job.namespace, u.entry.job.name)}>{u.entry.job.name}</a>
                     ) : (
                       '—'
                     )}
                   </td>
-                  <td>
-                    <StateBadge state={u.run.status} />
+                  <td data-testid="wrote">
+                    {u.wrote.map((w, k) => (
+                      <>
+                        {k > 0 && '; '}
+                        <a href={paths.dataset(w.namespace, w.name)}>{w.name}</a> (
+                        {w.readBy === self?.run.id ? (
+                          'this run'
+                        ) : (
+                          <a href={paths.run(w.readBy)}>
+                            run <code>{shortId(w.readBy)}</code>
+                          </a>
+                        )}
+                        )
+                      </>
+                    ))}
                   </td>
-                  <td>{formatTime(u.run.start)}</td>
-                  <td>{formatTime(u.run.end)}</td>
+                  <td>
+                    <StateBadge state={u.entry.run.status} />
+                  </td>
+                  <td>{formatTime(u.entry.run.start)}</td>
+                  <td>{formatTime(u.entry.run.end)}</td>
                 </tr>
               ))}
             </tbody>
