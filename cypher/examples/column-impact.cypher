@@ -23,12 +23,16 @@ WITH DISTINCT f, g
 MATCH (gd:Dataset {namespace: g.namespace, name: g.dataset})
 WHERE NOT gd:Deleted
 WITH f, g, COLLECT { MATCH (gd)<-[:VERSION_OF]-(v:DatasetVersion) WHERE v.`facet.columnLineage` IS NOT NULL
-  RETURN v.`facet.columnLineage` ORDER BY v.createdAt DESC, v.id DESC LIMIT 1 }[0] AS declaration
+  RETURN [v.`facet.columnLineage`, v.fields] ORDER BY v.createdAt DESC, v.id DESC LIMIT 1 }[0] AS declared
+WITH f, g, declared[0] AS declaration, declared[1] AS schema
 // The declared inputs of g: the part of the facet after `"<g>":{"inputFields":[` up to the next column's,
-// and the dataset-wide `dataset` list, which applies to every column the facet names.
-WITH f, g, declaration, split(declaration, '"' + g.name + '":{"inputFields":[') AS cut
-WITH f, g, declaration, CASE WHEN size(cut) > 1 THEN split(cut[1], '"inputFields":[')[0]
-  + coalesce(split(split(declaration, '"dataset":[')[1], '"fields":{')[0], '') ELSE '' END AS listed
+// and the dataset-wide `dataset` list, which applies to every column the facet names and to every top-level
+// column of the declaring version's schema (its `fields` JSON, `{"name":…` first; a nested column of the same
+// name as g, where g is not a top-level column, passes this text test too).
+WITH f, g, declaration, schema, split(declaration, '"' + g.name + '":{"inputFields":[') AS cut,
+  coalesce(split(split(declaration, '"dataset":[')[1], '"fields":{')[0], '') AS datasetWide
+WITH f, g, declaration, CASE WHEN size(cut) > 1 THEN split(cut[1], '"inputFields":[')[0] + datasetWide
+  WHEN coalesce(schema, '') CONTAINS ('{"name":"' + g.name + '"') THEN datasetWide ELSE '' END AS listed
 MATCH (i:DatasetField)-[r:FEEDS]->(g)
 // The facet may name the input's dataset by its primary name or by a symlink alias of it (FEEDS starts at
 // the primary's column). One object per `{"`: an input's namespace, name and field are keys of the same object.

@@ -6,8 +6,10 @@
 // Params: $datasets ([{namespace, name}]), $at (ISO datetime string, or null for "now"), $endOfTime (DateTime: the
 //   bound of "now", later than any event)
 // Returns one row per existing dataset: {namespace, name, declaration (the facet's JSON text, or null when the
-//   dataset never declared column lineage by then), hasAny (it declared column lineage in some version),
-//   versionAt (id of its newest version created at or before $at; null when $at is null or none)}
+//   dataset never declared column lineage by then), declarationFields (the `fields` JSON of the version carrying
+//   that facet: the columns its dataset-wide inputs feed besides those it names; null without a schema),
+//   hasAny (it declared column lineage in some version), versionAt (id of its newest version created at or
+//   before $at; null when $at is null or none)}
 UNWIND $datasets AS ref
 MATCH (d:Dataset {namespace: ref.namespace, name: ref.name})
 // The count ingestion keeps (ingest/run-outputs.cypher): a dataset none of whose versions declares column
@@ -24,7 +26,7 @@ OPTIONAL CALL (d, at, hasAny) {
       AND v.id IS NOT NULL AND v.`facet.columnLineage` IS NOT NULL
     RETURN v ORDER BY v.namespace DESC, v.name DESC, v.createdAt DESC, v.id DESC LIMIT 1
   }
-  RETURN v.`facet.columnLineage` AS declaration
+  RETURN v.`facet.columnLineage` AS declaration, v.fields AS declarationFields
 }
 OPTIONAL CALL (d, at) {
   WITH d, at WHERE at IS NOT NULL
@@ -35,4 +37,4 @@ OPTIONAL CALL (d, at) {
   }
   RETURN v.id AS versionAt
 }
-RETURN d.namespace AS namespace, d.name AS name, declaration, hasAny, versionAt
+RETURN d.namespace AS namespace, d.name AS name, declaration, declarationFields, hasAny, versionAt

@@ -207,7 +207,14 @@ export const catalogue = {
   ),
   'lineage/column-declarations': query(
     { datasets: field<EntityRef[]>(), at: strOrNull, endOfTime: dateTime },
-    { namespace: str, name: str, declaration: strOrNull, hasAny: bool, versionAt: strOrNull },
+    {
+      namespace: str,
+      name: str,
+      declaration: strOrNull,
+      declarationFields: strOrNull,
+      hasAny: bool,
+      versionAt: strOrNull,
+    },
   ),
   'lineage/column-graph': query(
     { startIds: strings, withDownstream: bool, maxNodes: integer },

@@ -18,7 +18,12 @@ import type {
 } from '../api/types.js';
 import { FACET_PREFIX, facetsFromProps } from '../domain/facets.js';
 import { parseStamps, wins, type Stamp } from '../domain/facet-stamps.js';
-import { columnLineage as columnLineageEntries, pathOwners, schemaFields } from '../domain/openlineage/normalize.js';
+import {
+  columnLineage as columnLineageEntries,
+  pathOwners,
+  schemaFields,
+  topLevelColumns,
+} from '../domain/openlineage/normalize.js';
 import { toNative } from './db.js';
 import { iso } from './time.js';
 import { compareText } from '../domain/compare.js';
@@ -119,14 +124,16 @@ const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
  * A `columnLineage` facet as Marquez's `Dataset.columnLineage`: one entry per output column with its input
  * columns as `{namespace, dataset, field, transformationDescription, transformationType}`, null when the
  * dataset has no such facet. Entries and inputs are read as column lineage reads them (normalize.ts: both
- * forms of the facet, dataset-wide inputs under every output column). An input's transformation is its
+ * forms of the facet, dataset-wide inputs under every output column: those the facet names, and the
+ * top-level columns of `fieldsJson`, the dataset's schema). An input's transformation is its
  * first one, as GET /column-lineage reports it; ColumnLineage 1-0-x's one transformation per output column
  * is its every input's, as Marquez copies it. Marquez's output column carries its first input's.
  */
-function marquezColumnLineage(facet: unknown): Dataset['columnLineage'] {
+function marquezColumnLineage(facet: unknown, fieldsJson: unknown): Dataset['columnLineage'] {
   if (!facet || typeof facet !== 'object' || !(facet as Props).fields || typeof (facet as Props).fields !== 'object')
     return null;
-  return columnLineageEntries(facet as Props).map((entry) => {
+  const columns = topLevelColumns(schemaFields(json<Props[]>(fieldsJson, [])));
+  return columnLineageEntries(facet as Props, columns).map((entry) => {
     const inputFields = entry.inputFields.map((i) => ({
       namespace: i.namespace,
       dataset: i.name,
@@ -203,7 +210,7 @@ export function toDataset(raw: unknown): Dataset {
     lastLifecycleState: (d.lastLifecycleState as string | undefined) ?? null,
     description: (d.description as string | undefined) ?? null,
     currentVersion: (d.currentVersion as string | undefined) ?? null,
-    columnLineage: marquezColumnLineage(facets.columnLineage),
+    columnLineage: marquezColumnLineage(facets.columnLineage, d.fields),
     facets,
     deleted: Boolean(d.isDeleted),
   };

@@ -28,7 +28,10 @@ export const EVENT_LIMITS = {
   symlinksPerEvent: 1000,
   /** Schema columns over all datasets of one event, nested columns included. */
   fieldsPerEvent: 20_000,
-  /** Column-lineage input columns over all output columns of one event. */
+  /**
+   * Column-lineage mappings (input column → output column) over all output columns of one event; a dataset-wide
+   * input counts once per output column it feeds (normalize.ts, `columnLineage`).
+   */
   columnLineageInputsPerEvent: 20_000,
   /** Distinct facet names in one event (each name becomes a node property key `facet.<name>`). */
   facetNamesPerEvent: 128,

@@ -187,14 +187,28 @@ export function mergeInputs(inputs: ColumnLineageInput[]): ColumnLineageInput[] 
 }
 
 /**
+ * The output columns a column-lineage facet's dataset-wide inputs feed besides those it names under
+ * `fields`: the schema's top-level columns, each name once. Not the members of STRUCT columns: producers
+ * that spread dataset-wide inputs themselves (Spark without `datasetLineageEnabled`) list them under the
+ * top-level output columns, and the FEEDS edges stay proportional to the schema's width, not its depth.
+ * A nested column named under `fields` gets them too (docs/lineage.md, "Dataset-wide inputs").
+ */
+export function topLevelColumns(fields: readonly SchemaField[] | null): string[] {
+  return fields ? [...new Set(fields.map((f) => f.name))] : [];
+}
+
+/**
  * `columnLineage.fields` as entries sorted by output column, so equal facets give equal output.
  * ColumnLineage 1-2-0 adds `dataset`: input columns that affect the whole output dataset (filters,
  * joins, grouping, sorting), stated once instead of under every output column. They feed every
- * output column the facet names, exactly as if each column had listed them (which is how producers
- * without that option write the same lineage), so impact analysis through a filter column is the
- * same whichever form the producer chose.
+ * output column: each one the facet names under `fields`, and each of `columns`, the output's schema
+ * columns (`topLevelColumns`: of the schema sent with the facet at ingest, of the declaring version's
+ * or the dataset's schema when a stored facet is read), exactly as if each column had listed them
+ * (which is how producers without that option write the same lineage), so impact analysis through a
+ * filter column is the same whichever form the producer chose. A column of `columns` that the facet
+ * does not name has an entry only when there are dataset-wide inputs.
  */
-export function columnLineage(facet: Obj | undefined): ColumnLineageEntry[] {
+export function columnLineage(facet: Obj | undefined, columns: readonly string[] = []): ColumnLineageEntry[] {
   if (!facet || !isObj(facet.fields)) return [];
   const datasetWide = Array.isArray(facet.dataset)
     ? facet.dataset
@@ -204,8 +218,10 @@ export function columnLineage(facet: Obj | undefined): ColumnLineageEntry[] {
         )
     : [];
   const entries: ColumnLineageEntry[] = [];
+  const named = new Set<string>();
   for (const [field, outputColumn] of Object.entries(facet.fields)) {
     if (!isObj(outputColumn)) continue;
+    named.add(field);
     const own = Array.isArray(outputColumn.inputFields)
       ? outputColumn.inputFields
           .filter(isObj)
@@ -213,6 +229,9 @@ export function columnLineage(facet: Obj | undefined): ColumnLineageEntry[] {
       : [];
     entries.push({ field, inputFields: mergeInputs([...own, ...datasetWide]) });
   }
+  if (datasetWide.length > 0)
+    for (const field of new Set(columns))
+      if (!named.has(field)) entries.push({ field, inputFields: mergeInputs(datasetWide) });
   return entries.sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0));
 }
 
@@ -226,6 +245,7 @@ function dataSource(facet: Obj | undefined, namespace: string): NormalizedDatase
 export function normalizeDataset(raw: Obj): NormalizedDataset {
   const namespace = raw.namespace as string;
   const { facets, deleted } = splitFacets(raw.facets);
+  const fields = facets.schema ? schemaFields(facets.schema.fields) : null;
   return {
     namespace,
     name: raw.name as string,
@@ -233,13 +253,15 @@ export function normalizeDataset(raw: Obj): NormalizedDataset {
     deletedFacets: deleted,
     inputFacets: splitFacets(raw.inputFacets).facets,
     outputFacets: splitFacets(raw.outputFacets).facets,
-    fields: facets.schema ? schemaFields(facets.schema.fields) : null,
+    fields,
     source: dataSource(facets.dataSource, namespace),
     description: str(facets.documentation?.description),
     lifecycleState: str(facets.lifecycleStateChange?.lifecycleStateChange),
     datasetType: str(facets.datasetType?.datasetType),
     symlinks: symlinks(facets.symlinks),
-    columnLineage: columnLineage(facets.columnLineage),
+    // Dataset-wide inputs feed the columns of the schema sent with the facet (a stored facet is read with
+    // its version's schema: src/store/lineage/columns.ts).
+    columnLineage: columnLineage(facets.columnLineage, topLevelColumns(fields)),
   };
 }
 

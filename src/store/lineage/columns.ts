@@ -15,6 +15,7 @@ import {
   mergeInputs,
   schemaColumns,
   schemaFields,
+  topLevelColumns,
 } from '../../domain/openlineage/normalize.js';
 import type { ColumnLineageInput } from '../../domain/openlineage/types.js';
 import { columnAnswer, type ColumnCandidate, type ColumnInput } from '../../domain/lineage/column-walk.js';
@@ -203,7 +204,10 @@ export class ColumnLineage {
     for (const r of recs) {
       const json = r.get('declaration') as string | null;
       const facet = json === null ? null : (parseJson(json) as Props | null);
-      const fields = facet === null ? null : new Map(columnLineageEntries(facet).map((e) => [e.field, e.inputFields]));
+      // Dataset-wide inputs feed the columns of the declaring version's schema too, as at ingest.
+      const columns = topLevelColumns(schemaFields(parseJson(r.get('declarationFields'))));
+      const fields =
+        facet === null ? null : new Map(columnLineageEntries(facet, columns).map((e) => [e.field, e.inputFields]));
       // No declaration anywhere (lineage known only from JobEvents): every FEEDS edge counts, now.
       out.set(datasetNodeId(r.get('namespace'), r.get('name')), {
         fields,

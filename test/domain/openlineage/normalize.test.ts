@@ -701,6 +701,65 @@ describe('OpenLineage parseEvent', () => {
       ]);
     });
 
+    describe('dataset-wide column-lineage inputs (ColumnLineage 1-2-0 `dataset`)', () => {
+      const filter = {
+        namespace: 'trino',
+        name: 'report.orders_daily',
+        field: 'day',
+        transformations: [{ type: 'INDIRECT', subtype: 'FILTER' }],
+      };
+      const schema = (...names: string[]) => ({ fields: names.map((name) => ({ name, type: 'varchar' })) });
+      const output = (facets: Record<string, unknown>) => parsed(withOutput({ facets })).outputs[0];
+
+      it('feed every top-level column of the schema sent with the facet, with `fields: {}` too', () => {
+        const out = output({ schema: schema('day', 'total'), columnLineage: { fields: {}, dataset: [filter] } });
+        expect(out.columnLineage).to.deep.equal([
+          { field: 'day', inputFields: [filter] },
+          { field: 'total', inputFields: [filter] },
+        ]);
+      });
+
+      it('feed the schema columns the facet does not name as well as those it names', () => {
+        const amount = { namespace: 'trino', name: 'report.orders_daily', field: 'amount', transformations: [] };
+        const out = output({
+          schema: schema('day', 'total'),
+          columnLineage: {
+            fields: { total: { inputFields: [amount] }, extra: { inputFields: [] } },
+            dataset: [{ ...filter, field: 'id' }],
+          },
+        });
+        const id = { ...filter, field: 'id' };
+        expect(out.columnLineage).to.deep.equal([
+          { field: 'day', inputFields: [id] },
+          { field: 'extra', inputFields: [id] },
+          { field: 'total', inputFields: [amount, id] },
+        ]);
+      });
+
+      it('feed the top-level columns only (a STRUCT, not its members), each name once', () => {
+        const out = output({
+          schema: {
+            fields: [
+              { name: 'addr', type: 'struct', fields: [{ name: 'city', type: 'varchar' }] },
+              { name: 'day', type: 'date' },
+              { name: 'day', type: 'date' },
+            ],
+          },
+          columnLineage: { fields: { 'addr.city': { inputFields: [] } }, dataset: [filter] },
+        });
+        expect(out.columnLineage.map((c) => c.field)).to.deep.equal(['addr', 'addr.city', 'day']);
+      });
+
+      it('without a schema, feed only the columns the facet names; without them, schema columns get nothing', () => {
+        expect(output({ columnLineage: { fields: {}, dataset: [filter] } }).columnLineage).to.deep.equal([]);
+        const amount = { namespace: 'trino', name: 'report.orders_daily', field: 'amount', transformations: [] };
+        expect(
+          output({ schema: schema('day', 'total'), columnLineage: { fields: { total: { inputFields: [amount] } } } })
+            .columnLineage,
+        ).to.deep.equal([{ field: 'total', inputFields: [amount] }]);
+      });
+    });
+
     it('reads job location only from sourceCodeLocation.url, and jobType fields that are missing as null', () => {
       const event = parsed(
         withJobFacets({
