@@ -264,7 +264,7 @@ describe('impact query plans', () => {
     expect(ops.filter((o) => /Scan/.test(o.op))).to.deep.equal([]);
   });
 
-  it('schema changes: a range seek on version creation time, and pruning BFS counts downstream', async () => {
+  it('schema changes: a range seek on version commit time, previous version sought, pruning BFS counts', async () => {
     const ops = await explain(impactQuery('schema-changes', 'downstream', maxRelsFor('dataset', 20)), {
       since: view.windowStart,
       namespace: null,
@@ -273,8 +273,14 @@ describe('impact query plans', () => {
       limit: neo4j.int(1001),
     });
     expect(
-      ops.some((o) => /NodeIndexSeekByRange/.test(o.op) && /v:DatasetVersion\(createdAt\)/.test(o.details)),
+      ops.some((o) => /NodeIndexSeekByRange/.test(o.op) && /v:DatasetVersion\(committedAt\)/.test(o.details)),
       ops.map((o) => `${o.op} ${o.details}`).join('\n'),
+    ).to.equal(true);
+    // The previous committed version: one entry of the commit-order index, not a walk over every version.
+    expect(
+      ops.some(
+        (o) => o.op === 'NodeIndexSeek' && /o:DatasetVersion\(namespace, name, committedAt, id\)/.test(o.details),
+      ),
     ).to.equal(true);
     expect(ops.map((o) => o.op)).to.include('VarLengthExpand(Pruning,BFS,All)');
     expect(ops.filter((o) => /Scan/.test(o.op))).to.deep.equal([]);
