@@ -31,19 +31,22 @@
 //   $pointInTime (boolean: an explicit asOf, so runs and dataset versions are answered as of then),
 //   $facets (boolean: the nodes' facets and every property, else the fields a graph view needs),
 //   $runDetails (boolean: the latest run's facets and dataset versions, else its state and times),
-//   $maxNodes (integer: at most this many nodes; the service asks for one more than its cap to detect truncation),
+//   $maxNodes (integer: at most this many nodes, the nearest; `truncated` says the walk reached more),
 //   $chunk (integer: most nodes per record)
-// Returns records of up to $chunk nodes each, in the walk's order: nodes, a list of [isJob, out, node] where
-//   node is the projection src/store/mappers.ts reads (toJob / toDataset):
-//   n {<properties>, inputs ([[namespace, name]]: a job's input edges in view, [] for a dataset), tags ([name]),
-//   fieldTags ([[field, tag]]), latestRun (the job's latest run at $asOf: r {.*, reads, wrote: the versions
-//   it read / wrote, v {.*} without their `fields`}, or null), version (a dataset's current version at
-//   $asOf when $pointInTime: v {.id, .fields, .lifecycleState, .placeholder, committedAt}, else null)}; and out is
-//   the node's outgoing edges in view (a job's outputs, all of them: the service sets the job's `outputs` from them; a
-//   dataset's consumers in the answer) as
-//   {to: [namespace, name], firstSeenAt, lastSeenAt, lastRunId, lastRunState}. Temporal properties as ISO
-//   strings (decoding driver DateTimes costs more than the rest of the rendering).
-// The service keeps the edges whose both ends are in the result.
+// Returns records of up to $chunk nodes each, the nodes in node id order across the records (every
+//   dataset before every job), so that the service writes each node to the client as it arrives:
+//   truncated (boolean, the same in every record), at (the record's first node's position) and nodes,
+//   a list of [isJob, out, in, node] where node is the projection src/store/mappers.ts reads (toJob /
+//   toDataset, lineageNodeData):
+//   n {<properties>, inputs and outputs ([[namespace, name]]: a job's edges in view, all of them; [] for
+//   a dataset), tags ([name]), fieldTags ([[field, tag]]), latestRun (the job's latest run at $asOf:
+//   r {.*, reads, wrote: the versions it read / wrote, v {.*} without their `fields`}, or null), version
+//   (a dataset's current version at $asOf when $pointInTime: v {.id, .fields, .lifecycleState,
+//   .placeholder, committedAt}, else null)}; out and in are a dataset's edges in view to and from the
+//   answer's jobs ([] for a job: its edges in the answer are its datasets'), each
+//   {to | from: [namespace, name], firstSeenAt, lastSeenAt, lastRunId, lastRunState}, so each edge of
+//   the answer is rendered once. Temporal properties as ISO strings (decoding driver DateTimes costs
+//   more than the rest of the rendering).
 // Kept short (the store strips these comments before sending): the text is sent with every request.
 MATCH (s) WHERE elementId(s) = $startId
 MATCH (s)(()-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf AND any(i IN range(0,
@@ -51,17 +54,23 @@ MATCH (s)(()-[e:INPUT_TO|PRODUCES WHERE CASE WHEN $pointInTime THEN e.firstSeenA
   ELSE e.lastSeenAt >= $windowStart OR e.current END]->/*downstream*/(x)
     WHERE CASE WHEN $pointInTime THEN x.createdAt <= $asOf AND NOT (coalesce(x.isDeleted, false)
       AND coalesce(x.deletedAt, x.createdAt) <= $asOf) ELSE NOT x:Deleted END){0, 42 /*maxRels*/}(n)
-WITH DISTINCT n LIMIT $maxNodes
-// The answer's nodes: a dataset's `out` edges are read only to them (a hub read by thousands of jobs
-// answers a handful of them in an upstream graph).
-WITH collect(n) AS members
+WITH DISTINCT n LIMIT $maxNodes + 1
+// The answer's nodes: the nearest $maxNodes (one more tells that the walk went further), in node id order
+// (`dataset:<namespace>:<name>`, then `job:...`; Cypher orders strings by code unit, as the service does).
+// A dataset's edges are read only to them (a hub read by thousands of jobs answers a handful of them in an
+// upstream graph).
+WITH collect(n) AS found
+UNWIND found[0..$maxNodes] AS m
+WITH size(found) > $maxNodes AS truncated, m
+  ORDER BY CASE WHEN m:Job THEN 'job:' ELSE 'dataset:' END + m.namespace + ':' + m.name
+WITH truncated, collect(m) AS members
 // A record per $chunk nodes, not per node: a record costs Neo4j and the service more than much of
 // the node it carries (2,427 nodes: Neo4j's CPU 230-270 against 290-300 ms per answer). Only the nodes
 // are collected above, so a record's rendered nodes are all Neo4j holds at once. Each node is rendered
 // in the list comprehension below, its values named by one-element comprehensions (`[x IN [...] | ...]`)
 // where a query part would bind them with WITH.
 UNWIND range(0, size(members) - 1, $chunk) AS at
-RETURN [n IN members[at..at + $chunk] |
+RETURN truncated, at, [n IN members[at..at + $chunk] |
   // A job's latest run as of $asOf (without a point in time, its LATEST_RUN); none for a dataset.
   [run IN [CASE WHEN NOT n:Job THEN null WHEN NOT $pointInTime THEN [(n)-[:LATEST_RUN]->(l:Run) | l][0] ELSE COLLECT {
     OPTIONAL MATCH (n)-[:LATEST_RUN]->(l:Run)
@@ -111,20 +120,29 @@ RETURN [n IN members[at..at + $chunk] |
   [runBase IN [CASE WHEN run IS NULL THEN null WHEN $runDetails THEN properties(run) ELSE run {.id, .state, .startedAt,
     .endedAt, .createdAt, .updatedAt, .nominalStartTime, .nominalEndTime, .jobVersion, .jobNamespace, .jobName,
     .`jobFacet.sourceCodeLocation`} END] |
-  // The node: [isJob, out, node] (see Returns above).
+  // The node: [isJob, out, in, node] (see Returns above). An edge is in the answer when both its ends are.
   [n:Job,
-    [(n)-[e:INPUT_TO|PRODUCES]->(m) WHERE (n:Job OR m IN members) AND CASE WHEN $pointInTime THEN
+    CASE WHEN n:Job THEN [] ELSE [(n)-[e:INPUT_TO]->(m) WHERE m IN members AND CASE WHEN $pointInTime THEN
       e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf
       AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf)) ELSE e.lastSeenAt >= $windowStart OR e.current END
       | {to: [m.namespace, m.name], firstSeenAt: toString(e.firstSeenAt), lastSeenAt: toString(e.lastSeenAt),
-        lastRunId: e.lastRunId, lastRunState: e.lastRunState}],
+        lastRunId: e.lastRunId, lastRunState: e.lastRunState}] END,
+    CASE WHEN n:Job THEN [] ELSE [(m)-[e:PRODUCES]->(n) WHERE m IN members AND CASE WHEN $pointInTime THEN
+      e.firstSeenAt <= $asOf AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf
+      AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf)) ELSE e.lastSeenAt >= $windowStart OR e.current END
+      | {from: [m.namespace, m.name], firstSeenAt: toString(e.firstSeenAt), lastSeenAt: toString(e.lastSeenAt),
+        lastRunId: e.lastRunId, lastRunState: e.lastRunState}] END,
     base {.*, createdAt: toString(n.createdAt), updatedAt: toString(n.updatedAt),
       lastModifiedAt: toString(n.lastModifiedAt),
       currentVersionAt: toString(n.currentVersionAt), deletedAt: toString(n.deletedAt),
       // As of a time, when the schema was reported last (a dataset's own fields may be from after it).
       facetStamps: CASE WHEN $pointInTime OR $facets THEN n.facetStamps END,
-      // A job's outputs are its `out` edges (the service copies them); its inputs are read here.
+      // A job's inputs and outputs in view, all of them (its edges to the answer's datasets are theirs).
       inputs: CASE WHEN n:Job THEN [(d)-[e:INPUT_TO]->(n) WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf
+        AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart
+        OR e.heldUntil[i] > $asOf)) ELSE e.lastSeenAt >= $windowStart OR e.current END
+        | [d.namespace, d.name]] ELSE [] END,
+      outputs: CASE WHEN n:Job THEN [(n)-[e:PRODUCES]->(d) WHERE CASE WHEN $pointInTime THEN e.firstSeenAt <= $asOf
         AND any(i IN range(0, size(e.seenFrom) - 1) WHERE e.seenFrom[i] <= $asOf AND (e.seenTo[i] >= $windowStart
         OR e.heldUntil[i] > $asOf)) ELSE e.lastSeenAt >= $windowStart OR e.current END
         | [d.namespace, d.name]] ELSE [] END,

@@ -20,6 +20,8 @@ export interface StreamedJsonWriter<T> {
   begin(head: Record<string, unknown>): void;
   /** The array's next element; a promise when the socket is full (wait for it: backpressure). */
   item(item: T): void | Promise<void>;
+  /** `item`, for an element whose JSON text was made already (written as it is). */
+  itemText(json: string): void | Promise<void>;
 }
 
 /**
@@ -69,10 +71,18 @@ export async function respondStreamedJson<T>(
   let first = true;
   let signalBegun: () => void = () => undefined;
   const started = new Promise<void>((resolve) => (signalBegun = resolve));
+  // One wait for a drain at a time, whoever asks: a producer that cannot wait (it is handed records
+  // synchronously) may ignore it, and the stream then buffers (its rejection is handled here too).
+  let draining: Promise<void> | null = null;
   const flush = (): void | Promise<void> => {
     const full = !stream.write(pending);
     pending = '';
-    if (full) return drained(stream);
+    if (!full) return;
+    if (!draining) {
+      draining = drained(stream).finally(() => (draining = null));
+      draining.catch(() => undefined);
+    }
+    return draining;
   };
   const writer: StreamedJsonWriter<T> = {
     begin(head) {
@@ -84,8 +94,11 @@ export async function respondStreamedJson<T>(
       signalBegun();
     },
     item(item) {
+      return writer.itemText(JSON.stringify(item) ?? 'null');
+    },
+    itemText(json) {
       if (!begun) throw new Error('streamed JSON element before the head');
-      pending += (first ? '' : ',') + (JSON.stringify(item) ?? 'null');
+      pending += (first ? '' : ',') + json;
       first = false;
       if (pending.length >= CHUNK_CHARS) return flush();
     },

@@ -51,10 +51,16 @@ export type BlastRadiusNode = [
 ];
 
 /**
- * A node of a lineage graph record (cypher/lineage/graph.cypher): whether it is a job, its outgoing edges in
- * view, and its projection for toJob / toDataset.
+ * A node of a lineage graph record (cypher/lineage/graph.cypher): whether it is a job, a dataset's outgoing and
+ * incoming edges to the answer's jobs (none for a job: they are its datasets'), and its projection for toJob /
+ * toDataset.
  */
-export type GraphRow = [isJob: boolean, out: Record<string, unknown>[], node: Record<string, unknown>];
+export type GraphRow = [
+  isJob: boolean,
+  out: Record<string, unknown>[],
+  inEdges: Record<string, unknown>[],
+  node: Record<string, unknown>,
+];
 
 /** A declared parameter or row field: its TypeScript type, at compile time only. */
 export interface Field<T> {
@@ -245,7 +251,7 @@ export const catalogue = {
       maxNodes: integer,
       chunk: integer,
     },
-    { nodes: field<GraphRow[]>() },
+    { truncated: bool, at: integer, nodes: field<GraphRow[]>() },
   ),
   'lineage/graph-minimal': query(
     { startId: str, asOf: dateTime, windowStart: dateTime, pointInTime: bool, maxNodes: integer },

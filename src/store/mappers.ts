@@ -367,3 +367,74 @@ export function toMetric<T>(raw: Record<string, unknown>): T {
   for (const [k, v] of Object.entries(r)) out[k] = k === 'startInterval' || k === 'endInterval' ? iso(v) : v;
   return out as T;
 }
+
+/**
+ * A lineage node's data without `include` (src/domain/lineage/graph-nodes.ts, nodeData): the same JSON as
+ * `nodeData(toJob(raw) | toDataset(raw), isJob, none)`, built from the lean projection of
+ * cypher/lineage/graph.cypher without the full API object on the way (its facets, run versions and column
+ * lineage, which that data leaves out): a deep answer maps thousands of nodes, and the service's time per
+ * node is on the answer's critical path. test/store/mappers.test.ts checks both agree.
+ */
+export function lineageNodeData(raw: Props, isJob: boolean): Record<string, unknown> {
+  const n = raw;
+  const id = { namespace: n.namespace as string, name: n.name as string };
+  if (!isJob) {
+    return {
+      id,
+      type: (n.type as string | undefined) ?? 'DB_TABLE',
+      name: n.name,
+      physicalName: (n.physicalName as string | undefined) ?? n.name,
+      createdAt: iso(n.createdAt),
+      updatedAt: iso(n.updatedAt),
+      namespace: n.namespace,
+      sourceName: (n.sourceName as string | undefined) ?? DEFAULT_SOURCE,
+      fields: fieldsWithTags(n.fields, n.fieldTags),
+      tags: [...((n.tags as string[] | null) ?? [])].sort(),
+      lastModifiedAt: iso(n.lastModifiedAt),
+      description: (n.description as string | undefined) ?? null,
+      lastLifecycleState: (n.lastLifecycleState as string | undefined) ?? null,
+      currentVersion: (n.currentVersion as string | undefined) ?? null,
+    };
+  }
+  return {
+    id,
+    type: (n.type as string | undefined) ?? 'BATCH',
+    name: n.name,
+    simpleName: (n.simpleName as string | undefined) ?? n.name,
+    parentJobName: (n.parentJobName as string | undefined) ?? null,
+    createdAt: iso(n.createdAt),
+    updatedAt: iso(n.updatedAt),
+    namespace: n.namespace,
+    inputs: refs(n.inputs),
+    outputs: refs(n.outputs),
+    location: (n.location as string | undefined) ?? null,
+    description: (n.description as string | undefined) ?? null,
+    latestRun: lineageRunData(n.latestRun as Props | null | undefined),
+    currentVersion: (n.currentVersion as string | undefined) ?? null,
+    labels: [n.jobKind, n.integration].filter((x): x is string => typeof x === 'string'),
+    tags: [...((n.tags as string[] | null) ?? [])].sort(),
+  };
+}
+
+/** A lineage node's latest run without `include`: toRun's fields that graph-nodes.ts's RUN_FIELDS keep. */
+function lineageRunData(r: Props | null | undefined): Record<string, unknown> | null {
+  if (!r) return null;
+  const startedAt = iso(r.startedAt);
+  const endedAt = iso(r.endedAt);
+  const location = (json<Props | null>(r['jobFacet.sourceCodeLocation'], null) as { url?: unknown } | null)?.url;
+  return {
+    id: r.id ?? null,
+    location: typeof location === 'string' ? location : null,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+    nominalStartTime: iso(r.nominalStartTime),
+    nominalEndTime: iso(r.nominalEndTime),
+    state: (r.state as string | undefined) ?? 'NEW',
+    startedAt,
+    endedAt,
+    durationMs: startedAt && endedAt ? Math.max(0, Date.parse(endedAt) - Date.parse(startedAt)) : null,
+    jobVersion: r.jobVersion
+      ? { namespace: r.jobNamespace as string, name: r.jobName as string, version: r.jobVersion as string }
+      : null,
+  };
+}

@@ -9,6 +9,7 @@ import type { Services } from '../../services.js';
 import { notFound } from '../errors.js';
 import { Param } from '../params.js';
 import { clientGone } from '../client-gone.js';
+import { respondStreamedJson } from '../streamed-json.js';
 import { badQueryParameter, routes, type Request, type RouteRuntime } from '../route.js';
 import type { ParsedNodeId } from '../../domain/node-id.js';
 import { DIRECTIONS, LINEAGE_FIELDS, LINEAGE_INCLUDES, type LineageRepository } from '../../store/lineage/index.js';
@@ -72,17 +73,28 @@ function lineageHandler(lineage: LineageRepository) {
       throw badQueryParameter('include', 'adds to the full node data: it cannot be combined with fields=minimal');
     const view = { asOf: query.asOf ?? null, window: query.window };
     // A deep lineage can run for seconds: if the client disconnects, Neo4j stops it.
-    const graph = await lineage.lineage(
-      id,
-      query.depth,
-      query.direction,
-      view,
-      new Set(query.include ?? []),
-      clientGone(ctx),
-      query.fields,
-    );
-    if (!graph) throw notFoundFor(id);
-    return graph;
+    const signal = clientGone(ctx);
+    if (query.fields === 'minimal') {
+      const graph = await lineage.lineage(id, query.depth, query.direction, view, new Set(), signal, 'minimal');
+      if (!graph) throw notFoundFor(id);
+      return graph;
+    }
+    // Streamed: each node is written (and compressed, and read by the client) while Neo4j renders the rest.
+    await respondStreamedJson<never>(ctx, 'graph', async (out) => {
+      const end = await lineage.streamLineage(
+        id,
+        query.depth,
+        query.direction,
+        view,
+        new Set(query.include ?? []),
+        { begin: () => out.begin({}), node: (text) => void out.itemText(text) },
+        signal,
+      );
+      if (!end) throw notFoundFor(id);
+      return { truncated: end.truncated };
+    });
+    // The body is the stream respondStreamedJson set.
+    return undefined;
   };
 }
 

@@ -3,11 +3,10 @@
  * renders every node with what its `data` needs, whatever the graph size. docs/lineage.md.
  */
 import { int } from '../db.js';
-import { keepJsonText, keepOwnJsonText } from '../../api/json-text.js';
 import { iso } from '../time.js';
-import { toDataset, toJob } from '../mappers.js';
+import { lineageNodeData, toDataset, toJob } from '../mappers.js';
 import type { Duration } from '../../domain/duration.js';
-import type { LineageEdge, LineageGraph, LineageNode } from '../../api/types.js';
+import type { LineageGraph, LineageNode } from '../../api/types.js';
 import { datasetNodeId, jobNodeId, type ParsedNodeId } from '../../domain/node-id.js';
 import {
   datasetAsOf,
@@ -18,7 +17,6 @@ import {
   type EdgeExtras,
   type LineageFields,
   type LineageInclude,
-  type OutEdge,
 } from '../../domain/lineage/graph-nodes.js';
 import type { LineageReader } from './resolver.js';
 import { graphQuery, maxRelsFor, viewParams, type Direction } from './view.js';
@@ -49,41 +47,89 @@ export function edgeExtras(e: Props, pointInTime: boolean): EdgeExtras {
   };
 }
 
-/** One row of cypher/lineage/graph.cypher as its answer node, and the node's outgoing edges (wired later). */
-export function renderGraphRow(
-  row: { isJob: boolean; node: Props; out: Props[] },
-  asOf: number | null,
-  include: ReadonlySet<LineageInclude>,
-): { node: LineageNode; out: { destination: string; edge: LineageEdge }[] } {
-  const { isJob, out } = row;
-  let node = row.node;
-  // A job's outputs are its out edges (graph.cypher reads them once).
-  if (isJob) node.outputs = out.map((e) => e.to);
-  const nodeId = (isJob ? jobNodeId : datasetNodeId)(node.namespace as string, node.name as string);
-  if (asOf !== null) node = isJob ? jobAsOf(node, asOf) : datasetAsOf(node, asOf);
-  const destinationId = isJob ? datasetNodeId : jobNodeId;
-  return {
-    // Its data is final here: its JSON text is made now, beside Neo4j, not after the last record.
-    node: keepJsonText(
-      {
-        id: nodeId,
-        type: isJob ? 'JOB' : 'DATASET',
-        data: nodeData(isJob ? toJob(node) : toDataset(node), isJob, include),
-        inEdges: [],
-        outEdges: [],
-      } as LineageNode,
-      'data',
-    ),
-    // Each edge is made, and its JSON text too, while Neo4j still renders the rest (json-text.ts).
-    out: out.map((e) => {
-      const [a, b] = e.to as [string, string];
-      const destination = destinationId(a, b);
-      return {
-        destination,
-        edge: keepOwnJsonText({ origin: nodeId, destination, ...edgeExtras(e, asOf !== null) } as LineageEdge),
-      };
-    }),
-  };
+/** A node of a streamed answer: its JSON text (that of a LineageNode), in node id order. */
+export interface LineageSink {
+  /** Called once, with the first node's record: the walk is done, so errors from here cut the answer short. */
+  begin(): void;
+  node(text: string): void;
+}
+
+type EdgeText = [other: string, text: string];
+
+/** An edge list's JSON, one edge per other end, ordered by it (the answer orders edges by origin, destination). */
+function edgesJson(edges: EdgeText[]): string {
+  if (edges.length === 0) return '[]';
+  edges.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  let out = '[';
+  let last: string | null = null;
+  for (const [other, text] of edges) {
+    if (other === last) continue;
+    out += `${last === null ? '' : ','}${text}`;
+    last = other;
+  }
+  return `${out}]`;
+}
+
+/**
+ * Renders cypher/lineage/graph.cypher's records into the answer's nodes, each as its JSON text the moment
+ * its record arrives. The records hold every dataset before every job (node id order), and a dataset's
+ * record carries its edges to and from the answer's jobs: a job's edges are known when its record comes.
+ */
+export class GraphRenderer {
+  /** A job's edges in the answer, from its datasets' records: [in, out]. */
+  private readonly jobEdges = new Map<string, [EdgeText[], EdgeText[]]>();
+
+  constructor(
+    private readonly asOf: number | null,
+    private readonly include: ReadonlySet<LineageInclude>,
+  ) {}
+
+  private edgesOf(jobId: string): [EdgeText[], EdgeText[]] {
+    let edges = this.jobEdges.get(jobId);
+    if (!edges) {
+      edges = [[], []];
+      this.jobEdges.set(jobId, edges);
+    }
+    return edges;
+  }
+
+  /** The node's JSON text (a LineageNode's: id, type, data, inEdges, outEdges). */
+  render([isJob, out, ins, raw]: [boolean, Props[], Props[], Props]): string {
+    const pointInTime = this.asOf !== null;
+    let node = raw;
+    const nodeId = (isJob ? jobNodeId : datasetNodeId)(node.namespace as string, node.name as string);
+    if (this.asOf !== null) node = isJob ? jobAsOf(node, this.asOf) : datasetAsOf(node, this.asOf);
+    const data =
+      this.include.size === 0
+        ? lineageNodeData(node, isJob)
+        : nodeData(isJob ? toJob(node) : toDataset(node), isJob, this.include);
+    let inEdges: EdgeText[];
+    let outEdges: EdgeText[];
+    if (isJob) {
+      [inEdges, outEdges] = this.jobEdges.get(nodeId) ?? [[], []];
+      this.jobEdges.delete(nodeId);
+    } else {
+      // Each edge's text is made once, here, for both of its ends.
+      outEdges = out.map((e) => {
+        const [a, b] = e.to as [string, string];
+        const destination = jobNodeId(a, b);
+        const text = JSON.stringify({ origin: nodeId, destination, ...edgeExtras(e, pointInTime) });
+        this.edgesOf(destination)[0].push([nodeId, text]);
+        return [destination, text];
+      });
+      inEdges = ins.map((e) => {
+        const [a, b] = e.from as [string, string];
+        const origin = jobNodeId(a, b);
+        const text = JSON.stringify({ origin, destination: nodeId, ...edgeExtras(e, pointInTime) });
+        this.edgesOf(origin)[1].push([nodeId, text]);
+        return [origin, text];
+      });
+    }
+    return (
+      `{"id":${JSON.stringify(nodeId)},"type":"${isJob ? 'JOB' : 'DATASET'}","data":${JSON.stringify(data)},` +
+      `"inEdges":${edgesJson(inEdges)},"outEdges":${edgesJson(outEdges)}}`
+    );
+  }
 }
 
 export class GraphLineage {
@@ -110,31 +156,75 @@ export class GraphLineage {
     const start = await this.reader.resolve(id.kind, id.candidates, timeParams.asOf, signal);
     if (!start) return null;
     if (fields === 'minimal') return this.minimal(start.eid, id.kind, depth, direction, timeParams, view.asOf, signal);
-    const asOf = view.asOf?.getTime() ?? null;
-    // Mapped as the records arrive: the node data is built while Neo4j still walks and renders the rest.
-    const rendered = await this.reader.runMapped(
+    const nodes: LineageNode[] = [];
+    const end = await this.streamFrom(start.eid, id.kind, depth, direction, timeParams, view.asOf, include, signal, {
+      begin: () => undefined,
+      node: (text) => nodes.push(JSON.parse(text) as LineageNode),
+    });
+    return { graph: nodes, truncated: end.truncated };
+  }
+
+  /**
+   * The full (not `fields=minimal`) answer, each node handed to `sink` as its JSON text the moment its record
+   * arrives, in the answer's order: a deep answer is written to the client while Neo4j still renders the rest,
+   * and the service holds a node only until it is written. Null when the start node is unknown (nothing is
+   * handed on).
+   */
+  async stream(
+    id: Extract<ParsedNodeId, { kind: 'job' | 'dataset' }>,
+    depth: number,
+    direction: Direction,
+    view: { asOf: Date | null; window?: Duration | null },
+    include: ReadonlySet<LineageInclude>,
+    sink: LineageSink,
+    signal?: AbortSignal,
+  ): Promise<{ truncated: boolean } | null> {
+    const timeParams = viewParams({ asOf: view.asOf, window: view.window === undefined ? this.window : view.window });
+    const start = await this.reader.resolve(id.kind, id.candidates, timeParams.asOf, signal);
+    if (!start) return null;
+    return this.streamFrom(start.eid, id.kind, depth, direction, timeParams, view.asOf, include, signal, sink);
+  }
+
+  private async streamFrom(
+    startId: string,
+    kind: 'job' | 'dataset',
+    depth: number,
+    direction: Direction,
+    timeParams: ReturnType<typeof viewParams>,
+    asOfDate: Date | null,
+    include: ReadonlySet<LineageInclude>,
+    signal: AbortSignal | undefined,
+    sink: LineageSink,
+  ): Promise<{ truncated: boolean }> {
+    const renderer = new GraphRenderer(asOfDate?.getTime() ?? null, include);
+    let truncated = false;
+    let begun = false;
+    await this.reader.runMapped(
       'lineage/graph',
-      graphQuery(direction, maxRelsFor(id.kind, depth)),
+      graphQuery(direction, maxRelsFor(kind, depth)),
       {
-        startId: start.eid,
+        startId,
         ...timeParams,
         facets: include.has('facets'),
         runDetails: include.has('latestRuns'),
-        maxNodes: int(this.maxNodes + 1),
+        maxNodes: int(this.maxNodes),
         chunk: int(GRAPH_CHUNK),
       },
-      (rec) => rec.get('nodes').map(([isJob, out, node]) => renderGraphRow({ isJob, node, out }, asOf, include)),
+      (rec) => {
+        // A retry of the transaction (the driver's, on a lost connection) starts the records again: nodes
+        // already handed on must not be handed on twice, so the answer ends there, cut short.
+        if (begun && rec.get('at').toNumber() === 0) throw new Error('lineage stream interrupted: Neo4j retried');
+        if (!begun) {
+          begun = true;
+          truncated = rec.get('truncated');
+          sink.begin();
+        }
+        for (const row of rec.get('nodes')) sink.node(renderer.render(row));
+        return null;
+      },
       signal,
     );
-    const rows = rendered.flat();
-    const truncated = rows.length > this.maxNodes;
-    const nodes: LineageNode[] = [];
-    const outs = new Map<string, OutEdge[]>();
-    for (const { node, out } of rows.slice(0, this.maxNodes)) {
-      nodes.push(node);
-      outs.set(node.id, out);
-    }
-    return { graph: wireEdges(nodes, outs), truncated };
+    return { truncated };
   }
 
   /** The `fields=minimal` answer (graph-minimal.cypher): node keys and job states; edges only in outEdges. */

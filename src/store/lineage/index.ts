@@ -10,7 +10,7 @@ import type { FieldRef, EntityRef, ParsedNodeId } from '../../domain/node-id.js'
 import type { LineageGraph, RunLineage } from '../../api/types.js';
 import type { LineageFields, LineageInclude } from '../../domain/lineage/graph-nodes.js';
 import { ColumnLineage, type ColumnDeclaration } from './columns.js';
-import { GraphLineage } from './graph.js';
+import { GraphLineage, type LineageSink } from './graph.js';
 import { LineageReader, type Resolved } from './resolver.js';
 import { RunLineageReader } from './runs.js';
 import { DEFAULT_WINDOW, END_OF_TIME, type Direction } from './view.js';
@@ -34,7 +34,7 @@ export {
 } from '../../domain/lineage/graph-nodes.js';
 export type { ColumnInput } from '../../domain/lineage/column-walk.js';
 export { columnInput, type ColumnDeclaration } from './columns.js';
-export { edgeExtras } from './graph.js';
+export { edgeExtras, type LineageSink } from './graph.js';
 export { withMaxRels } from '../cypher.js';
 
 export interface LineageOptions {
@@ -89,6 +89,22 @@ export class LineageRepository {
     fields: LineageFields = 'full',
   ): Promise<LineageGraph | null> {
     return this.graph.lineage(id, depth, direction, view, include, signal, fields);
+  }
+
+  /**
+   * The full dataset-level answer, each node handed to `sink` as its JSON text as it arrives (GraphLineage.stream);
+   * null when the start node is unknown.
+   */
+  streamLineage(
+    id: Extract<ParsedNodeId, { kind: 'job' | 'dataset' }>,
+    depth: number,
+    direction: Direction,
+    view: { asOf: Date | null; window?: Duration | null },
+    include: ReadonlySet<LineageInclude>,
+    sink: LineageSink,
+    signal?: AbortSignal,
+  ): Promise<{ truncated: boolean } | null> {
+    return this.graph.stream(id, depth, direction, view, include, sink, signal);
   }
 
   columnLineage(
