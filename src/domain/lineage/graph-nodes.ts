@@ -200,11 +200,8 @@ function byOriginDestination(a: LineageEdge, b: LineageEdge): number {
           : 0;
 }
 
-/**
- * An edge of an origin's outs: its destination alone, with the extras to add, or built already (its
- * JSON kept, src/api/json-text.ts, so that an answer writes each edge's text once for both ends).
- */
-export type OutEdge = string | { destination: string; extras: EdgeExtras } | { destination: string; edge: LineageEdge };
+/** An edge of an origin's outs: its destination alone, or with the extras to add. */
+export type OutEdge = string | { destination: string; extras: EdgeExtras };
 
 /** Adds the edges between nodes of the answer (both endpoints present) to both ends; sorts everything. */
 export function wireEdges(nodes: LineageNode[], outs: Map<string, OutEdge[]>): LineageNode[] {
@@ -218,10 +215,7 @@ export function wireEdges(nodes: LineageNode[], outs: Map<string, OutEdge[]>): L
       const to = byId.get(destination);
       if (!to || seen.has(destination)) continue;
       seen.add(destination);
-      let edge: LineageEdge;
-      if (typeof d === 'string') edge = { origin, destination };
-      else if ('edge' in d) edge = d.edge;
-      else edge = { origin, destination, ...d.extras };
+      const edge: LineageEdge = typeof d === 'string' ? { origin, destination } : { origin, destination, ...d.extras };
       from.outEdges.push(edge);
       to.inEdges.push(edge);
     }

@@ -11,7 +11,6 @@
  */
 import type { Middleware } from 'koa';
 import { Readable } from 'node:stream';
-import { JSON_TEXT, OWN_JSON_TEXT, type WithJsonText, type WithOwnJsonText } from '../../api/json-text.js';
 
 /** Arrays at least this long make a body worth streaming (smaller ones keep their Content-Length). */
 export const STREAM_MIN_ITEMS = 100;
@@ -26,36 +25,6 @@ function worthStreaming(body: unknown): body is Record<string, unknown> {
   return Object.values(body).some((v) => Array.isArray(v) && v.length >= STREAM_MIN_ITEMS);
 }
 
-/** JSON.stringify(array), using the whole-object texts kept on its elements (src/api/json-text.ts). */
-function arrayJson(array: unknown[]): string {
-  let out = '[';
-  for (let i = 0; i < array.length; i++) {
-    const item = array[i];
-    const own = item !== null && typeof item === 'object' ? (item as WithOwnJsonText)[OWN_JSON_TEXT] : undefined;
-    out += `${i > 0 ? ',' : ''}${own ?? JSON.stringify(item) ?? 'null'}`;
-  }
-  return `${out}]`;
-}
-
-const memberJson = (value: unknown) => (Array.isArray(value) ? arrayJson(value) : JSON.stringify(value));
-
-/**
- * JSON.stringify(element) as an array element, using the member texts kept on it (src/api/json-text.ts),
- * and those of its array members' elements: the same keys in the same order, members without a JSON
- * form left out.
- */
-function elementJson(element: unknown): string {
-  const texts = isPlainObject(element) ? (element as WithJsonText)[JSON_TEXT] : undefined;
-  if (!texts) return JSON.stringify(element) ?? 'null';
-  let out = '{';
-  for (const key of Object.keys(element as object)) {
-    const text = texts[key] ?? memberJson((element as Record<string, unknown>)[key]);
-    if (text === undefined) continue;
-    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${text}`;
-  }
-  return `${out}}`;
-}
-
 /** JSON.stringify(body)'s text in pieces: the body's long arrays element by element. */
 export function* jsonPieces(body: Record<string, unknown>): Generator<string> {
   yield '{';
@@ -64,7 +33,7 @@ export function* jsonPieces(body: Record<string, unknown>): Generator<string> {
     const value = body[key];
     if (Array.isArray(value) && value.length >= STREAM_MIN_ITEMS) {
       yield `${first ? '' : ','}${JSON.stringify(key)}:[`;
-      for (let i = 0; i < value.length; i++) yield (i > 0 ? ',' : '') + elementJson(value[i]);
+      for (let i = 0; i < value.length; i++) yield (i > 0 ? ',' : '') + (JSON.stringify(value[i]) ?? 'null');
       yield ']';
       first = false;
       continue;

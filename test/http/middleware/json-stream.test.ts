@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import zlib from 'node:zlib';
 import { jsonPieces, STREAM_MIN_ITEMS } from '../../../src/http/middleware/json-stream.js';
-import { keepJsonText, keepOwnJsonText } from '../../../src/api/json-text.js';
 import { parseNodeId } from '../../../src/domain/node-id.js';
 import { useTestApp } from '../../helper.js';
 import { runEvent } from '../../support/events.js';
@@ -18,43 +17,6 @@ describe('large JSON answers stream', () => {
       { small: many(3), empty: [], big: many(250), emoji: '😀' },
     ];
     for (const body of bodies) expect([...jsonPieces(body)].join('')).to.equal(JSON.stringify(body));
-  });
-
-  it('members whose JSON text was kept ahead are written from it, the rest as JSON.stringify would', () => {
-    const items = Array.from({ length: STREAM_MIN_ITEMS + 1 }, (_, i) =>
-      keepJsonText({ id: `n${i}`, gone: undefined, data: { i, tags: ['a', '"b"'], at: null }, edges: [i] }, 'data'),
-    );
-    const body = { graph: items, truncated: false };
-    expect([...jsonPieces(body)].join('')).to.equal(JSON.stringify(body));
-    // The kept text is what is written (so it must be kept only once the member is final).
-    items[0].data.i = -1;
-    expect([...jsonPieces(body)].join('')).to.contain('{"id":"n0","data":{"i":0,');
-    // Invisible to everything else: keys, copies, deep comparison.
-    expect(Object.keys(items[1])).to.deep.equal(['id', 'gone', 'data', 'edges']);
-    expect(items[1]).to.deep.equal({
-      id: 'n1',
-      gone: undefined,
-      data: { i: 1, tags: ['a', '"b"'], at: null },
-      edges: [1],
-    });
-  });
-
-  it("array members are written from their elements' kept texts, each element once however often it is listed", () => {
-    const edges = Array.from({ length: 4 }, (_, i) =>
-      keepOwnJsonText({ origin: `a${i}`, destination: 'b "q"', gone: undefined, at: null }),
-    );
-    const items = Array.from({ length: STREAM_MIN_ITEMS + 1 }, (_, i) =>
-      keepJsonText(
-        { id: `n${i}`, data: { i }, inEdges: [edges[i % 4], undefined, 7], outEdges: [edges[(i + 1) % 4], edges[0]] },
-        'data',
-      ),
-    );
-    const body = { graph: items, truncated: false };
-    expect([...jsonPieces(body)].join('')).to.equal(JSON.stringify(body));
-    // The kept text is what is written; the element is otherwise unchanged to every reader.
-    edges[0].origin = 'changed';
-    expect([...jsonPieces(body)].join('')).not.to.contain('changed');
-    expect(Object.keys(edges[1])).to.deep.equal(['origin', 'destination', 'gone', 'at']);
   });
 
   describe('through the app', () => {
