@@ -5,6 +5,7 @@
  */
 import type { Dataset, Job, LineageEdge, LineageNode } from '../../api/types.js';
 import { parseStamps } from '../facet-stamps.js';
+import { compareText } from '../compare.js';
 
 type Props = Record<string, unknown>;
 
@@ -189,15 +190,7 @@ export function jobAsOf(node: Props, asOf: number): Props {
 }
 
 function byOriginDestination(a: LineageEdge, b: LineageEdge): number {
-  return a.origin < b.origin
-    ? -1
-    : a.origin > b.origin
-      ? 1
-      : a.destination < b.destination
-        ? -1
-        : a.destination > b.destination
-          ? 1
-          : 0;
+  return compareText(a.origin, b.origin) || compareText(a.destination, b.destination);
 }
 
 /** An edge of an origin's outs: its destination alone, or with the extras to add. */
@@ -224,5 +217,5 @@ export function wireEdges(nodes: LineageNode[], outs: Map<string, OutEdge[]>): L
     n.inEdges.sort(byOriginDestination);
     n.outEdges.sort(byOriginDestination);
   }
-  return nodes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return nodes.sort((a, b) => compareText(a.id, b.id));
 }

@@ -4,6 +4,7 @@
  */
 import { int } from '../db.js';
 import { iso } from '../time.js';
+import { compareText } from '../../domain/compare.js';
 import { lineageNodeData, toDataset, toJob } from '../mappers.js';
 import type { Duration } from '../../domain/duration.js';
 import type { LineageGraph, LineageNode } from '../../api/types.js';
@@ -59,7 +60,7 @@ type EdgeText = [other: string, text: string];
 /** An edge list's JSON, one edge per other end, ordered by it (the answer orders edges by origin, destination). */
 function edgesJson(edges: EdgeText[]): string {
   if (edges.length === 0) return '[]';
-  edges.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  edges.sort((a, b) => compareText(a[0], b[0]));
   let out = '[';
   let last: string | null = null;
   for (const [other, text] of edges) {

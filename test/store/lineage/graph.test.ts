@@ -5,10 +5,11 @@
  */
 import { expect } from 'chai';
 import neo4j from 'neo4j-driver';
+import { compareText } from '../../../src/domain/compare.js';
 import { graphQuery, maxRelsFor, viewParams } from '../../../src/store/lineage/index.js';
 import { useTestApp } from '../../helper.js';
 import { rows } from '../../support/graph.js';
-import { runJob } from '../../http/lineage/support.js';
+import { ds, getGraph, lineagePath, runJob } from '../../http/lineage/support.js';
 
 describe('lineage graph query: records of $chunk nodes', () => {
   const t = useTestApp();
@@ -55,5 +56,29 @@ describe('lineage graph query: records of $chunk nodes', () => {
           expect(cut.nodes, `chunk ${chunk}, asOf ${asOf}, include ${include}`).to.deep.equal(whole.nodes);
         }
       }
+  });
+
+  it('orders the nodes as the service orders node ids (code points), whatever the names', async function () {
+    this.timeout(60_000);
+    // Namespaces where one is a prefix of another (`ns` and `ns:a`: ordering by namespace, then name, would
+    // differ), case, accents, a private-use character and one outside the BMP (code-unit and code-point orders
+    // differ there), job names likewise.
+    const outputs = [
+      { namespace: 'ns', name: 'z' },
+      { namespace: 'ns:a', name: 'b' },
+      { namespace: 'ns', name: 'Z' },
+      { namespace: 'ns', name: '\u00e9' },
+      { namespace: 'ns', name: '\ue000' },
+      { namespace: 'ns', name: '\u{1f600}' },
+    ];
+    await runJob(t(), 'first', ['src'], outputs);
+    for (const [i, name] of ['j:z', 'J', '\ue000', '\u{1f600}'].entries())
+      await runJob(t(), name, [outputs[i]], [`out_${i}`]);
+    const graph = await getGraph(t(), lineagePath(ds('src'), { depth: 5, direction: 'downstream' }));
+    const ids = graph.map((n) => n.id);
+    expect(ids).to.have.length(1 + 1 + 6 + 4 + 4);
+    expect(ids).to.deep.equal([...ids].sort(compareText));
+    // Cypher compares strings by code point: the character outside the BMP after U+E000.
+    expect(ids.indexOf(ds('\ue000', 'ns'))).to.be.lessThan(ids.indexOf(ds('\u{1f600}', 'ns')));
   });
 });
