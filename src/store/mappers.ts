@@ -93,6 +93,17 @@ export function toRun(raw: unknown): Run | null {
   };
 }
 
+/** A stored column as the API shows it when none of its dataset's columns is tagged (most datasets). */
+function untagged(f: Props): DatasetField {
+  return {
+    name: f.name as string,
+    type: (f.type as string | null) ?? null,
+    description: (f.description as string | null) ?? null,
+    tags: [],
+    ...(Array.isArray(f.fields) ? { fields: (f.fields as Props[]).map(untagged) } : {}),
+  };
+}
+
 /**
  * A `fields` JSON with each column's tags. Tags are kept per column name, a nested column's being its
  * dotted path (`addr.city`); a path two columns spell goes to the one that owns it (normalize.ts,
@@ -103,7 +114,8 @@ function fieldsWithTags(fieldsJson: unknown, fieldTags: unknown): DatasetField[]
   for (const [field, tag] of (fieldTags as [string, string][] | null) ?? [])
     tagsOf.set(field, [...(tagsOf.get(field) ?? []), tag].sort());
   const fields = json<Props[]>(fieldsJson, []);
-  const owners = tagsOf.size > 0 ? pathOwners(schemaFields(fields)) : null;
+  if (tagsOf.size === 0) return fields.map(untagged);
+  const owners = pathOwners(schemaFields(fields));
   const withTags = (f: Props, parent: string[]): DatasetField => {
     const segments = [...parent, f.name as string];
     const path = segments.join('.');
@@ -111,7 +123,7 @@ function fieldsWithTags(fieldsJson: unknown, fieldTags: unknown): DatasetField[]
       name: f.name as string,
       type: (f.type as string | null) ?? null,
       description: (f.description as string | null) ?? null,
-      tags: (owners?.get(path) === JSON.stringify(segments) && tagsOf.get(path)) || [],
+      tags: (owners.get(path) === JSON.stringify(segments) && tagsOf.get(path)) || [],
       ...(Array.isArray(f.fields) ? { fields: (f.fields as Props[]).map((c) => withTags(c, segments)) } : {}),
     };
   };
