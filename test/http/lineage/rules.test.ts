@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import http from 'node:http';
+import neo4j from 'neo4j-driver';
 import { build, useTestApp, type TestApp } from '../../helper.js';
 import { facet } from '../../support/events.js';
 import { parseNodeId } from '../../../src/domain/node-id.js';
@@ -156,6 +158,61 @@ describe('GET /api/v1/lineage: errors, symlinks, soft deletes, timeouts', () => 
       expect(
         capped!.graph.flatMap((n) => n.outEdges.map((x) => `${x.origin} -> ${x.destination}`)).sort(),
       ).to.deep.equal([e(ds('d0'), job('j1')), e(job('j1'), ds('d1'))].sort());
+    });
+  });
+
+  describe('the streamed answer', () => {
+    it('says truncated after the nodes it kept, over HTTP as from the repository', async () => {
+      await runJob(t(), 'j1', ['d0'], ['d1']);
+      await runJob(t(), 'j2', ['d1'], ['d2']);
+      const graph = t().app.services.lineage.graph as unknown as { maxNodes: number };
+      const cap = graph.maxNodes;
+      graph.maxNodes = 3;
+      try {
+        const res = await t().get(p(ds('d0'), { direction: 'downstream' }));
+        expect(res.status).to.equal(200);
+        expect(res.headers.get('content-length'), 'streamed').to.equal(null);
+        expect(res.body.truncated).to.equal(true);
+        expect(res.body.graph.map((n: { id: string }) => n.id)).to.deep.equal([ds('d0'), ds('d1'), job('j1')]);
+      } finally {
+        graph.maxNodes = cap;
+      }
+    });
+
+    it('ends the body early when Neo4j fails after the first node: never a smaller well-formed answer', async () => {
+      for (let i = 0; i < 3; i++) await runJob(t(), `j${i}`, [`d${i}`], [`d${i + 1}`]);
+      const db = t().app.services.db;
+      const executeMapped = db.executeMapped.bind(db);
+      db.executeMapped = (async (routing, op, text, params, map, opts) => {
+        if (op !== 'lineage/graph') return executeMapped(routing, op, text, params, map, opts);
+        // The real records, one node each; the first is handed on, then the transaction fails.
+        const records = await executeMapped(routing, op, text, { ...params, chunk: neo4j.int(1) }, (r) => r, opts);
+        map(records[0]);
+        throw Object.assign(new Error('The transaction has been terminated.'), {
+          code: 'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration',
+        });
+      }) as typeof db.executeMapped;
+      try {
+        // The connection closes: before the first bytes left (the client sees a hang-up) or mid-body.
+        const answer = await new Promise<{ status: number; body: string; complete: boolean } | 'hang-up'>((resolve) => {
+          const req = http.get(`${t().baseUrl}${p(ds('d0'), { direction: 'downstream' })}`, (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c));
+            res.on('close', () => resolve({ status: res.statusCode!, body, complete: res.complete }));
+          });
+          req.on('error', () => resolve('hang-up'));
+        });
+        if (answer !== 'hang-up') {
+          expect(answer.status).to.equal(200);
+          expect(answer.complete, 'the response ended early').to.equal(false);
+          expect(() => JSON.parse(answer.body)).to.throw();
+        }
+        // The service is fine afterwards.
+        db.executeMapped = executeMapped;
+        expect((await t().get(p(ds('d0'), { direction: 'downstream' }))).body.graph).to.have.length(7);
+      } finally {
+        db.executeMapped = executeMapped;
+      }
     });
   });
 
