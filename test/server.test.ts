@@ -12,7 +12,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { findFreePort } from '../src/free-port.js';
 import { projectRoot } from '../src/paths.js';
-import { startServer as spawnServer, until, type ServerProcess } from './support/process.js';
+import {
+  SHORT_LIVED_NEO4J_JVM_ARGS,
+  startServer as spawnServer,
+  until,
+  type ServerProcess,
+} from './support/process.js';
 
 const startServer = (env: Record<string, string>) => spawnServer({ NEO4J_URI: '', ...env });
 
@@ -53,7 +58,7 @@ describe('server process lifecycle (local Neo4j)', function () {
       NEO4J_LOCAL_BOLT_PORT: '0',
       NEO4J_LOCAL_HEAP: '512m',
       NEO4J_LOCAL_PAGECACHE: '128m',
-      NEO4J_LOCAL_JVM_ARGS: '-Dlineage.test=extra-jvm-flag',
+      NEO4J_LOCAL_JVM_ARGS: ['-Dlineage.test=extra-jvm-flag', ...SHORT_LIVED_NEO4J_JVM_ARGS].join(' '),
       // Long enough that a stop waiting for it is told apart from an immediate one.
       SHUTDOWN_GRACE_MS: '120000',
       REQUEST_TIMEOUT_MS: '3000',
@@ -108,6 +113,20 @@ describe('server process lifecycle (local Neo4j)', function () {
     expect(proc.output()).not.to.include('fetching Neo4j server jars');
     const body = (await (await fetch(`${url}/api/v1/namespaces/default`)).json()) as { createdAt: string };
     expect(body.createdAt).to.equal(firstCreatedAt);
+    // A client that stops sending mid-body gets 408 after REQUEST_TIMEOUT_MS (3 s here) instead of holding its
+    // socket. (Sent now, answered while the service warms up below: the wait is not the suite's.)
+    const stalledAnswer = new Promise<{ answer: string; ms: number }>((resolve) => {
+      const started = Date.now();
+      const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
+      let answer = '';
+      socket.on('data', (d) => (answer += d));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve({ answer, ms: Date.now() - started }));
+      socket.write(
+        'POST /api/v1/lineage HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ' +
+          '100\r\n\r\n{"eventTime":',
+      );
+    });
     // The ingest statements are planned in the background after listening; /readyz says 503
     // (warming_up) until then, and is 200 only once they are planned.
     const readyStates: string[] = [];
@@ -133,19 +152,7 @@ describe('server process lifecycle (local Neo4j)', function () {
       () => proc.output().includes('write path warmed further while the service was idle'),
       60_000,
     );
-    // A client that stops sending mid-body gets 408 after REQUEST_TIMEOUT_MS (3 s here) instead of holding its socket.
-    const stalled = await new Promise<{ answer: string; ms: number }>((resolve) => {
-      const started = Date.now();
-      const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
-      let answer = '';
-      socket.on('data', (d) => (answer += d));
-      socket.on('error', () => undefined);
-      socket.on('close', () => resolve({ answer, ms: Date.now() - started }));
-      socket.write(
-        'POST /api/v1/lineage HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ' +
-          '100\r\n\r\n{"eventTime":',
-      );
-    });
+    const stalled = await stalledAnswer;
     expect(stalled.answer).to.match(/^HTTP\/1\.1 408/);
     expect(stalled.ms).to.be.lessThan(30_000);
     expect(proc.output()).not.to.include('could not plan');

@@ -10,6 +10,14 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
+/**
+ * JVM flags for the Neo4j servers tests start for themselves (each lives for one test, spent mostly
+ * starting, planning the ingest statements and rehearsing them): the client compiler only. It halves
+ * cold planning (docs/performance/service-journal.md) at the cost of peak speed, which such a server
+ * never reaches. Not for the service's own Neo4j, which runs for long.
+ */
+export const SHORT_LIVED_NEO4J_JVM_ARGS = ['-XX:TieredStopAtLevel=1'];
+
 /** `src/server.ts` in a child process with `env` over this process's environment. */
 export function startServer(env: Record<string, string>): ServerProcess {
   let output = '';
