@@ -89,6 +89,8 @@ describe('server process with an external Neo4j that is not up yet', function ()
       homeName: `test-late-${process.pid}`,
       ephemeral: true,
       jvmArgs: SHORT_LIVED_NEO4J_JVM_ARGS,
+      // The service's own class-data archive (the same jars), as its Neo4j starts: a faster JVM start.
+      classDataSharing: true,
     });
     const neo4jStarted = neo4jServer.start();
     neo4jStarted.catch(() => undefined);

@@ -1,5 +1,5 @@
 /** Helpers for tests that run the service as its own process (`src/server.ts`), as a user starts it. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import path from 'node:path';
 import { projectRoot } from '../../src/paths.js';
 
@@ -43,4 +43,30 @@ export async function until(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, pollMs));
   }
+}
+
+/**
+ * A command run to its end, like spawnSync, but without blocking this process: several can run at
+ * once. Killed (SIGTERM) after `timeoutMs`; its status is then null.
+ */
+export function runToEnd(
+  command: string,
+  args: string[],
+  opts: Omit<SpawnOptions, 'stdio'> & { timeoutMs?: number; input?: string } = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const { timeoutMs, input, ...spawnOpts } = opts;
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...spawnOpts, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d) => (stderr += d));
+    const timer = timeoutMs === undefined ? null : setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      if (timer) clearTimeout(timer);
+      resolve({ status: code, stdout, stderr });
+    });
+    child.stdin!.end(input ?? '');
+  });
 }
