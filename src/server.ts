@@ -18,18 +18,7 @@ import { Neo4jUnavailable, isConfigurationError, isConnectionError } from './neo
 import { applySchema } from './store/schema.js';
 import { planIngestStatements, setIngestProfile } from './store/ingest.js';
 import { createApp } from './app.js';
-import {
-  migrateDeletedLabel,
-  migrateColumnLineageCount,
-  migrateEdgeHistory,
-  migrateFoldBookkeeping,
-  migrateJobVersionLinks,
-  migrateSimpleNames,
-  migratePlaceholderLastModified,
-  migrateNestedFields,
-  migrateLatestRunEnd,
-  migrateLatestRunParents,
-} from './store/migrations.js';
+import { runMigrations } from './store/migrations.js';
 import { projectRoot } from './paths.js';
 import { trackConnections } from './http/connections.js';
 import { observeNeo4j } from './metrics.js';
@@ -64,17 +53,8 @@ export function healsByItself(err: unknown): boolean {
 /** What must be in the graph before the service reads or writes it: schema, migrations, the default namespace. */
 async function prepareGraph(db: Db, logger: Logger): Promise<number> {
   const statements = await applySchema(db);
-  // A database written by an older version gets its lineage edges' histories.
-  await migrateEdgeHistory(db, logger);
-  await migrateFoldBookkeeping(db, logger);
-  await migrateLatestRunEnd(db, logger);
-  await migrateLatestRunParents(db, logger);
-  await migrateDeletedLabel(db, logger);
-  await migrateColumnLineageCount(db, logger);
-  await migrateJobVersionLinks(db, logger);
-  await migrateSimpleNames(db, logger);
-  await migratePlaceholderLastModified(db, logger);
-  await migrateNestedFields(db, logger);
+  // A database written by an older version gets what this one keeps (lineage edges' histories, ...).
+  await runMigrations(db, logger);
   await new NamespaceRepository(db).ensureDefault();
   return statements;
 }

@@ -7,6 +7,7 @@
  */
 import { expect } from 'chai';
 import { runFaultDrill, type DrillResult } from './support/fault-drill.js';
+import { SHORT_LIVED_NEO4J_JVM_ARGS } from './support/process.js';
 
 describe('faults: the local Neo4j killed under load', function () {
   this.timeout(600_000);
@@ -18,6 +19,7 @@ describe('faults: the local Neo4j killed under load', function () {
       loadBeforeKillMs: 4000,
       loadAfterReadyMs: 3000,
       recoveryTimeoutMs: 240_000,
+      env: { NEO4J_LOCAL_JVM_ARGS: SHORT_LIVED_NEO4J_JVM_ARGS.join(' ') },
     });
   });
 

@@ -38,11 +38,11 @@ describe('memory settings of the service process', function () {
   this.timeout(120_000);
 
   it('applies HEAP_GROWTH_PERCENT (default 50), reported with the heap limit in the log and /metrics', async () => {
-    const byDefault = await metricsOf({});
+    // Two processes at once.
+    const [byDefault, set] = await Promise.all([metricsOf({}), metricsOf({ HEAP_GROWTH_PERCENT: '35' })]);
     expect(gauge(byDefault.metrics, 'lineage_heap_growth_percent')).to.equal(50);
     expect(byDefault.log).to.match(/"heapGrowthPercent":50,"heapSizeLimitMiB":\d+.*"msg":"memory settings"/);
 
-    const set = await metricsOf({ HEAP_GROWTH_PERCENT: '35' });
     expect(gauge(set.metrics, 'lineage_heap_growth_percent')).to.equal(35);
     expect(gauge(set.metrics, 'lineage_heap_size_limit_bytes')).to.be.greaterThan(0);
   });

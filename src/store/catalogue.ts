@@ -303,6 +303,7 @@ export const catalogue = {
     { ...ref, fields: strOrNull, versionFields: strings },
   ),
   'migrations/nested-fields': query({ datasets: field<NestedFieldsRow[]>() }, none),
+  'migrations/new-database': query(none, { empty: bool }),
   'migrations/record': query({ name: str, now: str }, none),
 
   'namespaces/delete': query({ name: str, now: str }, { namespace: parsed }),

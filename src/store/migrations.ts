@@ -354,6 +354,41 @@ export async function migrateNestedFields(db: Db, logger?: Logger, batchSize = 2
   });
 }
 
+/** Every data migration, in the order a start runs them (src/server.ts). */
+const MIGRATIONS: [name: string, migrate: (db: Db, logger?: Logger) => Promise<number>][] = [
+  [EDGE_HISTORY_MIGRATION, migrateEdgeHistory],
+  [FOLD_BOOKKEEPING_MIGRATION, migrateFoldBookkeeping],
+  [LATEST_RUN_END_MIGRATION, migrateLatestRunEnd],
+  [LATEST_RUN_PARENTS_MIGRATION, migrateLatestRunParents],
+  [DELETED_LABEL_MIGRATION, migrateDeletedLabel],
+  [COLUMN_LINEAGE_COUNT_MIGRATION, migrateColumnLineageCount],
+  [JOB_VERSION_LINKS_MIGRATION, migrateJobVersionLinks],
+  [SIMPLE_NAMES_MIGRATION, migrateSimpleNames],
+  [PLACEHOLDER_LAST_MODIFIED_MIGRATION, migratePlaceholderLastModified],
+  [NESTED_FIELDS_MIGRATION, migrateNestedFields],
+];
+export const MIGRATION_NAMES = MIGRATIONS.map(([name]) => name);
+
+/**
+ * The data migrations of a start, each run unless recorded as done. A new database (no node at all: the
+ * schema is applied, nothing else) has nothing to migrate, since the migrations derive what they write
+ * from data written by earlier versions: each is then only recorded, which spares a first start planning
+ * and running every migration's statements (several seconds on a cold Neo4j on a small machine).
+ * Resolves to what it did.
+ */
+export async function runMigrations(db: Db, logger?: Logger): Promise<'recorded' | 'ran'> {
+  const fresh = await db.read({ op: 'migration' }, (tx) => runQuery(tx, 'migrations/new-database', {}));
+  if (fresh.records[0].get('empty')) {
+    const now = new Date().toISOString();
+    await db.write({ op: 'migration' }, async (tx) => {
+      for (const name of MIGRATION_NAMES) await runQuery(tx, 'migrations/record', { name, now });
+    });
+    return 'recorded';
+  }
+  for (const [, migrate] of MIGRATIONS) await migrate(db, logger);
+  return 'ran';
+}
+
 /**
  * Runs a migration query that pages by key (`$after`, `$limit`; it returns the `last` key of its batch, null
  * when none was left), one transaction per batch; `counted` says how many items a batch changed, and

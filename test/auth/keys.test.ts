@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { findKey, generateKey, grants, KEY_PREFIX, keyEntry, mayWrite, parseKeys } from '../../src/auth/keys.js';
 import { projectRoot } from '../../src/paths.js';
+import { runToEnd } from '../support/process.js';
 
 describe('API key matching', () => {
   const secrets = [generateKey(), generateKey(), generateKey()];
@@ -86,19 +87,21 @@ describe('npm run apikey', () => {
     expect(line).not.to.include(key);
   });
 
-  it('refuses (exit 2) a missing value, an unknown option, an empty --id or --namespace', function () {
+  it('refuses (exit 2) a missing value, an unknown option, an empty --id or --namespace', async function () {
     this.timeout(60_000);
     const run = (...args: string[]) =>
-      spawnSync(process.execPath, ['--import', 'tsx', 'scripts/apikey.ts', 'create', '--scopes', 'write', ...args], {
+      runToEnd(process.execPath, ['--import', 'tsx', 'scripts/apikey.ts', 'create', '--scopes', 'write', ...args], {
         cwd: projectRoot,
-        encoding: 'utf8',
       });
-    for (const args of [['--namespace'], ['--namespaces', 'airflow'], ['--namespace='], ['--id=']]) {
-      const r = run(...args);
+    // The four runs at once, each checked on its own answer.
+    const cases = [['--namespace'], ['--namespaces', 'airflow'], ['--namespace='], ['--id=']];
+    const answers = await Promise.all(cases.map((args) => run(...args)));
+    for (const [i, args] of cases.entries()) {
+      const r = answers[i];
       expect(r.status, `${args}: ${r.stderr}`).to.equal(2);
       expect(r.stderr, String(args)).not.to.match(/\n\s+at /);
       expect(r.stdout, 'no key printed').not.to.include('lgs_');
     }
-    expect(run('--namespace').stderr).to.match(/--namespace.*missing[\s\S]*usage:/);
+    expect(answers[0].stderr, 'the run with --namespace').to.match(/--namespace.*missing[\s\S]*usage:/);
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { useTestApp, type TestApp } from '../helper.js';
+import { useTestApp, wipe, type TestApp } from '../helper.js';
+import { graphShape, rows } from '../support/graph.js';
 import { runEvent, completedRun, DEFAULT_DATASET_NS, facet } from '../support/events.js';
 import {
   EDGE_HISTORY_MIGRATION,
@@ -15,6 +16,7 @@ import {
   migratePlaceholderLastModified,
   migrateNestedFields,
 } from '../../src/store/migrations.js';
+import * as migrations from '../../src/store/migrations.js';
 import { columnLineageFacet, ds, e, expectGraph, job, lineagePath as p } from '../http/lineage/support.js';
 
 async function post(t: TestApp, events: Record<string, unknown>[]) {
@@ -414,5 +416,34 @@ describe('migration: the Deleted label of soft-deleted datasets and jobs', () =>
     );
     expect(tagged.status, tagged.text).to.equal(200);
     expect(await migrateNestedFields(t().db), 'a second start does nothing').to.equal(0);
+  });
+});
+
+describe('migrations at start (runMigrations)', () => {
+  const t = useTestApp();
+  const recorded = async () =>
+    (await rows(t().db, 'MATCH (m:Migration) RETURN m.name AS name ORDER BY name')).map((r) => r.name as string);
+
+  it('runs every migration this module declares', () => {
+    const declared = Object.entries(migrations)
+      .filter(([key, value]) => key.endsWith('_MIGRATION') && typeof value === 'string')
+      .map(([, value]) => value as string);
+    expect([...migrations.MIGRATION_NAMES].sort()).to.deep.equal(declared.sort());
+  });
+
+  it('a new database (no node at all) has nothing to migrate: each is recorded, nothing else written', async () => {
+    await wipe(t().db); // (the reset before each test created the default namespace: a new database has none)
+    expect(await migrations.runMigrations(t().db)).to.equal('recorded');
+    expect(await recorded()).to.deep.equal([...migrations.MIGRATION_NAMES].sort());
+    expect(await graphShape(t().db)).to.deep.equal({ Migration: migrations.MIGRATION_NAMES.length });
+    expect(await migrations.runMigrations(t().db), 'no longer new: each runs unless recorded').to.equal('ran');
+    expect(await graphShape(t().db), 'recorded once').to.deep.equal({ Migration: migrations.MIGRATION_NAMES.length });
+  });
+
+  it('a database with data runs each migration not recorded as done, and records it', async () => {
+    const posted = await t().post('/api/v1/lineage', runEvent({ inputs: ['a'], outputs: ['b'] }));
+    expect(posted.status).to.equal(201);
+    expect(await migrations.runMigrations(t().db)).to.equal('ran');
+    expect(await recorded()).to.deep.equal([...migrations.MIGRATION_NAMES].sort());
   });
 });

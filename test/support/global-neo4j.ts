@@ -15,8 +15,8 @@ import { planIngestStatements } from '../../src/store/ingest.js';
 
 let stop: (() => Promise<void>) | null = null;
 
-async function startTestNeo4j(): Promise<void> {
-  if (process.env.TEST_NEO4J_URI) return;
+async function startTestNeo4j(): Promise<string | null> {
+  if (process.env.TEST_NEO4J_URI) return null;
   if (process.env.TEST_NEO4J === 'testcontainers') {
     const { Neo4jContainer } = await import('@testcontainers/neo4j');
     const container = await new Neo4jContainer('neo4j:5.26').withPassword('lineage-test').start();
@@ -24,7 +24,7 @@ async function startTestNeo4j(): Promise<void> {
     process.env.TEST_NEO4J_USER = container.getUsername();
     process.env.TEST_NEO4J_PASSWORD = container.getPassword();
     stop = async () => void (await container.stop());
-    return;
+    return null;
   }
   // Imported here, not at the top: with TEST_NEO4J_URI set, the launcher (Java, Maven) is never loaded.
   const { LocalNeo4jServer } = await import('../../src/neo4j/local/server.js');
@@ -41,7 +41,7 @@ async function startTestNeo4j(): Promise<void> {
   await server.start();
   process.env.TEST_NEO4J_URI = server.uri;
   stop = () => server.stop();
-  console.log(`  (test Neo4j ${NEO4J_DEFAULT_VERSION} on ${server.uri}, started in ${Date.now() - t0} ms)`);
+  return `  (test Neo4j ${NEO4J_DEFAULT_VERSION} on ${server.uri}, started in ${Date.now() - t0} ms)`;
 }
 
 /**
@@ -65,11 +65,20 @@ async function prepareTestNeo4j(): Promise<void> {
   }
 }
 
-export async function mochaGlobalSetup(): Promise<void> {
-  await startTestNeo4j();
+/**
+ * Started as soon as this file is loaded: mocha loads it (`require` in .mocharc.json) before the test
+ * files, which takes seconds, and runs the global setup, which waits for it, only after them.
+ */
+const ready = (async () => {
+  const started = await startTestNeo4j();
   const t0 = Date.now();
   await prepareTestNeo4j();
-  console.log(`  (schema applied and ingest statements planned in ${Date.now() - t0} ms)`);
+  return [started, `  (schema applied and ingest statements planned in ${Date.now() - t0} ms)`];
+})();
+ready.catch(() => undefined); // (reported by mochaGlobalSetup)
+
+export async function mochaGlobalSetup(): Promise<void> {
+  for (const line of await ready) if (line) console.log(line);
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {

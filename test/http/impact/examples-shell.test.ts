@@ -144,32 +144,35 @@ describe('impact examples and npm run cypher', () => {
     this.timeout(120_000);
 
     it('--file runs an example with --param values and prints JSON rows', async () => {
-      const r = await shell([
-        '--file',
-        'cypher/examples/impact-blast-radius.cypher',
-        '--param',
-        `namespace=${NS}`,
-        '--param',
-        'name=orders',
-        '--format',
-        'json',
+      // The two runs at once.
+      const [r, csv] = await Promise.all([
+        shell([
+          '--file',
+          'cypher/examples/impact-blast-radius.cypher',
+          '--param',
+          `namespace=${NS}`,
+          '--param',
+          'name=orders',
+          '--format',
+          'json',
+        ]),
+        shell([
+          '--file',
+          'cypher/examples/impact-root-cause.cypher',
+          '--param',
+          `namespace=${NS}`,
+          '--param',
+          'name=totals',
+          '--param',
+          'state=FAILED',
+          '--format',
+          'csv',
+        ]),
       ]);
       expect(r.code, r.stderr).to.equal(0);
       expect(JSON.parse(r.stdout)).to.deep.equal(
         await example('impact-blast-radius', { namespace: NS, name: 'orders' }),
       );
-      const csv = await shell([
-        '--file',
-        'cypher/examples/impact-root-cause.cypher',
-        '--param',
-        `namespace=${NS}`,
-        '--param',
-        'name=totals',
-        '--param',
-        'state=FAILED',
-        '--format',
-        'csv',
-      ]);
       expect(csv.code, csv.stderr).to.equal(0);
       expect(csv.stdout.split('\r\n')[0]).to.equal('job,state,endedAt,distance,path');
       expect(csv.stdout).to.contain('airflow:clean,FAILED,');
@@ -212,8 +215,8 @@ describe('impact examples and npm run cypher', () => {
     });
 
     it('exits 2 on a usage error and 1 on a Cypher error', async () => {
-      expect((await shell(['--bogus'])).code).to.equal(2);
-      const bad = await shell(['-e', 'MATCH (n RETURN n']);
+      const [usage, bad] = await Promise.all([shell(['--bogus']), shell(['-e', 'MATCH (n RETURN n'])]);
+      expect(usage.code).to.equal(2);
       expect(bad.code).to.equal(1);
       expect(bad.stderr).to.match(/SyntaxError|Invalid input/);
     });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { LocalNeo4jServer } from '../../../src/neo4j/local/server.js';
 import { loadConfig, NEO4J_DEFAULT_VERSION } from '../../../src/config.js';
 import { projectRoot } from '../../../src/paths.js';
+import { SHORT_LIVED_NEO4J_JVM_ARGS } from '../../support/process.js';
 
 describe('Neo4j Browser on the local server', function () {
   this.timeout(300_000);
@@ -29,6 +30,7 @@ describe('Neo4j Browser on the local server', function () {
       homeName: `test-browser-${process.pid}`,
       ephemeral: true,
       browserPort: 0,
+      jvmArgs: SHORT_LIVED_NEO4J_JVM_ARGS,
     });
     await server.start();
     try {
