@@ -115,9 +115,11 @@ RETURN truncated, at, [n IN members[at..at + $chunk] |
     }
     RETURN CASE WHEN coalesce(c.committedAt, c.createdAt) <= $asOf THEN c ELSE past END AS version
   }[0] END] |
-  [base IN [CASE WHEN $facets THEN properties(n) ELSE n {.namespace, .name, .type, .simpleName, .parentJobName,
-    .createdAt, .updatedAt, .location, .description, .physicalName, .sourceName, .fields, .lastModifiedAt,
-    .lastLifecycleState, .currentVersion, .integration, .jobKind} END] |
+  // Each type reads only its own keys: a key a node lacks costs a walk of its whole property chain.
+  [base IN [CASE WHEN $facets THEN properties(n) WHEN n:Job THEN n {.namespace, .name, .type, .simpleName,
+    .parentJobName, .createdAt, .updatedAt, .location, .description, .currentVersion, .currentVersionAt, .deletedAt,
+    .integration, .jobKind} ELSE n {.namespace, .name, .type, .createdAt, .updatedAt, .description, .physicalName,
+    .sourceName, .fields, .lastModifiedAt, .lastLifecycleState, .currentVersion, .deletedAt} END] |
   [runBase IN [CASE WHEN run IS NULL THEN null WHEN $runDetails THEN properties(run) ELSE run {.id, .state, .startedAt,
     .endedAt, .createdAt, .updatedAt, .nominalStartTime, .nominalEndTime, .jobVersion, .jobNamespace, .jobName,
     .`jobFacet.sourceCodeLocation`} END] |
@@ -133,9 +135,9 @@ RETURN truncated, at, [n IN members[at..at + $chunk] |
       AND (e.seenTo[i] >= $windowStart OR e.heldUntil[i] > $asOf)) ELSE e.lastSeenAt >= $windowStart OR e.current END
       | {from: [m.namespace, m.name], firstSeenAt: toString(e.firstSeenAt), lastSeenAt: toString(e.lastSeenAt),
         lastRunId: e.lastRunId, lastRunState: e.lastRunState}] END,
-    base {.*, createdAt: toString(n.createdAt), updatedAt: toString(n.updatedAt),
-      lastModifiedAt: toString(n.lastModifiedAt),
-      currentVersionAt: toString(n.currentVersionAt), deletedAt: toString(n.deletedAt),
+    base {.*, createdAt: toString(base.createdAt), updatedAt: toString(base.updatedAt),
+      lastModifiedAt: toString(base.lastModifiedAt),
+      currentVersionAt: toString(base.currentVersionAt), deletedAt: toString(base.deletedAt),
       // As of a time, when the schema was reported last (a dataset's own fields may be from after it).
       facetStamps: CASE WHEN $pointInTime OR $facets THEN n.facetStamps END,
       // A job's inputs and outputs in view, all of them (its edges to the answer's datasets are theirs).
