@@ -293,6 +293,10 @@ export const catalogue = {
   'migrations/fold-bookkeeping': query({ after: str, limit: integer }, { last: strOrNull }),
   'migrations/latest-run-end': query({ limit: integer }, { jobs: integer }),
   'migrations/latest-run-parents': query({ after: str, limit: integer }, { last: strOrNull, runs: integer }),
+  'migrations/dataset-wide-column-lineage': query(
+    { after: str, limit: integer },
+    { last: strOrNull, events: field<[payload: string, receivedAt: string][]>() },
+  ),
   'migrations/deleted-label': query({ limit: integer }, { nodes: integer }),
   'migrations/column-lineage-count': query({ limit: integer }, { datasets: integer }),
   'migrations/job-version-links': query({ limit: integer }, { versions: integer }),

@@ -8,8 +8,10 @@ import { runQuery } from './cypher.js';
 import { int, toNative, type Db } from './db.js';
 import { planEdges, type EdgeObservation } from '../domain/edge-plan.js';
 import type { Logger } from '../logger.js';
-import { edgeWriteParams } from './ingest.js';
-import { schemaColumns, schemaFields, type SchemaColumn } from '../domain/openlineage/normalize.js';
+import { edgeWriteParams, writeEvents } from './ingest.js';
+import { parseEvent, schemaColumns, schemaFields, type SchemaColumn } from '../domain/openlineage/normalize.js';
+import type { Incoming } from '../domain/ingest/rows.js';
+import { RunJobConflict } from '../domain/ingest/run-fold.js';
 
 export const EDGE_HISTORY_MIGRATION = 'lineage-edge-history';
 
@@ -354,6 +356,69 @@ export async function migrateNestedFields(db: Db, logger?: Logger, batchSize = 2
   });
 }
 
+export const DATASET_WIDE_COLUMN_LINEAGE_MIGRATION = 'dataset-wide-column-lineage';
+
+/**
+ * Delivers again, to the ingest path, the stored events whose ColumnLineage facet has dataset-wide inputs
+ * (cypher/migrations/dataset-wide-column-lineage.cypher): versions before 2026-11-27 made no FEEDS edge
+ * from them. Ingestion is idempotent (the same graph whatever the number of deliveries), so a delivery
+ * writes only what was missing, and the stored event itself is unchanged. `deliverBatch` events per
+ * transaction. Returns the number of events delivered (0 when done before, or when none has such inputs).
+ */
+export async function migrateDatasetWideColumnLineage(
+  db: Db,
+  logger?: Logger,
+  readBatch = 2000,
+  deliverBatch = 32,
+): Promise<number> {
+  return onceRecorded(db, DATASET_WIDE_COLUMN_LINEAGE_MIGRATION, async () => {
+    let after = '';
+    let delivered = 0;
+    for (;;) {
+      const res = await db.read({ op: 'migration', timeoutMs: 300_000 }, (tx) =>
+        runQuery(tx, 'migrations/dataset-wide-column-lineage', { after, limit: int(readBatch) }),
+      );
+      const row = res.records[0];
+      const last = row.get('last');
+      if (last === null) break;
+      const items: Incoming[] = [];
+      for (const [payload, receivedAt] of row.get('events')) {
+        const parsed = parseEvent(JSON.parse(payload));
+        // Every stored event was valid when it was accepted.
+        if (parsed.ok) items.push({ event: parsed.event, receivedAt });
+      }
+      for (let i = 0; i < items.length; i += deliverBatch) {
+        delivered += await deliver(db, items.slice(i, i + deliverBatch), logger);
+      }
+      after = last;
+    }
+    if (delivered > 0) logger?.info({ events: delivered }, 'events with dataset-wide column lineage delivered again');
+    return delivered;
+  });
+}
+
+/** One transaction for `items`; one per event when an event conflicts (it is then skipped and logged). */
+async function deliver(db: Db, items: Incoming[], logger?: Logger): Promise<number> {
+  try {
+    await db.write({ op: 'migration', timeoutMs: 300_000 }, (tx) => writeEvents(tx, items));
+    return items.length;
+  } catch (err) {
+    if (!(err instanceof RunJobConflict) || items.length === 1) {
+      if (err instanceof RunJobConflict) {
+        logger?.warn(
+          { runId: items[0].event.run?.externalId, err: err.message },
+          'event not delivered again: conflict',
+        );
+        return 0;
+      }
+      throw err;
+    }
+    let n = 0;
+    for (const item of items) n += await deliver(db, [item], logger);
+    return n;
+  }
+}
+
 /** Every data migration, in the order a start runs them (src/server.ts). */
 const MIGRATIONS: [name: string, migrate: (db: Db, logger?: Logger) => Promise<number>][] = [
   [EDGE_HISTORY_MIGRATION, migrateEdgeHistory],
@@ -366,6 +431,8 @@ const MIGRATIONS: [name: string, migrate: (db: Db, logger?: Logger) => Promise<n
   [SIMPLE_NAMES_MIGRATION, migrateSimpleNames],
   [PLACEHOLDER_LAST_MODIFIED_MIGRATION, migratePlaceholderLastModified],
   [NESTED_FIELDS_MIGRATION, migrateNestedFields],
+  // Last: the events are delivered to today's ingest path, onto data every migration above has brought up to date.
+  [DATASET_WIDE_COLUMN_LINEAGE_MIGRATION, migrateDatasetWideColumnLineage],
 ];
 export const MIGRATION_NAMES = MIGRATIONS.map(([name]) => name);
 

@@ -15,6 +15,7 @@ import {
   migrateSimpleNames,
   migratePlaceholderLastModified,
   migrateNestedFields,
+  migrateDatasetWideColumnLineage,
 } from '../../src/store/migrations.js';
 import * as migrations from '../../src/store/migrations.js';
 import { columnLineageFacet, ds, e, expectGraph, job, lineagePath as p } from '../http/lineage/support.js';
@@ -416,6 +417,88 @@ describe('migration: the Deleted label of soft-deleted datasets and jobs', () =>
     );
     expect(tagged.status, tagged.text).to.equal(200);
     expect(await migrateNestedFields(t().db), 'a second start does nothing').to.equal(0);
+  });
+});
+
+describe('migration: FEEDS edges from dataset-wide column-lineage inputs', () => {
+  const t = useTestApp();
+  const TRINO = 'trino';
+  const filter = [{ type: 'INDIRECT', subtype: 'FILTER' }];
+  /** A COMPLETE run of `copy` reading orders_daily and writing filtered_copy (day, total) with this facet. */
+  const copy = (columnLineage: Record<string, unknown>) =>
+    runEvent({
+      job: 'copy',
+      jobNamespace: TRINO,
+      runId: randomUUID(),
+      eventType: 'COMPLETE',
+      inputs: [
+        {
+          namespace: TRINO,
+          name: 'orders_daily',
+          fields: [
+            ['id', 'BIGINT'],
+            ['day', 'DATE'],
+            ['amount', 'INT'],
+          ],
+        },
+      ],
+      outputs: [
+        {
+          namespace: TRINO,
+          name: 'filtered_copy',
+          fields: [
+            ['day', 'DATE'],
+            ['total', 'INT'],
+          ],
+          facets: { columnLineage: facet(columnLineage, 'ColumnLineageDatasetFacet') },
+        },
+      ],
+    });
+  /** Every node but the migration records, and every relationship, with all their properties. */
+  const everything = async () => {
+    const all = await rows(
+      t().db,
+      `CALL () { MATCH (n) WHERE NOT n:Migration RETURN labels(n) AS k, properties(n) AS p
+         UNION ALL MATCH (a)-[r]->(b) RETURN [type(r), elementId(a), elementId(b)] AS k, properties(r) AS p }
+       RETURN k, p`,
+    );
+    const sorted = (v: unknown): unknown =>
+      v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(
+            Object.entries(v)
+              .sort(([a], [b]) => (a < b ? -1 : 1))
+              .map(([k, x]) => [k, sorted(x)]),
+          )
+        : v;
+    return all.map((r) => JSON.stringify(sorted(r))).sort();
+  };
+
+  it('delivers again the stored events with such inputs, which gives the graph today’s ingestion makes', async () => {
+    await post(t(), [
+      copy({
+        fields: {},
+        dataset: [{ namespace: TRINO, name: 'orders_daily', field: 'day', transformations: filter }],
+      }),
+      copy({
+        fields: { total: { inputFields: [{ namespace: TRINO, name: 'orders_daily', field: 'amount' }] } },
+        dataset: [{ namespace: TRINO, name: 'orders_daily', field: 'id', transformations: filter }],
+      }),
+      runEvent({ inputs: ['a'], outputs: ['b'] }), // no column lineage: not delivered again
+    ]);
+    const today = await everything();
+    const feedsFrom = `MATCH (f:DatasetField {namespace: 'trino', dataset: 'orders_daily'})-[e:FEEDS]->()
+      WHERE f.name IN ['day', 'id']`;
+    expect(await rows(t().db, `${feedsFrom} RETURN count(e) AS n`)).to.deep.equal([{ n: 4 }]);
+    // As versions before 2026-11-27 wrote it: no edge from a dataset-wide input.
+    await t().db.write({ op: 'test' }, async (tx) => {
+      await tx.run(`${feedsFrom} DELETE e`);
+      await tx.run('MATCH (m:Migration) DELETE m');
+    });
+    expect(await everything()).to.not.deep.equal(today);
+
+    expect(await migrateDatasetWideColumnLineage(t().db, undefined, 1), 'one event per read batch').to.equal(2);
+    expect(await everything()).to.deep.equal(today);
+    expect(await migrateDatasetWideColumnLineage(t().db), 'a second start does nothing').to.equal(0);
   });
 });
 

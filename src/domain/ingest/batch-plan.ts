@@ -12,7 +12,7 @@
  */
 import type { DatasetRef, NormalizedDataset, NormalizedEvent } from '../openlineage/types.js';
 import { FacetFold } from '../facet-stamps.js';
-import { eventDatasetVersionId, eventFingerprint, canonicalEvent } from '../versions.js';
+import { eventDatasetVersionId, eventFingerprint, canonicalEvent, canonicalJson } from '../versions.js';
 import { jobEventObservations, planEdges, type EdgeObservation } from '../edge-plan.js';
 import { declaredAliases, type AliasMap } from './aliases.js';
 import { DatasetFold } from './dataset-fold.js';
@@ -172,7 +172,8 @@ class BatchFold {
             inNamespace: inRef.namespace,
             inName: inRef.name,
             inField: input.field,
-            transformations: JSON.stringify(input.transformations),
+            // Canonical, so the stored text is the same whatever the key order of the delivery.
+            transformations: canonicalJson(input.transformations),
             at: t,
           };
           const k = JSON.stringify([

@@ -4,6 +4,7 @@
  * Pure: no I/O, and the body is never mutated (facet objects are shared with `raw`, as sent).
  */
 import { isUuid, uuidV5 } from '../uuid-v5.js';
+import { canonicalJson } from '../versions.js';
 import type {
   ColumnLineageEntry,
   ColumnLineageInput,
@@ -180,8 +181,9 @@ export function mergeInputs(inputs: ColumnLineageInput[]): ColumnLineageInput[] 
       byColumn.set(key, { ...input, transformations: [...input.transformations] });
       continue;
     }
-    const known = new Set(seen.transformations.map((t) => JSON.stringify(t)));
-    for (const t of input.transformations) if (!known.has(JSON.stringify(t))) seen.transformations.push(t);
+    // The same transformation written with its keys in another order is the same one.
+    const known = new Set(seen.transformations.map((t) => canonicalJson(t)));
+    for (const t of input.transformations) if (!known.has(canonicalJson(t))) seen.transformations.push(t);
   }
   return [...byColumn.values()];
 }

@@ -750,6 +750,15 @@ describe('OpenLineage parseEvent', () => {
         expect(out.columnLineage.map((c) => c.field)).to.deep.equal(['addr', 'addr.city', 'day']);
       });
 
+      it('a column naming the input itself gets a transformation once, whatever the order of its keys', () => {
+        const reordered = { ...filter, transformations: [{ subtype: 'FILTER', type: 'INDIRECT' }] };
+        const out = output({
+          schema: schema('day'),
+          columnLineage: { fields: { day: { inputFields: [reordered] } }, dataset: [filter] },
+        });
+        expect(out.columnLineage).to.deep.equal([{ field: 'day', inputFields: [reordered] }]);
+      });
+
       it('without a schema, feed only the columns the facet names; without them, schema columns get nothing', () => {
         expect(output({ columnLineage: { fields: {}, dataset: [filter] } }).columnLineage).to.deep.equal([]);
         const amount = { namespace: 'trino', name: 'report.orders_daily', field: 'amount', transformations: [] };

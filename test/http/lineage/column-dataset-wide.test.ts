@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { cypher } from '../../../src/store/cypher.js';
 import { toNative } from '../../../src/store/db.js';
-import { type TestApp, useTestApp } from '../../helper.js';
+import { type TestApp, useTestApp, wipe } from '../../helper.js';
 import { facet, runEvent } from '../../support/events.js';
 import { graphSnapshot } from '../../support/graph.js';
 import { getImpact, impactPath } from '../impact/support.js';
@@ -119,6 +119,27 @@ describe('column lineage: dataset-wide inputs (ColumnLineage 1-2-0 `dataset`)', 
     await post(t(), event);
     expect(await graphSnapshot(t().db)).to.deep.equal(before);
     expect(await columnInputs(t())).to.deep.equal(expected);
+  });
+
+  it('store the same edges whatever the key order of the transformations (one event, two serializations)', async () => {
+    const dataset = (transformations: unknown[]) => [{ namespace: TRINO, name: INPUT, field: 'day', transformations }];
+    const event = copyEvent(['day'], { fields: {}, dataset: dataset(filter) });
+    const reordered = structuredClone(event) as any;
+    reordered.outputs[0].facets.columnLineage.dataset = dataset([{ subtype: 'FILTER', type: 'INDIRECT' }]);
+    const feeds = async () =>
+      (
+        await t().db.read({ op: 'test' }, (tx) =>
+          tx.run('MATCH (a)-[e:FEEDS]->(b) RETURN a.name + " " + b.name + " " + e.transformations AS e ORDER BY e'),
+        )
+      ).records.map((r) => r.get('e') as string);
+    await post(t(), event);
+    const first = await feeds();
+    expect(first).to.have.length(1);
+    await post(t(), reordered);
+    expect(await feeds(), 'delivered again').to.deep.equal(first);
+    await wipe(t().db);
+    await post(t(), reordered);
+    expect(await feeds(), 'the other serialization first').to.deep.equal(first);
   });
 
   it('next to `fields`, feed the schema columns the facet does not name as well as those it names', async () => {
