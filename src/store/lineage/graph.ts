@@ -3,7 +3,7 @@
  * renders every node with what its `data` needs, whatever the graph size. docs/lineage.md.
  */
 import { int } from '../db.js';
-import { iso } from '../time.js';
+import { iso, isoOrEpochMillis } from '../time.js';
 import { compareText } from '../../domain/compare.js';
 import { lineageNodeData, toDataset, toJob } from '../mappers.js';
 import type { Duration } from '../../domain/duration.js';
@@ -39,10 +39,11 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
  * src/domain/edge-history.ts), and an answer about the past must not change when later events arrive.
  */
 export function edgeExtras(e: Props, pointInTime: boolean): EdgeExtras {
-  if (pointInTime) return { firstSeenAt: iso(e.firstSeenAt), lastSeenAt: null, lastRunId: null, lastRunState: null };
+  const firstSeenAt = isoOrEpochMillis(e.firstSeenAt);
+  if (pointInTime) return { firstSeenAt, lastSeenAt: null, lastRunId: null, lastRunState: null };
   return {
-    firstSeenAt: iso(e.firstSeenAt),
-    lastSeenAt: iso(e.lastSeenAt),
+    firstSeenAt,
+    lastSeenAt: isoOrEpochMillis(e.lastSeenAt),
     lastRunId: str(e.lastRunId),
     lastRunState: str(e.lastRunState),
   };
