@@ -6,7 +6,11 @@ import neo4j from 'neo4j-driver';
  */
 const CANONICAL_UTC = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 
-/** A Neo4j temporal value (or ISO string) as ISO-8601 UTC with millisecond precision and a trailing Z. */
+/**
+ * A Neo4j temporal value (or ISO string, or epoch milliseconds: a query's `.epochMillis`, cheaper for Neo4j
+ * than `toString` where an answer has thousands of times) as ISO-8601 UTC with millisecond precision and a
+ * trailing Z.
+ */
 export function iso(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   // Strings first: the queries send most times as Neo4j's toString of a UTC DateTime with millisecond
@@ -16,14 +20,10 @@ export function iso(value: unknown): string | null {
     const d = new Date(value);
     return Number.isNaN(d.getTime()) ? value : d.toISOString();
   }
+  if (typeof value === 'number') return new Date(value).toISOString();
+  if (neo4j.isInt(value)) return new Date((value as neo4j.Integer).toNumber()).toISOString();
   if (neo4j.isDateTime(value) || neo4j.isLocalDateTime(value) || neo4j.isDate(value)) {
     return new Date((value as neo4j.DateTime).toString()).toISOString();
   }
   return null;
-}
-
-/** As iso, and an Integer as epoch milliseconds (a query's `.epochMillis`, cheaper for Neo4j than `toString`). */
-export function isoOrEpochMillis(value: unknown): string | null {
-  if (typeof value === 'number') return new Date(value).toISOString();
-  return neo4j.isInt(value) ? new Date((value as neo4j.Integer).toNumber()).toISOString() : iso(value);
 }

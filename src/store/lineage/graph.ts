@@ -3,7 +3,7 @@
  * renders every node with what its `data` needs, whatever the graph size. docs/lineage.md.
  */
 import { int } from '../db.js';
-import { iso, isoOrEpochMillis } from '../time.js';
+import { iso } from '../time.js';
 import { compareText } from '../../domain/compare.js';
 import { lineageNodeData, toDataset, toJob } from '../mappers.js';
 import type { Duration } from '../../domain/duration.js';
@@ -39,14 +39,33 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
  * src/domain/edge-history.ts), and an answer about the past must not change when later events arrive.
  */
 export function edgeExtras(e: Props, pointInTime: boolean): EdgeExtras {
-  const firstSeenAt = isoOrEpochMillis(e.firstSeenAt);
+  const firstSeenAt = iso(e.firstSeenAt);
   if (pointInTime) return { firstSeenAt, lastSeenAt: null, lastRunId: null, lastRunState: null };
   return {
     firstSeenAt,
-    lastSeenAt: isoOrEpochMillis(e.lastSeenAt),
+    lastSeenAt: iso(e.lastSeenAt),
     lastRunId: str(e.lastRunId),
     lastRunState: str(e.lastRunState),
   };
+}
+
+const NODE_TIMES = ['createdAt', 'updatedAt', 'lastModifiedAt'];
+const RUN_TIMES = ['createdAt', 'updatedAt', 'startedAt', 'endedAt', 'nominalStartTime', 'nominalEndTime'];
+
+/**
+ * The node with its times (epoch milliseconds in graph.cypher's records) as ISO strings, as the point-in-time
+ * rules (src/domain/lineage/graph-nodes.ts) read them.
+ */
+function isoTimes(node: Props): Props {
+  const out: Props = { ...node };
+  for (const k of NODE_TIMES) if (k in node) out[k] = iso(node[k]);
+  const run = node.latestRun as Props | null | undefined;
+  if (run) {
+    const r: Props = { ...run };
+    for (const k of RUN_TIMES) if (k in run) r[k] = iso(run[k]);
+    out.latestRun = r;
+  }
+  return out;
 }
 
 /** A node of a streamed answer: its JSON text (that of a LineageNode), in node id order. */
@@ -100,7 +119,10 @@ export class GraphRenderer {
     const pointInTime = this.asOf !== null;
     let node = raw;
     const nodeId = (isJob ? jobNodeId : datasetNodeId)(node.namespace as string, node.name as string);
-    if (this.asOf !== null) node = isJob ? jobAsOf(node, this.asOf) : datasetAsOf(node, this.asOf);
+    if (this.asOf !== null) {
+      node = isoTimes(node);
+      node = isJob ? jobAsOf(node, this.asOf) : datasetAsOf(node, this.asOf);
+    }
     const data =
       this.include.size === 0
         ? lineageNodeData(node, isJob)
