@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import neo4j from 'neo4j-driver';
-import { iso } from '../../src/store/time.js';
+import { iso, isoFromEpochMillis } from '../../src/store/time.js';
 
 /** What iso gives a string by definition: Date's own reading of it, or the string when Date cannot read it. */
 const byDate = (s: string) => (Number.isNaN(new Date(s).getTime()) ? s : new Date(s).toISOString());
@@ -44,5 +44,25 @@ describe('iso: times as ISO 8601 UTC with milliseconds', () => {
     expect(iso(null)).to.equal(null);
     expect(iso(undefined)).to.equal(null);
     expect(iso(true)).to.equal(null);
+  });
+});
+
+describe('isoFromEpochMillis: toISOString, faster', () => {
+  it('gives what Date.prototype.toISOString gives, for random times and the edges of four-digit years', () => {
+    const edges = [0, -1, 1, Date.UTC(9999, 11, 31, 23, 59, 59, 999), Date.UTC(9999, 11, 31, 23, 59, 59, 999) + 1];
+    const year0 = new Date(0).setUTCFullYear(0, 0, 1);
+    edges.push(year0, year0 - 1, Date.UTC(2024, 1, 29, 23, 59, 59, 999), Date.UTC(2026, 11, 31, 0, 0, 0, 0));
+    let seed = 42;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const span = 8.64e15;
+    const randoms = Array.from({ length: 20_000 }, (_, i) =>
+      // Mostly recent times (the same days again, as in an answer), some anywhere Date can go.
+      i % 4 === 0 ? Math.floor((random() * 2 - 1) * span) : Date.UTC(2026, 0, 1) + Math.floor(random() * 4e10),
+    );
+    for (const ms of [...edges, ...randoms])
+      expect(isoFromEpochMillis(ms), String(ms)).to.equal(new Date(ms).toISOString());
   });
 });
