@@ -6,8 +6,9 @@
  *
  * The bytes are JSON.stringify(body)'s for the body { ...head, [arrayKey]: items, ...tail } (keys in
  * that order, `undefined` members left out); only the framing differs (chunked, no Content-Length).
- * As with CSV (csv.ts), an error before the first element is an ordinary JSON error answer; one after it
- * ends the stream early, which the client sees as a body cut short.
+ * Nothing is sent before the first CHUNK_CHARS of the answer (or its end), so an error until then is an
+ * ordinary JSON error answer; one after it ends the stream early, which the client sees as a body cut
+ * short (or, before the compressor let any byte out, as a connection closed without an answer).
  */
 import type { Context } from 'koa';
 import { PassThrough } from 'node:stream';
@@ -58,7 +59,7 @@ function membersText(members: Record<string, unknown>): string {
 /**
  * Answers with `{ ...head, [arrayKey]: [...items], ...tail }`, streamed: `produce` calls `begin` with the
  * head, then `item` per element, and resolves to the tail. Resolves once the answer is under way (its
- * head given, or `produce` done); rejects, with nothing sent, if `produce` fails before that.
+ * first chunk written, or `produce` done); rejects, with nothing sent, if `produce` fails before that.
  */
 export async function respondStreamedJson<T>(
   ctx: Context,
@@ -69,12 +70,14 @@ export async function respondStreamedJson<T>(
   let begun = false;
   let pending = '';
   let first = true;
-  let signalBegun: () => void = () => undefined;
-  const started = new Promise<void>((resolve) => (signalBegun = resolve));
+  let signalStarted: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (signalStarted = resolve));
   // One wait for a drain at a time, whoever asks: a producer that cannot wait (it is handed records
   // synchronously) may ignore it, and the stream then buffers (its rejection is handled here too).
   let draining: Promise<void> | null = null;
   const flush = (): void | Promise<void> => {
+    // The answer is committed to a 200 with its first bytes: an error before them still gets its own status.
+    signalStarted();
     const full = !stream.write(pending);
     pending = '';
     if (!full) return;
@@ -91,7 +94,6 @@ export async function respondStreamedJson<T>(
       const members = membersText(head);
       // Without the comma before the first member: the body opens with it.
       pending = `{${members.slice(1)}${members === '' ? '' : ','}${JSON.stringify(arrayKey)}:[`;
-      signalBegun();
     },
     item(item) {
       return writer.itemText(JSON.stringify(item) ?? 'null');

@@ -179,40 +179,65 @@ describe('GET /api/v1/lineage: errors, symlinks, soft deletes, timeouts', () => 
       }
     });
 
-    it('ends the body early when Neo4j fails after the first node: never a smaller well-formed answer', async () => {
-      for (let i = 0; i < 3; i++) await runJob(t(), `j${i}`, [`d${i}`], [`d${i + 1}`]);
+    /** The lineage query's records, one node each, handed on until `handOn` of them, then a timeout. */
+    const failAfter = (handOn: number) => {
       const db = t().app.services.db;
       const executeMapped = db.executeMapped.bind(db);
       db.executeMapped = (async (routing, op, text, params, map, opts) => {
         if (op !== 'lineage/graph') return executeMapped(routing, op, text, params, map, opts);
-        // The real records, one node each; the first is handed on, then the transaction fails.
         const records = await executeMapped(routing, op, text, { ...params, chunk: neo4j.int(1) }, (r) => r, opts);
-        map(records[0]);
+        for (const record of records.slice(0, handOn)) map(record);
         throw Object.assign(new Error('The transaction has been terminated.'), {
           code: 'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration',
         });
       }) as typeof db.executeMapped;
-      try {
-        // The connection closes: before the first bytes left (the client sees a hang-up) or mid-body.
-        const answer = await new Promise<{ status: number; body: string; complete: boolean } | 'hang-up'>((resolve) => {
-          const req = http.get(`${t().baseUrl}${p(ds('d0'), { direction: 'downstream' })}`, (res) => {
-            let body = '';
-            res.on('data', (c: Buffer) => (body += c));
-            res.on('close', () => resolve({ status: res.statusCode!, body, complete: res.complete }));
-          });
-          req.on('error', () => resolve('hang-up'));
+      return () => {
+        db.executeMapped = executeMapped;
+      };
+    };
+    const getRaw = (path: string) =>
+      new Promise<{ status: number; body: string; complete: boolean } | 'hang-up'>((resolve) => {
+        const req = http.get(`${t().baseUrl}${path}`, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c));
+          res.on('close', () => resolve({ status: res.statusCode!, body, complete: res.complete }));
         });
+        req.on('error', () => resolve('hang-up'));
+      });
+
+    it('answers a JSON error when Neo4j fails after the first node but before the first 64 KiB left', async () => {
+      for (let i = 0; i < 3; i++) await runJob(t(), `j${i}`, [`d${i}`], [`d${i + 1}`]);
+      const restore = failAfter(1);
+      try {
+        const answer = await getRaw(p(ds('d0'), { direction: 'downstream' }));
+        expect(answer).to.not.equal('hang-up');
+        if (answer === 'hang-up') return;
+        expect(answer.status).to.equal(504);
+        expect(JSON.parse(answer.body)).to.include({ code: 504, error: 'timeout' });
+      } finally {
+        restore();
+      }
+      expect((await t().get(p(ds('d0'), { direction: 'downstream' }))).body.graph, 'fine afterwards').to.have.length(7);
+    });
+
+    it('ends the body early when Neo4j fails after the first 64 KiB: never a smaller well-formed answer', async () => {
+      const outputs = Array.from({ length: 400 }, (_, i) => `wide_${String(i).padStart(3, '0')}`);
+      await runJob(t(), 'fan_out', ['d0'], outputs);
+      const restore = failAfter(300); // 300 dataset nodes: well over 64 KiB of JSON
+      try {
+        // The connection closes: mid-body, or before the compressor let a byte out (a hang-up).
+        const answer = await getRaw(p(ds('d0'), { direction: 'downstream' }));
         if (answer !== 'hang-up') {
           expect(answer.status).to.equal(200);
           expect(answer.complete, 'the response ended early').to.equal(false);
           expect(() => JSON.parse(answer.body)).to.throw();
         }
-        // The service is fine afterwards.
-        db.executeMapped = executeMapped;
-        expect((await t().get(p(ds('d0'), { direction: 'downstream' }))).body.graph).to.have.length(7);
       } finally {
-        db.executeMapped = executeMapped;
+        restore();
       }
+      expect((await t().get(p(ds('d0'), { direction: 'downstream' }))).body.graph, 'fine afterwards').to.have.length(
+        402,
+      );
     });
   });
 
