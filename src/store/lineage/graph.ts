@@ -70,7 +70,7 @@ function isoTimes(node: Props): Props {
 
 /** A node of a streamed answer: its JSON text (that of a LineageNode), in node id order. */
 export interface LineageSink {
-  /** Called once, with the first node's record: the walk is done, so errors from here cut the answer short. */
+  /** Called once, with the first node's record: the walk is done (an error from here may cut the answer short). */
   begin(): void;
   node(text: string): void;
 }
