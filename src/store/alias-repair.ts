@@ -16,11 +16,14 @@ import { parseEvent } from '../domain/openlineage/normalize.js';
 export async function takeApartAliasHistory(tx: TxRunner, names: DatasetRef[]): Promise<Incoming[]> {
   const result = await runQuery(tx, 'ingest/alias-repair', { names });
   const payloads = (result.records[0]?.get('events') as string[] | undefined) ?? [];
-  const items: Incoming[] = [];
-  for (const payload of payloads.sort()) {
-    const parsed = parseEvent(JSON.parse(payload));
-    // Every stored event was valid when it was accepted.
-    if (parsed.ok) items.push({ event: parsed.event, receivedAt: parsed.event.eventTime });
-  }
-  return items;
+  return payloads.sort().flatMap((payload) => storedIncoming(payload, null) ?? []);
+}
+
+/**
+ * A stored event's payload, as the ingest path takes it again (received at `receivedAt`, else at its own
+ * event time); null if it no longer parses (every stored event was valid when it was accepted).
+ */
+export function storedIncoming(payload: string, receivedAt: string | null): Incoming | null {
+  const parsed = parseEvent(JSON.parse(payload));
+  return parsed.ok ? { event: parsed.event, receivedAt: receivedAt ?? parsed.event.eventTime } : null;
 }

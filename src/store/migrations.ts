@@ -9,7 +9,8 @@ import { int, toNative, type Db } from './db.js';
 import { planEdges, type EdgeObservation } from '../domain/edge-plan.js';
 import type { Logger } from '../logger.js';
 import { edgeWriteParams, writeEvents } from './ingest.js';
-import { parseEvent, schemaColumns, schemaFields, type SchemaColumn } from '../domain/openlineage/normalize.js';
+import { schemaColumns, schemaFields, type SchemaColumn } from '../domain/openlineage/normalize.js';
+import { storedIncoming } from './alias-repair.js';
 import type { Incoming } from '../domain/ingest/rows.js';
 import { RunJobConflict } from '../domain/ingest/run-fold.js';
 
@@ -381,12 +382,7 @@ export async function migrateDatasetWideColumnLineage(
       const row = res.records[0];
       const last = row.get('last');
       if (last === null) break;
-      const items: Incoming[] = [];
-      for (const [payload, receivedAt] of row.get('events')) {
-        const parsed = parseEvent(JSON.parse(payload));
-        // Every stored event was valid when it was accepted.
-        if (parsed.ok) items.push({ event: parsed.event, receivedAt });
-      }
+      const items = row.get('events').flatMap(([payload, receivedAt]) => storedIncoming(payload, receivedAt) ?? []);
       for (let i = 0; i < items.length; i += deliverBatch) {
         delivered += await deliver(db, items.slice(i, i + deliverBatch), logger);
       }
@@ -403,15 +399,10 @@ async function deliver(db: Db, items: Incoming[], logger?: Logger): Promise<numb
     await db.write({ op: 'migration', timeoutMs: 300_000 }, (tx) => writeEvents(tx, items));
     return items.length;
   } catch (err) {
-    if (!(err instanceof RunJobConflict) || items.length === 1) {
-      if (err instanceof RunJobConflict) {
-        logger?.warn(
-          { runId: items[0].event.run?.externalId, err: err.message },
-          'event not delivered again: conflict',
-        );
-        return 0;
-      }
-      throw err;
+    if (!(err instanceof RunJobConflict)) throw err;
+    if (items.length === 1) {
+      logger?.warn({ runId: items[0].event.run?.externalId, err: err.message }, 'event not delivered again: conflict');
+      return 0;
     }
     let n = 0;
     for (const item of items) n += await deliver(db, [item], logger);
