@@ -98,6 +98,22 @@ const ref = { namespace: str, name: str };
 const dataset = { dataset: parsed };
 const job = { job: parsed };
 const none = {};
+const blastRadiusParams = {
+  startId: str,
+  asOf: dateTime,
+  windowStart: dateTime,
+  pointInTime: bool,
+  rows: integer,
+  state: strOrNull,
+  chunk: integer,
+};
+const blastRadiusRow = {
+  isJob: bool,
+  distance: integer,
+  nodes: field<BlastRadiusNode[]>(),
+  total: field<Integer | null>(),
+  counts: field<[unknown, boolean, unknown, unknown][] | null>(),
+};
 
 export const catalogue = {
   'datasets/delete': query(ref, dataset),
@@ -116,24 +132,9 @@ export const catalogue = {
 
   'facets/property-keys': query({ facet: str, jobFacet: str }, { keys: strings }),
 
-  'impact/blast-radius': query(
-    {
-      startId: str,
-      asOf: dateTime,
-      windowStart: dateTime,
-      pointInTime: bool,
-      rows: integer,
-      state: strOrNull,
-      chunk: integer,
-    },
-    {
-      isJob: bool,
-      distance: integer,
-      nodes: field<BlastRadiusNode[]>(),
-      total: field<Integer | null>(),
-      counts: field<[unknown, boolean, unknown, unknown][] | null>(),
-    },
-  ),
+  'impact/blast-radius': query(blastRadiusParams, blastRadiusRow),
+  // The same answer, walked by the lineage.reach procedure (told the direction and bound as parameters).
+  'impact/blast-radius-reach': query({ ...blastRadiusParams, downstream: bool, maxRels: integer }, blastRadiusRow),
   'impact/column-blast-radius': query(
     { startId: str, maxNodes: integer },
     {

@@ -24,7 +24,7 @@ import {
   type EdgeExtras,
   type LineageRepository,
 } from './lineage/index.js';
-import { directed } from './cypher.js';
+import { compactCypher, directed } from './cypher.js';
 import type { Duration } from '../domain/duration.js';
 import { iso } from './time.js';
 import { datasetNodeId, fieldNodeId, jobNodeId, type ParsedNodeId } from '../domain/node-id.js';
@@ -171,11 +171,35 @@ function transformationTypes(input: ColumnInput): string[] {
     .filter((t) => t !== '');
 }
 
+/**
+ * How the blast radius walks the graph: 'procedure' with the service's `lineage.reach` (a breadth-first
+ * search in the database, src/neo4j/procedures/), 'cypher' with a variable-length expand; 'auto' uses the
+ * procedure where the database has it (the local Neo4j always does).
+ */
+export type BlastRadiusWalk = 'procedure' | 'cypher';
+export type BlastRadiusWalkOption = BlastRadiusWalk | 'auto';
+
+/** Neo4j's answer to a call of a procedure it does not have. */
+function isProcedureMissing(err: unknown): boolean {
+  return (err as { code?: string }).code === 'Neo.ClientError.Procedure.ProcedureNotFound';
+}
+
 export class ImpactRepository {
+  /** The walk in use: 'auto' tries the procedure first, and turns to Cypher for good if Neo4j lacks it. */
+  private walkInUse: BlastRadiusWalk;
+
   constructor(
     private readonly db: Db,
     private readonly lineage: LineageRepository,
-  ) {}
+    private readonly walkOption: BlastRadiusWalkOption = 'auto',
+  ) {
+    this.walkInUse = walkOption === 'cypher' ? 'cypher' : 'procedure';
+  }
+
+  /** How the blast radius walks now (the procedure, or Cypher where the database lacks it). */
+  get blastRadiusWalk(): BlastRadiusWalk {
+    return this.walkInUse;
+  }
 
   private get timeoutMs() {
     return this.lineage.timeoutMs;
@@ -213,8 +237,8 @@ export class ImpactRepository {
     const view = this.view(q.asOf, q.window);
     const start = await this.resolveEntity(id, view.asOf);
     if (!start) return null;
-    const text = directed(withMaxRels('impact/blast-radius', maxRelsFor(id.kind, q.depth)), q.direction);
     const rootCause = q.state !== null;
+    const maxRels = maxRelsFor(id.kind, q.depth);
     const params: ParamsOf<'impact/blast-radius'> = {
       startId: start.eid,
       ...view,
@@ -222,14 +246,42 @@ export class ImpactRepository {
       state: q.state,
       chunk: int(BLAST_RADIUS_CHUNK),
     };
+    for (;;) {
+      const walk = this.walkInUse;
+      try {
+        return await this.streamBlastRadius(walk, maxRels, q, params, sink);
+      } catch (err) {
+        // A Neo4j without the procedure refuses the query before its first record, so nothing has
+        // streamed: the same answer is walked in Cypher, and so is every later one of this process.
+        if (this.walkOption !== 'auto' || walk !== 'procedure' || !isProcedureMissing(err)) throw err;
+        this.walkInUse = 'cypher';
+      }
+    }
+  }
+
+  private async streamBlastRadius(
+    walk: BlastRadiusWalk,
+    maxRels: number,
+    q: ImpactQuery,
+    params: ParamsOf<'impact/blast-radius'>,
+    sink: ImpactSink,
+  ): Promise<ImpactTail> {
+    const rootCause = q.state !== null;
+    const op = walk === 'procedure' ? 'impact/blast-radius-reach' : 'impact/blast-radius';
+    const text =
+      walk === 'procedure'
+        ? compactCypher('impact/blast-radius-reach')
+        : directed(withMaxRels('impact/blast-radius', maxRels), q.direction);
+    const runParams =
+      walk === 'procedure' ? { ...params, downstream: q.direction === 'downstream', maxRels: int(maxRels) } : params;
     const via = new ViaPicker();
     const vias = rootCause ? new Map<string, string | null>() : null;
     let emitted = 0;
     let matched = 0;
     let total = 0;
     // A transaction of its own (not executeQuery): the records go to the sink as they arrive.
-    await this.db.read({ op: 'impact/blast-radius', timeoutMs: this.timeoutMs }, async (tx) => {
-      const result = tx.run<RowOf<'impact/blast-radius'>>(text, params);
+    await this.db.read({ op, timeoutMs: this.timeoutMs }, async (tx) => {
+      const result = tx.run<RowOf<'impact/blast-radius'>>(text, runParams);
       // The query returns rows in distance order; each distance is put in id order here.
       const order = new DistanceThenIdOrder<BlastRow>();
       // Returns the sink's promise only when it has one (a CSV socket that is full), so that a row costs

@@ -12,9 +12,8 @@ import { impactQuery } from '../../src/store/impact.js';
 import { maxRelsFor, viewParams } from '../../src/store/lineage/index.js';
 import { useTestApp } from '../helper.js';
 import { rows } from '../support/graph.js';
-import { ds, JOB_NS, NS, runJob } from '../http/lineage/support.js';
-import { replayStream } from '../support/replay-stream.js';
-import { runEvent } from '../support/events.js';
+import { ds, runJob } from '../http/lineage/support.js';
+import { postHistoriesOfEveryKind } from '../support/histories.js';
 
 /** A query file's code with its whitespace collapsed: rules are compared as text, however the lines wrap. */
 const flatSource = (name: Parameters<typeof cypherSource>[0]) =>
@@ -105,27 +104,7 @@ describe('impact query plans', () => {
     this.timeout(180_000);
     // Histories of every kind: runs days apart, a failed run without outputs, partitions, symlinks, a JobEvent,
     // a dropped input (run 1 only), an edge seen once long ago, a deleted dataset and a deleted job.
-    for (const e of replayStream()) expect((await t().post('/api/v1/lineage', e)).status).to.equal(201);
-    const run = async (job: string, inputs: string[], outputs: string[], eventTime: string) =>
-      expect(
-        (
-          await t().post(
-            '/api/v1/lineage',
-            runEvent({ job, jobNamespace: JOB_NS, eventType: 'COMPLETE', eventTime, inputs, outputs }),
-          )
-        ).status,
-      ).to.equal(201);
-    await run('dropper', ['kept', 'dropped'], ['dropper_out'], '2024-01-01T00:00:00Z');
-    await run('dropper', ['kept'], ['dropper_out'], '2024-03-10T00:00:00Z');
-    await run('once', ['kept'], ['gone'], '2023-06-01T00:00:00Z');
-    await run('later', ['gone'], ['after_gone'], '2024-04-01T00:00:00Z');
-    await run('doomed', ['after_gone'], ['doomed_out'], '2024-04-02T00:00:00Z');
-    await run('ahead', ['doomed_out'], ['ahead_out'], '2031-01-01T00:00:00Z'); // dated ahead of the clock
-    for (const path of [
-      `/api/v1/namespaces/${encodeURIComponent(NS)}/datasets/gone`,
-      `/api/v1/namespaces/${encodeURIComponent(JOB_NS)}/jobs/doomed`,
-    ])
-      expect((await t().request('DELETE', path)).status, path).to.equal(200);
+    await postHistoriesOfEveryKind(t());
 
     const { edge, node } = graphRules();
     const rule = (r: string) => r.replace(/\$asOf/g, '$end');

@@ -11,6 +11,7 @@ import neo4j from 'neo4j-driver';
 import { projectRoot } from '../../paths.js';
 import type { Logger } from '../../logger.js';
 import { findFreePort } from '../../free-port.js';
+import { ensureProceduresJar, installProcedures } from './procedures.js';
 
 /**
  * This folder in the source tree: its pom files and watchdog script are read from here, also when
@@ -451,6 +452,7 @@ export class LocalNeo4jServer {
       );
     }
     reapStaleServer(this.pidFile, logger);
+    installProcedures(path.join(this.home, 'plugins'), ensureProceduresJar(dir, libDir, version, logger));
 
     let port = this.opts.boltPort;
     if (port === 0 || !(await portIsFree(port))) {

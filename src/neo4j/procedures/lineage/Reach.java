@@ -1,0 +1,138 @@
+package lineage;
+
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.neo4j.graphdb.Direction;
+import org.neo4j.graphdb.Label;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
+import org.neo4j.graphdb.RelationshipType;
+import org.neo4j.procedure.Context;
+import org.neo4j.procedure.Description;
+import org.neo4j.procedure.Mode;
+import org.neo4j.procedure.Name;
+import org.neo4j.procedure.Procedure;
+import org.neo4j.procedure.TerminationGuard;
+
+/**
+ * The lineage walk of the blast radius (cypher/impact/blast-radius.cypher) as a breadth-first search in
+ * the database: every job and dataset reachable from a start node over INPUT_TO / PRODUCES edges in
+ * view, each once, at its shortest distance, with the nodes one step nearer that reach it through an
+ * edge in view. The edge and node rules are graph.cypher's, evaluated on the same stored values
+ * (docs/lineage.md "Time"); test/neo4j/local/procedures.test.ts compares the two on stored histories.
+ */
+public class Reach {
+  private static final RelationshipType INPUT_TO = RelationshipType.withName("INPUT_TO");
+  private static final RelationshipType PRODUCES = RelationshipType.withName("PRODUCES");
+  private static final Label DELETED = Label.label("Deleted");
+
+  /** Ends the walk when its transaction is terminated (a timeout, a client gone, an operator). */
+  @Context public TerminationGuard guard;
+
+  /** One reached node. */
+  public static class Reached {
+    public Node node;
+    public long distance;
+    /** elementIds of the nodes at distance - 1 with an edge in view to this one. */
+    public List<String> preds;
+
+    Reached(Node node, long distance, List<String> preds) {
+      this.node = node;
+      this.distance = distance;
+      this.preds = preds;
+    }
+  }
+
+  // Nodes are keyed by their internal id, a long, for the walk's own bookkeeping only: an elementId is
+  // a string to build and hash per relationship. (Deprecated for use across transactions, not within one.)
+  @SuppressWarnings("removal")
+  @Procedure(name = "lineage.reach", mode = Mode.READ)
+  @Description(
+      "lineage.reach(start, downstream, maxRels, pointInTime, asOf, windowStart): every node reachable from start "
+          + "over INPUT_TO/PRODUCES edges in view, in distance order, with its distance and the elementIds of its "
+          + "predecessors one step nearer")
+  public Stream<Reached> reach(
+      @Name("start") Node start,
+      @Name("downstream") boolean downstream,
+      @Name("maxRels") long maxRels,
+      @Name("pointInTime") boolean pointInTime,
+      @Name("asOf") ZonedDateTime asOf,
+      @Name("windowStart") ZonedDateTime windowStart) {
+    Direction direction = downstream ? Direction.OUTGOING : Direction.INCOMING;
+    Map<Long, Reached> seen = new HashMap<>();
+    List<Reached> order = new ArrayList<>();
+    Reached first = new Reached(start, 0, List.of());
+    seen.put(start.getId(), first);
+    order.add(first);
+    List<Reached> layer = List.of(first);
+    for (long distance = 1; distance <= maxRels && !layer.isEmpty(); distance++) {
+      List<Reached> next = new ArrayList<>();
+      for (Reached from : layer) {
+        guard.check();
+        String fromId = null;
+        for (Relationship e : from.node.getRelationships(direction, INPUT_TO, PRODUCES)) {
+          if (!edgeInView(e, pointInTime, asOf, windowStart)) continue;
+          Node x = e.getOtherNode(from.node);
+          Reached known = seen.get(x.getId());
+          if (known == null) {
+            if (!nodeInView(x, pointInTime, asOf)) {
+              // Out of view: remembered as such so that its rule is evaluated once.
+              seen.put(x.getId(), OUT_OF_VIEW);
+              continue;
+            }
+            known = new Reached(x, distance, new ArrayList<>(2));
+            seen.put(x.getId(), known);
+            next.add(known);
+          }
+          if (known.distance == distance) {
+            if (fromId == null) fromId = from.node.getElementId();
+            if (!known.preds.contains(fromId)) known.preds.add(fromId);
+          }
+        }
+      }
+      order.addAll(next);
+      layer = next;
+    }
+    return order.stream();
+  }
+
+  private static final Reached OUT_OF_VIEW = new Reached(null, -1, List.of());
+
+  /** graph.cypher's edge rule: observed within the window, or still held, at asOf. */
+  static boolean edgeInView(Relationship e, boolean pointInTime, ZonedDateTime asOf, ZonedDateTime windowStart) {
+    if (!pointInTime) {
+      Object last = e.getProperty("lastSeenAt", null);
+      if (last instanceof ZonedDateTime t && !t.isBefore(windowStart)) return true;
+      return Boolean.TRUE.equals(e.getProperty("current", null));
+    }
+    Object firstSeen = e.getProperty("firstSeenAt", null);
+    if (!(firstSeen instanceof ZonedDateTime f) || f.isAfter(asOf)) return false;
+    Object from = e.getProperty("seenFrom", null);
+    Object to = e.getProperty("seenTo", null);
+    Object held = e.getProperty("heldUntil", null);
+    if (!(from instanceof ZonedDateTime[] seenFrom)) return false;
+    ZonedDateTime[] seenTo = to instanceof ZonedDateTime[] a ? a : new ZonedDateTime[0];
+    ZonedDateTime[] heldUntil = held instanceof ZonedDateTime[] b ? b : new ZonedDateTime[0];
+    for (int i = 0; i < seenFrom.length; i++) {
+      if (seenFrom[i].isAfter(asOf)) continue;
+      if (i < seenTo.length && !seenTo[i].isBefore(windowStart)) return true;
+      if (i < heldUntil.length && heldUntil[i].isAfter(asOf)) return true;
+    }
+    return false;
+  }
+
+  /** graph.cypher's node rule: existed at asOf and not soft-deleted by then. */
+  static boolean nodeInView(Node x, boolean pointInTime, ZonedDateTime asOf) {
+    if (!pointInTime) return !x.hasLabel(DELETED);
+    Object created = x.getProperty("createdAt", null);
+    if (!(created instanceof ZonedDateTime c) || c.isAfter(asOf)) return false;
+    if (!Boolean.TRUE.equals(x.getProperty("isDeleted", null))) return true;
+    Object deleted = x.getProperty("deletedAt", null);
+    ZonedDateTime at = deleted instanceof ZonedDateTime d ? d : c;
+    return at.isAfter(asOf);
+  }
+}

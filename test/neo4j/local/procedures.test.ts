@@ -1,0 +1,243 @@
+/**
+ * The blast radius walks with the service's `lineage.reach` procedure where Neo4j has it (the local
+ * Neo4j always does), else in Cypher (impact/blast-radius.cypher). Both must answer the same: here every
+ * job and dataset of stored histories of every kind is a start, both directions, near and far, now and
+ * at points in time with several windows, and the two answers are held equal node for node (distance,
+ * via, state, tags, owners, summary, totals). Also: the procedure is there, and a Neo4j without it is
+ * walked in Cypher.
+ */
+import { expect } from 'chai';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import neo4j from 'neo4j-driver';
+import { ImpactRepository, type AnyImpactNode, type ImpactHead, type ImpactQuery } from '../../../src/store/impact.js';
+import { parseNodeId, datasetNodeId, jobNodeId } from '../../../src/domain/node-id.js';
+import { parseDuration } from '../../../src/domain/duration.js';
+import type { Db } from '../../../src/store/db.js';
+import { useTestApp } from '../../helper.js';
+import { NEO4J_DEFAULT_VERSION } from '../../../src/config.js';
+import { projectRoot } from '../../../src/paths.js';
+import type { Logger } from '../../../src/logger.js';
+import {
+  ensureProceduresJar,
+  installProcedures,
+  proceduresDigest,
+  PROCEDURES_JAR,
+} from '../../../src/neo4j/local/procedures.js';
+import { rows } from '../../support/graph.js';
+import { postHistoriesOfEveryKind } from '../../support/histories.js';
+
+interface Answer {
+  head: ImpactHead | null;
+  nodes: AnyImpactNode[];
+  tail: unknown;
+}
+
+async function answer(repo: ImpactRepository, id: string, q: ImpactQuery): Promise<Answer> {
+  const out: Answer = { head: null, nodes: [], tail: null };
+  out.tail = await repo.blastRadius(parseNodeId(id), q, {
+    head: (h) => {
+      out.head = h;
+    },
+    node: (n) => {
+      out.nodes.push(n);
+    },
+  });
+  return out;
+}
+
+/** A Db whose queries name a procedure Neo4j does not have in place of `lineage.reach`. */
+function withoutReach(db: Db): Db {
+  const read: Db['read'] = (opts, work) =>
+    db.read(opts, (tx) =>
+      work({
+        ...tx,
+        run: ((text: string, params?: Record<string, unknown>) =>
+          tx.run(text.replace('lineage.reach(', 'lineage.notInstalled('), params)) as typeof tx.run,
+      } as typeof tx),
+    );
+  return Object.assign(Object.create(db), { read });
+}
+
+describe('blast radius: the lineage.reach procedure and the Cypher walk', () => {
+  const t = useTestApp();
+  const repos = () => ({
+    cypher: new ImpactRepository(t().db, t().app.services.lineage, 'cypher'),
+    procedure: new ImpactRepository(t().db, t().app.services.lineage, 'procedure'),
+  });
+
+  it('the local Neo4j has the procedure, and the service walks with it', async () => {
+    const [{ names }] = await rows(
+      t().db,
+      "SHOW PROCEDURES YIELD name WHERE name STARTS WITH 'lineage.' RETURN collect(name) AS names",
+    );
+    expect(names).to.deep.equal(['lineage.reach']);
+    await t().post('/api/v1/lineage', {
+      eventType: 'COMPLETE',
+      eventTime: '2026-11-24T10:00:00Z',
+      run: { runId: '0193a1b2-7c3d-7e4f-8a5b-6c7d8e9f0a1b' },
+      job: { namespace: 'ns', name: 'j' },
+      inputs: [{ namespace: 'ns', name: 'a' }],
+      outputs: [{ namespace: 'ns', name: 'b' }],
+      producer: 'https://example.com/me',
+      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+    });
+    const res = await t().get('/api/v1/impact?nodeId=dataset:ns:a');
+    expect(res.status).to.equal(200);
+    expect(res.body.nodes.map((n: { id: string }) => n.id)).to.deep.equal(['job:ns:j', 'dataset:ns:b']);
+    expect(t().app.services.impact.blastRadiusWalk).to.equal('procedure');
+  });
+
+  it('answers exactly what the Cypher walk answers, for every start, direction, depth and time', async function () {
+    this.timeout(240_000);
+    await postHistoriesOfEveryKind(t());
+    const starts = (
+      await rows(
+        t().db,
+        `MATCH (x) WHERE (x:Job OR x:Dataset) AND x.isAlias IS NULL
+         RETURN x:Job AS isJob, x.namespace AS namespace, x.name AS name ORDER BY namespace, name`,
+      )
+    ).map((r) => (r.isJob ? jobNodeId(r.namespace, r.name) : datasetNodeId(r.namespace, r.name)));
+    expect(starts.length).to.be.greaterThan(20);
+    // Times the histories change at (span ends, a millisecond after), thinned to a handful.
+    const times = (
+      await rows(
+        t().db,
+        `MATCH ()-[e:INPUT_TO|PRODUCES]->() UNWIND e.seenFrom + e.seenTo + e.heldUntil AS at
+         WITH DISTINCT at WHERE at.year < 9999 RETURN toString(at) AS at ORDER BY at`,
+      )
+    ).map((r) => r.at as string);
+    const picked = [times[0], times[Math.floor(times.length / 2)]];
+    picked.push(new Date(Date.parse(times[times.length - 1]) + 1).toISOString());
+    // Near and far now; far at each time, in the default window (a day's for one) and all history.
+    const views: Pick<ImpactQuery, 'asOf' | 'window' | 'depth'>[] = [
+      { depth: 1, asOf: null, window: undefined },
+      { depth: 20, asOf: null, window: undefined },
+      { depth: 20, asOf: null, window: null },
+      ...picked.flatMap((at, i) => [
+        { depth: 20, asOf: new Date(at), window: i === 1 ? parseDuration('P1D') : undefined },
+        { depth: 20, asOf: new Date(at), window: null },
+      ]),
+    ];
+    const { cypher, procedure } = repos();
+    let compared = 0;
+    let reached = 0;
+    const cases = starts.flatMap((id) => (['downstream', 'upstream'] as const).map((direction) => ({ id, direction })));
+    // A few at once: the comparisons are independent reads.
+    await Promise.all(
+      [0, 1, 2, 3].map(async (lane) => {
+        for (const { id, direction } of cases.filter((_, i) => i % 4 === lane))
+          for (const view of views) {
+            const q: ImpactQuery = { direction, limit: 10_000, state: null, ...view };
+            const want = await answer(cypher, id, q);
+            const got = await answer(procedure, id, q);
+            expect(got, `${id} ${direction} ${JSON.stringify(view)}`).to.deep.equal(want);
+            compared++;
+            reached += want.nodes.length;
+          }
+      }),
+    );
+    expect(compared).to.be.greaterThan(400);
+    expect(reached).to.be.greaterThan(700);
+  });
+
+  it('the same truncation, root cause and summary', async () => {
+    await postHistoriesOfEveryKind(t());
+    const { cypher, procedure } = repos();
+    const [{ hub }] = await rows(
+      t().db,
+      `MATCH (d:Dataset) RETURN d.namespace + ':' + d.name AS hub ORDER BY COUNT { (d)--() } DESC LIMIT 1`,
+    );
+    for (const q of [
+      { limit: 1, state: null },
+      { limit: 3, state: null },
+      { limit: 10_000, state: 'FAILED' as const },
+      { limit: 10_000, state: 'COMPLETED' as const },
+    ])
+      for (const direction of ['downstream', 'upstream'] as const) {
+        const full: ImpactQuery = { direction, depth: 20, asOf: null, window: null, ...q };
+        const want = await answer(cypher, `dataset:${hub}`, full);
+        expect(await answer(procedure, `dataset:${hub}`, full), JSON.stringify(full)).to.deep.equal(want);
+      }
+  });
+
+  it('walks in Cypher, from its first answer on, where Neo4j has no such procedure', async () => {
+    await postHistoriesOfEveryKind(t());
+    const db = withoutReach(t().db);
+    const auto = new ImpactRepository(db, t().app.services.lineage, 'auto');
+    const forced = new ImpactRepository(db, t().app.services.lineage, 'procedure');
+    const { cypher } = repos();
+    const [{ start }] = await rows(
+      t().db,
+      `MATCH (d:Dataset) RETURN d.namespace + ':' + d.name AS start ORDER BY COUNT { (d)--() } DESC LIMIT 1`,
+    );
+    const q: ImpactQuery = { direction: 'downstream', depth: 20, asOf: null, window: null, limit: 10_000, state: null };
+    expect(auto.blastRadiusWalk).to.equal('procedure');
+    const want = await answer(cypher, `dataset:${start}`, q);
+    expect(want.nodes.length).to.be.greaterThan(0);
+    expect(await answer(auto, `dataset:${start}`, q)).to.deep.equal(want);
+    expect(auto.blastRadiusWalk).to.equal('cypher');
+    // Told to use the procedure, a repository reports Neo4j's error instead.
+    const err = await answer(forced, `dataset:${start}`, q).then(
+      () => null,
+      (e: { code?: string }) => e,
+    );
+    expect(err?.code).to.equal('Neo.ClientError.Procedure.ProcedureNotFound');
+    expect(neo4j.isRetriableError(err)).to.equal(false);
+  });
+});
+
+describe('local Neo4j: building the lineage procedures', () => {
+  const version = NEO4J_DEFAULT_VERSION;
+  const libDir = path.join(projectRoot, '.neo4j', 'dist', version, 'lib');
+  const warnings: string[] = [];
+  const logger = {
+    info: () => undefined,
+    warn: (_: unknown, msg: string) => void warnings.push(msg),
+  } as unknown as Logger;
+
+  it('builds the jar once per source digest, and reuses it', function () {
+    this.timeout(60_000);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lineage-procedures-'));
+    const jar = ensureProceduresJar(dir, libDir, version, logger);
+    expect(jar).to.equal(path.join(dir, 'dist', 'procedures', proceduresDigest(version), PROCEDURES_JAR));
+    const built = fs.statSync(jar!).mtimeMs;
+    expect(ensureProceduresJar(dir, libDir, version, logger)).to.equal(jar);
+    expect(fs.statSync(jar!).mtimeMs).to.equal(built);
+    // Nothing half-built is left beside it.
+    expect(fs.readdirSync(path.dirname(path.dirname(jar!)))).to.deep.equal([proceduresDigest(version)]);
+    // Another Neo4j version (or other sources) is another digest.
+    expect(proceduresDigest('5.26.0')).to.not.equal(proceduresDigest(version));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts without them, saying why, when they cannot be built (no JDK, sources that do not compile)', function () {
+    this.timeout(60_000);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lineage-procedures-'));
+    const sources = path.join(dir, 'src');
+    fs.mkdirSync(sources);
+    fs.writeFileSync(path.join(sources, 'Broken.java'), 'class Broken { int x = ; }');
+    warnings.length = 0;
+    expect(ensureProceduresJar(dir, libDir, version, logger, sources)).to.equal(null);
+    const searchPath = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      expect(ensureProceduresJar(dir, libDir, version, logger)).to.equal(null);
+    } finally {
+      process.env.PATH = searchPath;
+    }
+    expect(warnings).to.have.length(2);
+    expect(warnings[0]).to.match(/blast radius walks in Cypher/);
+    // No jar, and nothing half-built left behind.
+    const built = path.join(dir, 'dist', 'procedures');
+    expect(fs.existsSync(built) ? fs.readdirSync(built) : []).to.deep.equal([]);
+    // A plugins folder gets no jar of ours then: an older build must not answer for the sources in hand.
+    const plugins = path.join(dir, 'plugins');
+    fs.mkdirSync(plugins);
+    fs.writeFileSync(path.join(plugins, PROCEDURES_JAR), 'stale');
+    installProcedures(plugins, null);
+    expect(fs.readdirSync(plugins)).to.deep.equal([]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
