@@ -76,7 +76,7 @@ export function createServices(
     namespaces: new NamespaceRepository(db),
     committer,
     lineage: lineageRepository,
-    impact: new ImpactRepository(db, lineageRepository),
+    impact: new ImpactRepository(db, lineageRepository, 'auto', logger),
     datasets: new DatasetRepository(db),
     jobs: new JobRepository(db),
     runs: new RunRepository(db),

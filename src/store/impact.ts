@@ -25,6 +25,7 @@ import {
   type LineageRepository,
 } from './lineage/index.js';
 import { compactCypher, directed } from './cypher.js';
+import type { Logger } from '../logger.js';
 import type { Duration } from '../domain/duration.js';
 import { iso } from './time.js';
 import { datasetNodeId, fieldNodeId, jobNodeId, type ParsedNodeId } from '../domain/node-id.js';
@@ -192,6 +193,7 @@ export class ImpactRepository {
     private readonly db: Db,
     private readonly lineage: LineageRepository,
     private readonly walkOption: BlastRadiusWalkOption = 'auto',
+    private readonly logger?: Pick<Logger, 'warn'>,
   ) {
     this.walkInUse = walkOption === 'cypher' ? 'cypher' : 'procedure';
   }
@@ -255,6 +257,11 @@ export class ImpactRepository {
         // streamed: the same answer is walked in Cypher, and so is every later one of this process.
         if (this.walkOption !== 'auto' || walk !== 'procedure' || !isProcedureMissing(err)) throw err;
         this.walkInUse = 'cypher';
+        this.logger?.warn(
+          { procedure: 'lineage.reach' },
+          'Neo4j has no lineage.reach procedure: blast radius walks in Cypher from now on, with the same answers, ' +
+            'more slowly (install it: src/neo4j/procedures/README.md)',
+        );
       }
     }
   }

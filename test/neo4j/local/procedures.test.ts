@@ -165,7 +165,10 @@ describe('blast radius: the lineage.reach procedure and the Cypher walk', () => 
   it('walks in Cypher, from its first answer on, where Neo4j has no such procedure', async () => {
     await postHistoriesOfEveryKind(t());
     const db = withoutReach(t().db);
-    const auto = new ImpactRepository(db, t().app.services.lineage, 'auto');
+    const warnings: string[] = [];
+    const auto = new ImpactRepository(db, t().app.services.lineage, 'auto', {
+      warn: (_: unknown, msg?: string) => void warnings.push(msg ?? ''),
+    } as Pick<Logger, 'warn'>);
     const forced = new ImpactRepository(db, t().app.services.lineage, 'procedure');
     const { cypher } = repos();
     const [{ start }] = await rows(
@@ -178,6 +181,10 @@ describe('blast radius: the lineage.reach procedure and the Cypher walk', () => 
     expect(want.nodes.length).to.be.greaterThan(0);
     expect(await answer(auto, `dataset:${start}`, q)).to.deep.equal(want);
     expect(auto.blastRadiusWalk).to.equal('cypher');
+    // Said once, for the operator: the next answer goes straight to Cypher.
+    expect(await answer(auto, `dataset:${start}`, q)).to.deep.equal(want);
+    expect(warnings).to.have.length(1);
+    expect(warnings[0]).to.match(/no lineage\.reach procedure: blast radius walks in Cypher/);
     // Told to use the procedure, a repository reports Neo4j's error instead.
     const err = await answer(forced, `dataset:${start}`, q).then(
       () => null,
