@@ -6,13 +6,14 @@
 // with the predecessors one step nearer through an edge in view), and this query renders what it reached.
 // test/neo4j/local/procedures.test.ts holds the two queries' answers equal on stored histories.
 //
-// Params: $startId (elementId of the resolved start node), $downstream (boolean: along the arrows, or
-//   against them), $maxRels (integer: relationships from the start, 2 * depth + 1 from a job, 2 * depth + 2
-//   from a dataset), $asOf, $windowStart (DateTime), $pointInTime (boolean: an explicit asOf), $rows,
-//   $state, $chunk: as in impact/blast-radius.cypher.
+// Params: $rules (the edition of the walk's rules the service expects: a jar of another edition refuses
+//   the call, and the service walks in Cypher), $startId (elementId of the resolved start node),
+//   $downstream (boolean: along the arrows, or against them), $maxRels (integer: relationships from the
+//   start, 2 * depth + 1 from a job, 2 * depth + 2 from a dataset), $asOf, $windowStart (DateTime),
+//   $pointInTime (boolean: an explicit asOf), $rows, $state, $chunk: as in impact/blast-radius.cypher.
 // Returns impact/blast-radius.cypher's records.
 MATCH (s) WHERE elementId(s) = $startId
-CALL lineage.reach(s, $downstream, $maxRels, $pointInTime, $asOf, $windowStart) YIELD node, distance, preds
+CALL lineage.reach($rules, s, $downstream, $maxRels, $pointInTime, $asOf, $windowStart) YIELD node, distance, preds
 WITH node AS n, distance, preds, node:Job AS isJob
 // At a point in time, a job's latest run then (impact/blast-radius.cypher says why it is written so).
 WITH n, distance, preds, isJob, CASE WHEN isJob AND $pointInTime THEN COLLECT {

@@ -134,7 +134,10 @@ export const catalogue = {
 
   'impact/blast-radius': query(blastRadiusParams, blastRadiusRow),
   // The same answer, walked by the lineage.reach procedure (told the direction and bound as parameters).
-  'impact/blast-radius-reach': query({ ...blastRadiusParams, downstream: bool, maxRels: integer }, blastRadiusRow),
+  'impact/blast-radius-reach': query(
+    { ...blastRadiusParams, rules: str, downstream: bool, maxRels: integer },
+    blastRadiusRow,
+  ),
   'impact/column-blast-radius': query(
     { startId: str, maxNodes: integer },
     {

@@ -180,9 +180,24 @@ function transformationTypes(input: ColumnInput): string[] {
 export type BlastRadiusWalk = 'procedure' | 'cypher';
 export type BlastRadiusWalkOption = BlastRadiusWalk | 'auto';
 
-/** Neo4j's answer to a call of a procedure it does not have. */
-function isProcedureMissing(err: unknown): boolean {
-  return (err as { code?: string }).code === 'Neo.ClientError.Procedure.ProcedureNotFound';
+/**
+ * The edition of lineage.reach's rules this service expects (src/neo4j/procedures/lineage/Reach.java,
+ * RULES): a jar of another edition refuses the call. Changed with the Java constant (a test compares them).
+ */
+export const REACH_RULES = '2026-12-01';
+
+/**
+ * Neo4j's answer to a call of a procedure it does not have, or has in another edition (a jar of
+ * another release refuses the call, or takes other arguments): either way, before any record.
+ */
+function cannotReach(err: unknown): boolean {
+  const { code, message } = err as { code?: string; message?: string };
+  if (code === 'Neo.ClientError.Procedure.ProcedureNotFound') return true;
+  return (
+    (code === 'Neo.ClientError.Procedure.ProcedureCallFailed' || code === 'Neo.ClientError.Statement.SyntaxError') &&
+    typeof message === 'string' &&
+    message.includes('lineage.reach')
+  );
 }
 
 export class ImpactRepository {
@@ -253,14 +268,14 @@ export class ImpactRepository {
       try {
         return await this.streamBlastRadius(walk, maxRels, q, params, sink);
       } catch (err) {
-        // A Neo4j without the procedure refuses the query before its first record, so nothing has
-        // streamed: the same answer is walked in Cypher, and so is every later one of this process.
-        if (this.walkOption !== 'auto' || walk !== 'procedure' || !isProcedureMissing(err)) throw err;
+        // A Neo4j without the procedure (or with another release's) refuses the query before its first
+        // record, so nothing has streamed: the same answer is walked in Cypher, and so is every later one.
+        if (this.walkOption !== 'auto' || walk !== 'procedure' || !cannotReach(err)) throw err;
         this.walkInUse = 'cypher';
         this.logger?.warn(
-          { procedure: 'lineage.reach' },
-          'Neo4j has no lineage.reach procedure: blast radius walks in Cypher from now on, with the same answers, ' +
-            'more slowly (install it: src/neo4j/procedures/README.md)',
+          { procedure: 'lineage.reach', rules: REACH_RULES, why: (err as Error).message },
+          'Neo4j has no lineage.reach procedure of this release: blast radius walks in Cypher from now on, with the ' +
+            "same answers, more slowly (install this release's jar: src/neo4j/procedures/README.md)",
         );
       }
     }
@@ -280,7 +295,9 @@ export class ImpactRepository {
         ? compactCypher('impact/blast-radius-reach')
         : directed(withMaxRels('impact/blast-radius', maxRels), q.direction);
     const runParams =
-      walk === 'procedure' ? { ...params, downstream: q.direction === 'downstream', maxRels: int(maxRels) } : params;
+      walk === 'procedure'
+        ? { ...params, rules: REACH_RULES, downstream: q.direction === 'downstream', maxRels: int(maxRels) }
+        : params;
     const via = new ViaPicker();
     const vias = rootCause ? new Map<string, string | null>() : null;
     let emitted = 0;

@@ -11,7 +11,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import neo4j from 'neo4j-driver';
-import { ImpactRepository, type AnyImpactNode, type ImpactHead, type ImpactQuery } from '../../../src/store/impact.js';
+import {
+  ImpactRepository,
+  REACH_RULES,
+  type AnyImpactNode,
+  type ImpactHead,
+  type ImpactQuery,
+} from '../../../src/store/impact.js';
 import { parseNodeId, datasetNodeId, jobNodeId } from '../../../src/domain/node-id.js';
 import { parseDuration } from '../../../src/domain/duration.js';
 import type { Db } from '../../../src/store/db.js';
@@ -24,6 +30,7 @@ import {
   installProcedures,
   proceduresDigest,
   PROCEDURES_JAR,
+  PROCEDURES_SOURCE_DIR,
 } from '../../../src/neo4j/local/procedures.js';
 import { rows } from '../../support/graph.js';
 import { postHistoriesOfEveryKind } from '../../support/histories.js';
@@ -47,18 +54,28 @@ async function answer(repo: ImpactRepository, id: string, q: ImpactQuery): Promi
   return out;
 }
 
-/** A Db whose queries name a procedure Neo4j does not have in place of `lineage.reach`. */
-function withoutReach(db: Db): Db {
+/** A Db whose queries are changed on their way to Neo4j (the server itself answers them as it does). */
+function rewriting(
+  db: Db,
+  change: (text: string, params: Record<string, unknown>) => [string, Record<string, unknown>],
+) {
   const read: Db['read'] = (opts, work) =>
     db.read(opts, (tx) =>
       work({
         ...tx,
-        run: ((text: string, params?: Record<string, unknown>) =>
-          tx.run(text.replace('lineage.reach(', 'lineage.notInstalled('), params)) as typeof tx.run,
+        run: ((text: string, params: Record<string, unknown> = {}) => tx.run(...change(text, params))) as typeof tx.run,
       } as typeof tx),
     );
-  return Object.assign(Object.create(db), { read });
+  return Object.assign(Object.create(db), { read }) as Db;
 }
+
+/** As if Neo4j had no such procedure: the queries name one it does not have. */
+const withoutReach = (db: Db) =>
+  rewriting(db, (text, params) => [text.replace('lineage.reach(', 'lineage.notInstalled('), params]);
+
+/** As if the jar were another release's: the installed procedure is asked for another edition of the rules. */
+const otherRelease = (db: Db) =>
+  rewriting(db, (text, params) => [text, 'rules' in params ? { ...params, rules: '2020-01-01' } : params]);
 
 describe('blast radius: the lineage.reach procedure and the Cypher walk', () => {
   const t = useTestApp();
@@ -184,7 +201,7 @@ describe('blast radius: the lineage.reach procedure and the Cypher walk', () => 
     // Said once, for the operator: the next answer goes straight to Cypher.
     expect(await answer(auto, `dataset:${start}`, q)).to.deep.equal(want);
     expect(warnings).to.have.length(1);
-    expect(warnings[0]).to.match(/no lineage\.reach procedure: blast radius walks in Cypher/);
+    expect(warnings[0]).to.match(/no lineage\.reach procedure of this release: blast radius walks in Cypher/);
     // Told to use the procedure, a repository reports Neo4j's error instead.
     const err = await answer(forced, `dataset:${start}`, q).then(
       () => null,
@@ -192,6 +209,36 @@ describe('blast radius: the lineage.reach procedure and the Cypher walk', () => 
     );
     expect(err?.code).to.equal('Neo.ClientError.Procedure.ProcedureNotFound');
     expect(neo4j.isRetriableError(err)).to.equal(false);
+  });
+
+  it("walks in Cypher where Neo4j has another release's procedure, which refuses the call", async () => {
+    await postHistoriesOfEveryKind(t());
+    const warnings: string[] = [];
+    const auto = new ImpactRepository(otherRelease(t().db), t().app.services.lineage, 'auto', {
+      warn: (_: unknown, msg?: string) => void warnings.push(msg ?? ''),
+    } as Pick<Logger, 'warn'>);
+    const q: ImpactQuery = { direction: 'upstream', depth: 20, asOf: null, window: null, limit: 10_000, state: null };
+    const [{ start }] = await rows(
+      t().db,
+      `MATCH (d:Dataset) RETURN d.namespace + ':' + d.name AS start ORDER BY COUNT { (d)--() } DESC LIMIT 1`,
+    );
+    const want = await answer(repos().cypher, `dataset:${start}`, q);
+    expect(await answer(auto, `dataset:${start}`, q)).to.deep.equal(want);
+    expect(auto.blastRadiusWalk).to.equal('cypher');
+    expect(warnings).to.have.length(1);
+    // The procedure said why.
+    const forced = new ImpactRepository(otherRelease(t().db), t().app.services.lineage, 'procedure');
+    const err = await answer(forced, `dataset:${start}`, q).then(
+      () => null,
+      (e: { code?: string; message?: string }) => e,
+    );
+    expect(err?.code).to.equal('Neo.ClientError.Procedure.ProcedureCallFailed');
+    expect(err?.message).to.match(/implements the rules of 2026-12-01, the caller expects 2020-01-01/);
+  });
+
+  it('the service expects the edition of the rules its own procedure implements', () => {
+    const java = fs.readFileSync(path.join(PROCEDURES_SOURCE_DIR, 'lineage', 'Reach.java'), 'utf8');
+    expect(/String RULES = "([^"]+)"/.exec(java)?.[1]).to.equal(REACH_RULES);
   });
 });
 

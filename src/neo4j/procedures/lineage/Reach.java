@@ -30,6 +30,14 @@ public class Reach {
   private static final RelationshipType PRODUCES = RelationshipType.withName("PRODUCES");
   private static final Label DELETED = Label.label("Deleted");
 
+  /**
+   * The edition of the walk's rules this jar implements. The service passes the edition it expects
+   * (src/store/impact.ts, REACH_RULES) and a jar of another edition refuses the call, so that a jar left
+   * on a server from an older or newer release never answers by other rules: the service then walks in
+   * Cypher. Change both together whenever the rules or the answer change.
+   */
+  public static final String RULES = "2026-12-01";
+
   /** Ends the walk when its transaction is terminated (a timeout, a client gone, an operator). */
   @Context public TerminationGuard guard;
 
@@ -52,16 +60,22 @@ public class Reach {
   @SuppressWarnings("removal")
   @Procedure(name = "lineage.reach", mode = Mode.READ)
   @Description(
-      "lineage.reach(start, downstream, maxRels, pointInTime, asOf, windowStart): every node reachable from start "
+      "lineage.reach(rules, start, downstream, maxRels, pointInTime, asOf, windowStart): every node reachable from "
+          + "start "
           + "over INPUT_TO/PRODUCES edges in view, in distance order, with its distance and the elementIds of its "
           + "predecessors one step nearer")
   public Stream<Reached> reach(
+      @Name("rules") String rules,
       @Name("start") Node start,
       @Name("downstream") boolean downstream,
       @Name("maxRels") long maxRels,
       @Name("pointInTime") boolean pointInTime,
       @Name("asOf") ZonedDateTime asOf,
       @Name("windowStart") ZonedDateTime windowStart) {
+    if (!RULES.equals(rules))
+      throw new IllegalArgumentException(
+          "lineage.reach implements the rules of " + RULES + ", the caller expects " + rules
+              + ": install the procedures jar of the service's release");
     Direction direction = downstream ? Direction.OUTGOING : Direction.INCOMING;
     Map<Long, Reached> seen = new HashMap<>();
     List<Reached> order = new ArrayList<>();
