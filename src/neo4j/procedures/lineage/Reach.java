@@ -60,10 +60,9 @@ public class Reach {
   @SuppressWarnings("removal")
   @Procedure(name = "lineage.reach", mode = Mode.READ)
   @Description(
-      "lineage.reach(rules, start, downstream, maxRels, pointInTime, asOf, windowStart): every node reachable from "
-          + "start "
-          + "over INPUT_TO/PRODUCES edges in view, in distance order, with its distance and the elementIds of its "
-          + "predecessors one step nearer")
+      "lineage.reach(rules, start, downstream, maxRels, pointInTime, asOf, windowStart): every node reachable "
+          + "from start over INPUT_TO/PRODUCES edges in view, in distance order, with its distance and the "
+          + "elementIds of its predecessors one step nearer")
   public Stream<Reached> reach(
       @Name("rules") String rules,
       @Name("start") Node start,
