@@ -117,7 +117,7 @@ describe('blast radius: the lineage.reach procedure and the Cypher walk', () => 
       )
     ).map((r) => (r.isJob ? jobNodeId(r.namespace, r.name) : datasetNodeId(r.namespace, r.name)));
     expect(starts.length).to.be.greaterThan(20);
-    // Times the histories change at (span ends, a millisecond after), thinned to a handful.
+    // Three points in time: the first and the middle stored observation, and just after the last.
     const times = (
       await rows(
         t().db,
