@@ -263,21 +263,20 @@ export class ImpactRepository {
       state: q.state,
       chunk: int(BLAST_RADIUS_CHUNK),
     };
-    for (;;) {
-      const walk = this.walkInUse;
-      try {
-        return await this.streamBlastRadius(walk, maxRels, q, params, sink);
-      } catch (err) {
-        // A Neo4j without the procedure (or with another release's) refuses the query before its first
-        // record, so nothing has streamed: the same answer is walked in Cypher, and so is every later one.
-        if (this.walkOption !== 'auto' || walk !== 'procedure' || !cannotReach(err)) throw err;
-        this.walkInUse = 'cypher';
-        this.logger?.warn(
-          { procedure: 'lineage.reach', rules: REACH_RULES, why: (err as Error).message },
-          'Neo4j has no lineage.reach procedure of this release: blast radius walks in Cypher from now on, with the ' +
-            "same answers, more slowly (install this release's jar: src/neo4j/procedures/README.md)",
-        );
-      }
+    const walk = this.walkInUse;
+    try {
+      return await this.streamBlastRadius(walk, maxRels, q, params, sink);
+    } catch (err) {
+      // A Neo4j without the procedure (or with another release's) refuses the query before its first
+      // record, so nothing has streamed: the same answer is walked in Cypher, and so is every later one.
+      if (this.walkOption !== 'auto' || walk !== 'procedure' || !cannotReach(err)) throw err;
+      this.walkInUse = 'cypher';
+      this.logger?.warn(
+        { procedure: 'lineage.reach', rules: REACH_RULES, why: (err as Error).message },
+        'Neo4j has no lineage.reach procedure of this release: blast radius walks in Cypher from now on, with the ' +
+          "same answers, more slowly (install this release's jar: src/neo4j/procedures/README.md)",
+      );
+      return this.streamBlastRadius('cypher', maxRels, q, params, sink);
     }
   }
 
@@ -289,15 +288,24 @@ export class ImpactRepository {
     sink: ImpactSink,
   ): Promise<ImpactTail> {
     const rootCause = q.state !== null;
-    const op = walk === 'procedure' ? 'impact/blast-radius-reach' : 'impact/blast-radius';
-    const text =
+    // The procedure takes the direction and bound as parameters; the Cypher walk has them in its text.
+    const { op, text, runParams } =
       walk === 'procedure'
-        ? compactCypher('impact/blast-radius-reach')
-        : directed(withMaxRels('impact/blast-radius', maxRels), q.direction);
-    const runParams =
-      walk === 'procedure'
-        ? { ...params, rules: REACH_RULES, downstream: q.direction === 'downstream', maxRels: int(maxRels) }
-        : params;
+        ? {
+            op: 'impact/blast-radius-reach' as const,
+            text: compactCypher('impact/blast-radius-reach'),
+            runParams: {
+              ...params,
+              rules: REACH_RULES,
+              downstream: q.direction === 'downstream',
+              maxRels: int(maxRels),
+            },
+          }
+        : {
+            op: 'impact/blast-radius' as const,
+            text: directed(withMaxRels('impact/blast-radius', maxRels), q.direction),
+            runParams: params,
+          };
     const via = new ViaPicker();
     const vias = rootCause ? new Map<string, string | null>() : null;
     let emitted = 0;

@@ -70,18 +70,15 @@ export function ensureProceduresJar(
       );
       return null;
     }
-    const packed = spawnSync(
-      'jar',
-      ['cf', path.join(staging, PROCEDURES_JAR), '-C', path.join(staging, 'classes'), '.'],
-      {
-        encoding: 'utf8',
-      },
-    );
+    const classes = path.join(staging, 'classes');
+    const packed = spawnSync('jar', ['cf', path.join(staging, PROCEDURES_JAR), '-C', classes, '.'], {
+      encoding: 'utf8',
+    });
     if (packed.error || packed.status !== 0) {
       logger?.warn({ why: packed.error?.message ?? packed.stderr.trim() }, 'could not pack the lineage procedures');
       return null;
     }
-    fs.rmSync(path.join(staging, 'classes'), { recursive: true, force: true });
+    fs.rmSync(classes, { recursive: true, force: true });
     try {
       fs.renameSync(staging, target);
     } catch (err) {
