@@ -50,16 +50,30 @@ export type BlastRadiusNode = [
   owner: string | null,
 ];
 
+/** A dataset's edge to or from a job of a lineage graph record (cypher/lineage/graph.cypher). */
+export type GraphEdgeRow = [
+  jobNamespace: string,
+  jobName: string,
+  firstSeenAt: number | null,
+  lastSeenAt: number | null,
+  lastRunId: string | null,
+  lastRunState: string | null,
+];
+
 /**
- * A node of a lineage graph record (cypher/lineage/graph.cypher): whether it is a job, a dataset's outgoing and
- * incoming edges to the answer's jobs (none for a job: they are its datasets'), and its projection for toJob /
- * toDataset.
+ * A node of a lineage graph record (cypher/lineage/graph.cypher, "Returns"): whether it is a job, a dataset's
+ * outgoing and incoming edges to the answer's jobs (none for a job: they are its datasets'), its values by
+ * position, and what only some answers ask for. src/store/lineage/graph.ts (graphNodeProps) reads it.
  */
 export type GraphRow = [
   isJob: boolean,
-  out: Record<string, unknown>[],
-  inEdges: Record<string, unknown>[],
-  node: Record<string, unknown>,
+  out: GraphEdgeRow[],
+  inEdges: GraphEdgeRow[],
+  values: unknown[],
+  facetStamps: unknown,
+  properties: Record<string, unknown> | null,
+  latestRun: unknown[] | null,
+  version: Record<string, unknown> | null,
 ];
 
 /** A declared parameter or row field: its TypeScript type, at compile time only. */

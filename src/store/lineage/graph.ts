@@ -20,6 +20,7 @@ import {
   type LineageInclude,
 } from '../../domain/lineage/graph-nodes.js';
 import type { LineageReader } from './resolver.js';
+import type { GraphEdgeRow, GraphRow } from '../catalogue.js';
 import { graphQuery, maxRelsFor, viewParams, type Direction } from './view.js';
 
 type Props = Record<string, unknown>;
@@ -47,6 +48,138 @@ export function edgeExtras(e: Props, pointInTime: boolean): EdgeExtras {
     lastRunId: str(e.lastRunId),
     lastRunState: str(e.lastRunState),
   };
+}
+
+/** An edge's extras from its position in a graph.cypher record ([, , firstSeenAt, lastSeenAt, lastRunId, lastRunState]). */
+function edgeRowExtras(e: GraphEdgeRow, pointInTime: boolean): EdgeExtras {
+  return edgeExtras({ firstSeenAt: e[2], lastSeenAt: e[3], lastRunId: e[4], lastRunState: e[5] }, pointInTime);
+}
+
+/**
+ * A graph.cypher node back as the projection the mappers read (toJob / toDataset, lineageNodeData): the keys
+ * of the node's type (null when the node lacks them), or with `include=facets` every property it has; its
+ * times as graph.cypher gives them (epoch milliseconds), and the keys the mappers read beside them.
+ */
+export function graphNodeProps(row: GraphRow): Props {
+  const [isJob, , , v, facetStamps, properties, run, version] = row;
+  // One object literal per node type (no spreads): thousands of nodes per answer, each built on the answer's
+  // critical path, and a literal gets one hidden class where spreading costs a copy and garbage.
+  const node: Props = isJob
+    ? {
+        namespace: v[0],
+        name: v[1],
+        type: v[2],
+        simpleName: v[3],
+        parentJobName: v[4],
+        createdAt: v[5],
+        updatedAt: v[6],
+        lastModifiedAt: null,
+        location: v[7],
+        description: v[8],
+        currentVersion: v[9],
+        integration: v[10],
+        jobKind: v[11],
+        currentVersionAt: null,
+        deletedAt: null,
+        lastEventAt: null,
+        latestRunEndedAt: null,
+        facetStamps: facetStamps ?? null,
+        inputs: v[12],
+        outputs: v[13],
+        tags: v[14],
+        fieldTags: [],
+        version: null,
+        latestRun: run ? runProps(run) : null,
+      }
+    : {
+        namespace: v[0],
+        name: v[1],
+        type: v[2],
+        createdAt: v[3],
+        updatedAt: v[4],
+        lastModifiedAt: v[9],
+        description: v[5],
+        physicalName: v[6],
+        sourceName: v[7],
+        fields: v[8],
+        lastLifecycleState: v[10],
+        currentVersion: v[11],
+        currentVersionAt: null,
+        deletedAt: null,
+        lastEventAt: null,
+        latestRunEndedAt: null,
+        facetStamps: facetStamps ?? null,
+        inputs: [],
+        outputs: [],
+        tags: v[12],
+        fieldTags: v[13],
+        version,
+        latestRun: null,
+      };
+  // With `include=facets`: every property the node has, then what graph.cypher gave beside them.
+  return properties ? withProperties(properties, node, NODE_OWN_KEYS) : node;
+}
+
+/** The keys of a node's projection that are graph.cypher's own, not its properties (its times: epoch ms). */
+const NODE_OWN_KEYS = [
+  'createdAt',
+  'updatedAt',
+  'lastModifiedAt',
+  'currentVersionAt',
+  'deletedAt',
+  'lastEventAt',
+  'latestRunEndedAt',
+  'facetStamps',
+  'inputs',
+  'outputs',
+  'tags',
+  'fieldTags',
+  'version',
+  'latestRun',
+];
+/** The same for a run. */
+const RUN_OWN_KEYS = [
+  'startedAt',
+  'endedAt',
+  'createdAt',
+  'updatedAt',
+  'nominalStartTime',
+  'nominalEndTime',
+  'sortTime',
+  'lastEventAt',
+  'reads',
+  'wrote',
+];
+
+/** `properties` with `keys` of `projection` over them: the projection of `p {.*, <keys>}`. */
+function withProperties(properties: Props, projection: Props, keys: readonly string[]): Props {
+  const out: Props = { ...properties };
+  for (const k of keys) out[k] = projection[k];
+  return out;
+}
+
+/** A latest run of graph.cypher's (its list, see "Returns") as the run projection of the mappers. */
+function runProps(r: unknown[]): Props {
+  const run: Props = {
+    id: r[0],
+    state: r[1],
+    startedAt: r[2],
+    endedAt: r[3],
+    createdAt: r[4],
+    updatedAt: r[5],
+    nominalStartTime: r[6],
+    nominalEndTime: r[7],
+    jobVersion: r[8],
+    jobNamespace: r[9],
+    jobName: r[10],
+    'jobFacet.sourceCodeLocation': r[11],
+    sortTime: null,
+    lastEventAt: null,
+    reads: r[13],
+    wrote: r[14],
+  };
+  const properties = r[12] as Props | null;
+  return properties ? withProperties(properties, run, RUN_OWN_KEYS) : run;
 }
 
 const NODE_TIMES = ['createdAt', 'updatedAt', 'lastModifiedAt'];
@@ -115,9 +248,10 @@ export class GraphRenderer {
   }
 
   /** The node's JSON text (a LineageNode's: id, type, data, inEdges, outEdges). */
-  render([isJob, out, ins, raw]: [boolean, Props[], Props[], Props]): string {
+  render(row: GraphRow): string {
+    const [isJob, out, ins] = row;
     const pointInTime = this.asOf !== null;
-    let node = raw;
+    let node = graphNodeProps(row);
     const nodeId = (isJob ? jobNodeId : datasetNodeId)(node.namespace as string, node.name as string);
     if (this.asOf !== null) {
       node = isoTimes(node);
@@ -135,16 +269,14 @@ export class GraphRenderer {
     } else {
       // Each edge's text is made once, here, for both of its ends.
       outEdges = out.map((e) => {
-        const [a, b] = e.to as [string, string];
-        const destination = jobNodeId(a, b);
-        const text = JSON.stringify({ origin: nodeId, destination, ...edgeExtras(e, pointInTime) });
+        const destination = jobNodeId(e[0], e[1]);
+        const text = JSON.stringify({ origin: nodeId, destination, ...edgeRowExtras(e, pointInTime) });
         this.edgesOf(destination)[0].push([nodeId, text]);
         return [destination, text];
       });
       inEdges = ins.map((e) => {
-        const [a, b] = e.from as [string, string];
-        const origin = jobNodeId(a, b);
-        const text = JSON.stringify({ origin, destination: nodeId, ...edgeExtras(e, pointInTime) });
+        const origin = jobNodeId(e[0], e[1]);
+        const text = JSON.stringify({ origin, destination: nodeId, ...edgeRowExtras(e, pointInTime) });
         this.edgesOf(origin)[1].push([nodeId, text]);
         return [origin, text];
       });

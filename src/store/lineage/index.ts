@@ -34,7 +34,7 @@ export {
 } from '../../domain/lineage/graph-nodes.js';
 export type { ColumnInput } from '../../domain/lineage/column-walk.js';
 export { columnInput, type ColumnDeclaration } from './columns.js';
-export { edgeExtras, type LineageSink } from './graph.js';
+export { edgeExtras, graphNodeProps, type LineageSink } from './graph.js';
 export { withMaxRels } from '../cypher.js';
 
 export interface LineageOptions {

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import neo4j from 'neo4j-driver';
 import { compareText } from '../../../src/domain/compare.js';
 import { graphQuery, maxRelsFor, viewParams } from '../../../src/store/lineage/index.js';
+import type { GraphRow } from '../../../src/store/catalogue.js';
 import { useTestApp } from '../../helper.js';
 import { rows } from '../../support/graph.js';
 import { ds, getGraph, lineagePath, runJob } from '../../http/lineage/support.js';
@@ -46,7 +47,7 @@ describe('lineage graph query: records of $chunk nodes', () => {
         const whole = await answer(500);
         expect(whole.sizes, `asOf ${asOf}, include ${include}`).to.deep.equal([9]);
         // In node id order: the datasets, then the jobs (each by namespace and name).
-        const names = whole.nodes.map((n: [boolean, unknown, unknown, { name: string }]) => n[3].name);
+        const names = whole.nodes.map((n: GraphRow) => n[3][1]);
         expect(names).to.deep.equal(['a_out', 'b_out', 'c_out', 'd_out', 'raw', 'a', 'b', 'c', 'd']);
         expect(whole.truncated).to.deep.equal([false]);
         for (const chunk of [1, 2, 4]) {

@@ -5,15 +5,14 @@
  */
 import { expect } from 'chai';
 import neo4j from 'neo4j-driver';
-import { graphQuery, maxRelsFor, viewParams } from '../../../src/store/lineage/index.js';
+import { graphNodeProps, graphQuery, maxRelsFor, viewParams } from '../../../src/store/lineage/index.js';
+import type { GraphRow } from '../../../src/store/catalogue.js';
 import { lineageNodeData, toDataset, toJob } from '../../../src/store/mappers.js';
 import { datasetAsOf, jobAsOf, nodeData } from '../../../src/domain/lineage/graph-nodes.js';
 import { useTestApp } from '../../helper.js';
 import { rows } from '../../support/graph.js';
 import { facet, runEvent } from '../../support/events.js';
 import { replayStream } from '../../support/replay-stream.js';
-
-type Props = Record<string, unknown>;
 
 describe('lineage node data without include', () => {
   const t = useTestApp();
@@ -76,8 +75,9 @@ describe('lineage node data without include', () => {
             chunk: neo4j.int(500),
           }),
         );
-        for (const [isJob, , , raw] of res.records.flatMap((r) => r.get('nodes')) as [boolean, [], [], Props][]) {
-          let node = raw;
+        for (const row of res.records.flatMap((r) => r.get('nodes')) as GraphRow[]) {
+          const isJob = row[0];
+          let node = graphNodeProps(row);
           if (asOf) node = isJob ? jobAsOf(node, asOf.getTime()) : datasetAsOf(node, asOf.getTime());
           const key = `${isJob}:${node.namespace}:${node.name}`;
           if (seen.has(key)) continue;
