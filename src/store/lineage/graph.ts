@@ -50,7 +50,7 @@ export function edgeExtras(e: Props, pointInTime: boolean): EdgeExtras {
   };
 }
 
-/** An edge's extras from its position in a graph.cypher record ([, , firstSeenAt, lastSeenAt, lastRunId, lastRunState]). */
+/** An edge's extras from its list in a graph.cypher record ([job namespace, job name, firstSeenAt, ...]). */
 function edgeRowExtras(e: GraphEdgeRow, pointInTime: boolean): EdgeExtras {
   return edgeExtras({ firstSeenAt: e[2], lastSeenAt: e[3], lastRunId: e[4], lastRunState: e[5] }, pointInTime);
 }
