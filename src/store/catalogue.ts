@@ -76,6 +76,15 @@ export type GraphRow = [
   version: Record<string, unknown> | null,
 ];
 
+/** A node of a `fields=minimal` lineage record (cypher/lineage/graph-minimal.cypher, "Returns"). */
+export type MinimalGraphRow = [
+  isJob: boolean,
+  namespace: string,
+  name: string,
+  latestRun: [id: string, state: string | null, startedAt: number | null, endedAt: number | null] | null,
+  out: GraphEdgeRow[],
+];
+
 /** A declared parameter or row field: its TypeScript type, at compile time only. */
 export interface Field<T> {
   readonly type?: (value: T) => T;
@@ -272,8 +281,8 @@ export const catalogue = {
     { truncated: bool, at: integer, nodes: field<GraphRow[]>() },
   ),
   'lineage/graph-minimal': query(
-    { startId: str, asOf: dateTime, windowStart: dateTime, pointInTime: bool, maxNodes: integer },
-    { isJob: bool, out: field<Record<string, unknown>[]>(), node: field<Record<string, unknown>>() },
+    { startId: str, asOf: dateTime, windowStart: dateTime, pointInTime: bool, maxNodes: integer, chunk: integer },
+    { at: integer, nodes: field<MinimalGraphRow[]>() },
   ),
   'lineage/resolve-dataset': query(
     { candidates: field<EntityRef[]>(), asOf: dateTime },

@@ -402,33 +402,29 @@ export class GraphLineage {
         windowStart: timeParams.windowStart,
         pointInTime: timeParams.pointInTime,
         maxNodes: int(this.maxNodes + 1),
+        chunk: int(GRAPH_CHUNK),
       },
       signal,
     );
-    const truncated = recs.length > this.maxNodes;
+    const rows = recs.flatMap((rec) => rec.get('nodes'));
+    const truncated = rows.length > this.maxNodes;
     const asOf = asOfDate?.getTime() ?? null;
     const nodes: LineageNode[] = [];
     const outs = new Map<string, { destination: string; extras: EdgeExtras }[]>();
-    for (const rec of recs.slice(0, this.maxNodes)) {
-      const node = rec.get('node') as Props;
-      const isJob = rec.get('isJob') as boolean;
-      const nodeId = (isJob ? jobNodeId : datasetNodeId)(node.namespace as string, node.name as string);
-      const run = node.latestRun as Props | null;
-      if (run) node.latestRun = { ...run, startedAt: iso(run.startedAt), endedAt: iso(run.endedAt) };
+    for (const [isJob, namespace, name, run, out] of rows.slice(0, this.maxNodes)) {
+      const nodeId = (isJob ? jobNodeId : datasetNodeId)(namespace, name);
+      const latestRun = run ? { id: run[0], state: run[1], startedAt: iso(run[2]), endedAt: iso(run[3]) } : null;
       nodes.push({
         id: nodeId,
         type: isJob ? 'JOB' : 'DATASET',
-        data: minimalNodeData(node, isJob, asOf),
+        data: minimalNodeData({ namespace, name, latestRun }, isJob, asOf),
         inEdges: [],
         outEdges: [],
       });
       const destinationId = isJob ? datasetNodeId : jobNodeId;
       outs.set(
         nodeId,
-        (rec.get('out') as Props[]).map((e) => {
-          const [a, b] = e.to as [string, string];
-          return { destination: destinationId(a, b), extras: edgeExtras(e, asOf !== null) };
-        }),
+        out.map((e) => ({ destination: destinationId(e[0], e[1]), extras: edgeRowExtras(e, asOf !== null) })),
       );
     }
     const graph = wireEdges(nodes, outs);
