@@ -43,7 +43,8 @@ export type BlastRadiusNode = [
   namespace: string,
   name: string,
   state: string | null,
-  endedAt: string | null,
+  // ISO text from Cypher, epoch milliseconds from the lineage.blastRadius procedure.
+  endedAt: string | Integer | number | null,
   eid: string,
   preds: string[],
   tags: string[] | null,
@@ -159,6 +160,20 @@ export const catalogue = {
   // The same answer, walked by the lineage.reach procedure (told the direction and bound as parameters).
   'impact/blast-radius-reach': query(
     { ...blastRadiusParams, rules: str, downstream: bool, maxRels: integer },
+    blastRadiusRow,
+  ),
+  // The answer now (no asOf), walked, grouped and rendered by the lineage.blastRadius procedure.
+  'impact/blast-radius-now': query(
+    {
+      rules: str,
+      startId: str,
+      downstream: bool,
+      maxRels: integer,
+      windowStart: dateTime,
+      rows: integer,
+      state: strOrNull,
+      chunk: integer,
+    },
     blastRadiusRow,
   ),
   'impact/column-blast-radius': query(

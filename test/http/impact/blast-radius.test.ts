@@ -147,9 +147,10 @@ describe('GET /api/v1/impact: blast radius', () => {
         db.read = read;
         db.execute = execute;
       }
-      // The walk: the lineage.reach procedure's query where Neo4j has it (the local one does), else Cypher's.
+      // The walk (no asOf): the lineage.blastRadius procedure's query where Neo4j has it (the local one
+      // does), else Cypher's.
       const walk =
-        t().app.services.impact.blastRadiusWalk === 'procedure' ? 'impact/blast-radius-reach' : 'impact/blast-radius';
+        t().app.services.impact.blastRadiusWalk === 'procedure' ? 'impact/blast-radius-now' : 'impact/blast-radius';
       expect(ops).to.deep.equal([
         'lineage/resolve-dataset',
         walk,

@@ -71,11 +71,32 @@ function rewriting(
 
 /** As if Neo4j had no such procedure: the queries name one it does not have. */
 const withoutReach = (db: Db) =>
-  rewriting(db, (text, params) => [text.replace('lineage.reach(', 'lineage.notInstalled('), params]);
+  rewriting(db, (text, params) => [text.replace(/lineage\.(reach|blastRadius)\(/, 'lineage.notInstalled('), params]);
 
 /** As if the jar were another release's: the installed procedure is asked for another edition of the rules. */
 const otherRelease = (db: Db) =>
   rewriting(db, (text, params) => [text, 'rules' in params ? { ...params, rules: '2020-01-01' } : params]);
+
+/**
+ * Tags (none, one or several) and owners on some of the jobs and datasets, so that the comparisons cover
+ * the procedure's own rendering of them (the histories have none).
+ */
+async function tagAndOwnSome(db: Db) {
+  await db.write({ op: 'test' }, (tx) =>
+    tx.run(`MATCH (x) WHERE (x:Job OR x:Dataset) AND x.isAlias IS NULL
+            WITH x ORDER BY x.namespace, x.name WITH collect(x) AS xs
+            UNWIND range(0, size(xs) - 1) AS i
+            WITH xs[i] AS x, i
+            CALL (x, i) {
+              WITH x, i WHERE i % 3 = 0
+              UNWIND range(0, i % 4) AS k MERGE (t:Tag {name: 'tag-' + k}) MERGE (x)-[:TAGGED]->(t)
+            }
+            CALL (x, i) {
+              WITH x, i WHERE i % 5 = 0
+              SET x.\`facet.ownership\` = '{"owners":[{"name":"team-' + i + '","type":"TEAM"}]}'
+            }`),
+  );
+}
 
 describe('blast radius: the lineage.reach procedure and the Cypher walk', () => {
   const t = useTestApp();
@@ -89,7 +110,7 @@ describe('blast radius: the lineage.reach procedure and the Cypher walk', () => 
       t().db,
       "SHOW PROCEDURES YIELD name WHERE name STARTS WITH 'lineage.' RETURN collect(name) AS names",
     );
-    expect(names).to.deep.equal(['lineage.reach']);
+    expect(names).to.deep.equal(['lineage.blastRadius', 'lineage.reach']);
     await t().post('/api/v1/lineage', {
       eventType: 'COMPLETE',
       eventTime: '2026-11-24T10:00:00Z',
@@ -109,6 +130,7 @@ describe('blast radius: the lineage.reach procedure and the Cypher walk', () => 
   it('answers exactly what the Cypher walk answers, for every start, direction, depth and time', async function () {
     this.timeout(240_000);
     await postHistoriesOfEveryKind(t());
+    await tagAndOwnSome(t().db);
     const starts = (
       await rows(
         t().db,
@@ -140,6 +162,8 @@ describe('blast radius: the lineage.reach procedure and the Cypher walk', () => 
     const { cypher, procedure } = repos();
     let compared = 0;
     let reached = 0;
+    let tagged = 0;
+    let owned = 0;
     const cases = starts.flatMap((id) => (['downstream', 'upstream'] as const).map((direction) => ({ id, direction })));
     // A few at once: the comparisons are independent reads.
     await Promise.all(
@@ -152,15 +176,20 @@ describe('blast radius: the lineage.reach procedure and the Cypher walk', () => 
             expect(got, `${id} ${direction} ${JSON.stringify(view)}`).to.deep.equal(want);
             compared++;
             reached += want.nodes.length;
+            tagged += want.nodes.filter((n) => n.tags.length > 1).length;
+            owned += want.nodes.filter((n) => n.owners.length > 0).length;
           }
       }),
     );
     expect(compared).to.be.greaterThan(400);
     expect(reached).to.be.greaterThan(700);
+    expect(tagged).to.be.greaterThan(50);
+    expect(owned).to.be.greaterThan(50);
   });
 
   it('the same truncation, root cause and summary', async () => {
     await postHistoriesOfEveryKind(t());
+    await tagAndOwnSome(t().db);
     const { cypher, procedure } = repos();
     const [{ hub }] = await rows(
       t().db,
@@ -233,7 +262,16 @@ describe('blast radius: the lineage.reach procedure and the Cypher walk', () => 
       (e: { code?: string; message?: string }) => e,
     );
     expect(err?.code).to.equal('Neo.ClientError.Procedure.ProcedureCallFailed');
-    expect(err?.message).to.match(/implements the rules of 2026-12-01, the caller expects 2020-01-01/);
+    expect(err?.message).to.match(
+      /lineage\.blastRadius.*implement the rules of 2026-12-01, the caller expects 2020-01-01/s,
+    );
+    // At a point in time the walk is lineage.reach's, which refuses it the same way.
+    const atT = await answer(forced, `dataset:${start}`, { ...q, asOf: new Date() }).then(
+      () => null,
+      (e: { code?: string; message?: string }) => e,
+    );
+    expect(atT?.code).to.equal('Neo.ClientError.Procedure.ProcedureCallFailed');
+    expect(atT?.message).to.match(/lineage\.reach.*implement the rules of 2026-12-01, the caller expects 2020-01-01/s);
   });
 
   it('the service expects the edition of the rules its own procedure implements', () => {

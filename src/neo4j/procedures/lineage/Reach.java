@@ -55,9 +55,6 @@ public class Reach {
     }
   }
 
-  // Nodes are keyed by their internal id, a long, for the walk's own bookkeeping only: an elementId is
-  // a string to build and hash per relationship. (Deprecated for use across transactions, not within one.)
-  @SuppressWarnings("removal")
   @Procedure(name = "lineage.reach", mode = Mode.READ)
   @Description(
       "lineage.reach(rules, start, downstream, maxRels, pointInTime, asOf, windowStart): every node reachable "
@@ -71,10 +68,32 @@ public class Reach {
       @Name("pointInTime") boolean pointInTime,
       @Name("asOf") ZonedDateTime asOf,
       @Name("windowStart") ZonedDateTime windowStart) {
+    checkRules(rules);
+    return walk(guard, start, downstream, maxRels, pointInTime, asOf, windowStart).stream();
+  }
+
+  /** Refuses a caller that expects another edition of the rules. */
+  static void checkRules(String rules) {
     if (!RULES.equals(rules))
       throw new IllegalArgumentException(
-          "lineage.reach implements the rules of " + RULES + ", the caller expects " + rules
+          "lineage procedures implement the rules of " + RULES + ", the caller expects " + rules
               + ": install the procedures jar of the service's release");
+  }
+
+  /**
+   * The breadth-first walk: every node in view reached from start, in distance order, start first. Nodes
+   * are keyed by their internal id, a long, for the walk's own bookkeeping only: an elementId is a string
+   * to build and hash per relationship. (Deprecated for use across transactions, not within one.)
+   */
+  @SuppressWarnings("removal")
+  static List<Reached> walk(
+      TerminationGuard guard,
+      Node start,
+      boolean downstream,
+      long maxRels,
+      boolean pointInTime,
+      ZonedDateTime asOf,
+      ZonedDateTime windowStart) {
     Direction direction = downstream ? Direction.OUTGOING : Direction.INCOMING;
     Map<Long, Reached> seen = new HashMap<>();
     List<Reached> order = new ArrayList<>();
@@ -110,7 +129,7 @@ public class Reach {
       order.addAll(next);
       layer = next;
     }
-    return order.stream();
+    return order;
   }
 
   private static final Reached OUT_OF_VIEW = new Reached(null, -1, List.of());

@@ -1,0 +1,20 @@
+// Blast radius of one start node (job or dataset) in the lineage as it is now (no asOf), for GET
+// /api/v1/impact, when the database has the service's `lineage.blastRadius` procedure
+// (src/neo4j/procedures/lineage/BlastRadius.java; the local Neo4j always has it, a Neo4j of your own once
+// you copy the jar into its plugins folder, docs/impact.md). It answers exactly what
+// impact/blast-radius.cypher answers without a point in time, in the same records: the procedure walks
+// as lineage.reach does, then groups, counts, cuts and renders in one pass over what it reached, where
+// in Cypher those steps cost more than the walk (the bench's hub: 25,856 nodes reached, 10,000 rendered).
+// At a point in time the service calls impact/blast-radius-reach.cypher instead.
+// test/neo4j/local/procedures.test.ts holds the answers equal on stored histories.
+//
+// Params: $rules (the edition of the rules the service expects: a jar of another edition refuses the
+//   call, and the service walks in Cypher), $startId (elementId of the resolved start node), $downstream
+//   (boolean: along the arrows, or against them), $maxRels (integer: relationships from the start,
+//   2 * depth + 1 from a job, 2 * depth + 2 from a dataset), $windowStart (DateTime), $rows, $state,
+//   $chunk: as in impact/blast-radius.cypher.
+// Returns impact/blast-radius.cypher's records, each node's endedAt as epoch milliseconds.
+MATCH (s) WHERE elementId(s) = $startId
+CALL lineage.blastRadius($rules, s, $downstream, $maxRels, $windowStart, $rows, $state, $chunk)
+  YIELD isJob, distance, total, counts, nodes
+RETURN isJob, distance, total, counts, nodes

@@ -1,0 +1,175 @@
+package lineage;
+
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoField;
+import java.time.temporal.TemporalAccessor;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.neo4j.graphdb.Direction;
+import org.neo4j.graphdb.Label;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
+import org.neo4j.graphdb.RelationshipType;
+import org.neo4j.procedure.Context;
+import org.neo4j.procedure.Description;
+import org.neo4j.procedure.Mode;
+import org.neo4j.procedure.Name;
+import org.neo4j.procedure.Procedure;
+import org.neo4j.procedure.TerminationGuard;
+
+/**
+ * The whole blast radius of the lineage as it is now (no point in time): Reach's walk, then the grouping,
+ * summary, cut and rendering that cypher/impact/blast-radius.cypher does, in the records it returns. In
+ * Cypher those steps cost more than the walk itself on a big answer (a map per node reached, a
+ * collect, property reads row by row in the slotted runtime); here they are a pass over a list. At a
+ * point in time a job's state is its run's then, found by an index seek that only Cypher has, so that
+ * case stays with lineage.reach and cypher/impact/blast-radius-reach.cypher.
+ */
+public class BlastRadius {
+  private static final Label JOB = Label.label("Job");
+  private static final RelationshipType TAGGED = RelationshipType.withName("TAGGED");
+
+  @Context public TerminationGuard guard;
+
+  /** One record: up to `chunk` nodes of one distance and type. */
+  public static class Chunk {
+    public boolean isJob;
+    public long distance;
+    /** Nodes reached, the start excluded: on the first record only. */
+    public Long total;
+    /** [[distance, isJob, nodes, jobs whose latest run is FAILED]]: on the first record only. */
+    public List<Object> counts;
+    /** [[namespace, name, state, endedAt (epoch ms), eid, preds, tags, owner]] */
+    public List<Object> nodes;
+
+    Chunk(boolean isJob, long distance, Long total, List<Object> counts, List<Object> nodes) {
+      this.isJob = isJob;
+      this.distance = distance;
+      this.total = total;
+      this.counts = counts;
+      this.nodes = nodes;
+    }
+  }
+
+  /** The reached nodes of one distance and type, with the state each job's latest run is in. */
+  private static final class Group {
+    final long distance;
+    final boolean isJob;
+    final List<Reach.Reached> members = new ArrayList<>();
+    final List<String> states = new ArrayList<>();
+    long failed;
+
+    Group(long distance, boolean isJob) {
+      this.distance = distance;
+      this.isJob = isJob;
+    }
+  }
+
+  @Procedure(name = "lineage.blastRadius", mode = Mode.READ)
+  @Description(
+      "lineage.blastRadius(rules, start, downstream, maxRels, windowStart, rows, state, chunk): the blast radius "
+          + "of start in the lineage now, as the records of cypher/impact/blast-radius.cypher")
+  public Stream<Chunk> blastRadius(
+      @Name("rules") String rules,
+      @Name("start") Node start,
+      @Name("downstream") boolean downstream,
+      @Name("maxRels") long maxRels,
+      @Name("windowStart") ZonedDateTime windowStart,
+      @Name("rows") long rows,
+      @Name("state") String state,
+      @Name("chunk") long chunk) {
+    Reach.checkRules(rules);
+    if (chunk < 1) throw new IllegalArgumentException("chunk must be positive, not " + chunk);
+    List<Reach.Reached> reached = Reach.walk(guard, start, downstream, maxRels, false, null, windowStart);
+
+    // Groups in (distance, isJob) order, false before true as Cypher sorts booleans. The walk yields
+    // distances in order; within one a layer holds datasets or jobs (the graph is bipartite) but either
+    // is kept apart in case it is not.
+    List<Group> groups = new ArrayList<>();
+    int i = 0;
+    while (i < reached.size()) {
+      long distance = reached.get(i).distance;
+      Group datasets = new Group(distance, false);
+      Group jobs = new Group(distance, true);
+      for (; i < reached.size() && reached.get(i).distance == distance; i++) {
+        Reach.Reached r = reached.get(i);
+        boolean isJob = r.node.hasLabel(JOB);
+        Group g = isJob ? jobs : datasets;
+        String s = isJob ? stringOrNull(r.node.getProperty("latestRunState", null)) : null;
+        g.members.add(r);
+        g.states.add(s);
+        if ("FAILED".equals(s)) g.failed++;
+      }
+      if (!datasets.members.isEmpty()) groups.add(datasets);
+      if (!jobs.members.isEmpty()) groups.add(jobs);
+    }
+
+    List<Object> counts = new ArrayList<>();
+    long total = 0;
+    for (Group g : groups) {
+      if (g.distance == 0) continue;
+      counts.add(Arrays.asList(g.distance, g.isJob, (long) g.members.size(), g.failed));
+      total += g.members.size();
+    }
+    // Every group up to the distance of the rows-th nearest node (the service orders ties and keeps rows).
+    long seen = 0;
+    long cut = -1;
+    for (Group g : groups) {
+      if (seen >= rows) break;
+      seen += g.members.size();
+      cut = g.distance;
+    }
+
+    List<Chunk> out = new ArrayList<>();
+    for (Group g : groups) {
+      if (g.distance > cut) break;
+      for (int from = 0; from < g.members.size(); from += (int) Math.min(chunk, Integer.MAX_VALUE)) {
+        guard.check();
+        int to = (int) Math.min(g.members.size(), from + chunk);
+        List<Object> nodes = new ArrayList<>(to - from);
+        for (int m = from; m < to; m++) nodes.add(render(g, m, state));
+        boolean first = out.isEmpty();
+        out.add(new Chunk(g.isJob, g.distance, first ? total : null, first ? counts : null, nodes));
+      }
+    }
+    return out.stream();
+  }
+
+  /** One node as blast-radius.cypher renders it; tags and owner null for a job not in the state asked. */
+  private static List<Object> render(Group g, int m, String state) {
+    Reach.Reached r = g.members.get(m);
+    Node n = r.node;
+    String s = g.states.get(m);
+    boolean described = state == null || state.equals(s) || g.distance == 0;
+    List<Object> tags = null;
+    if (described) {
+      tags = new ArrayList<>();
+      for (Relationship t : n.getRelationships(Direction.OUTGOING, TAGGED))
+        tags.add(t.getEndNode().getProperty("name", null));
+    }
+    return Arrays.asList(
+        n.getProperty("namespace", null),
+        n.getProperty("name", null),
+        s,
+        g.isJob ? epochMillis(n.getProperty("latestRunEndedAt", null)) : null,
+        n.getElementId(),
+        r.preds,
+        tags,
+        described ? n.getProperty("facet.ownership", null) : null);
+  }
+
+  private static String stringOrNull(Object value) {
+    return value instanceof String s ? s : null;
+  }
+
+  /** A stored instant as epoch milliseconds (what the service reads a time from), else null. */
+  private static Long epochMillis(Object value) {
+    if (value instanceof ZonedDateTime t) return t.toInstant().toEpochMilli();
+    if (value instanceof TemporalAccessor t && t.isSupported(ChronoField.INSTANT_SECONDS))
+      return Instant.from(t).toEpochMilli();
+    return null;
+  }
+}
