@@ -70,19 +70,30 @@ export class DistanceThenIdOrder<T extends { distance: number; id: string }> {
     if (row.distance < layer[0].distance)
       throw new Error(`rows out of distance order: ${row.distance} after ${layer[0].distance}`);
     this.layer = [row];
-    return layer.sort(byId);
+    return sortById(layer);
   }
 
   /** The rows of the last distance, in id order, once every row has been pushed. */
   flush(): readonly T[] {
     const layer = this.layer;
     this.layer = [];
-    return layer.sort(byId);
+    return sortById(layer);
   }
 }
 
 const NO_ROWS: readonly never[] = [];
+const SURROGATE = /[\uD800-\uDFFF]/;
 const byId = (a: { id: string }, b: { id: string }) => compareText(a.id, b.id);
+// Without surrogates code-point order is code-unit order, which `<` compares natively: ids share long
+// prefixes (`dataset:<namespace>:`), which compareText walks a character at a time (the hub's 10,000 rows:
+// 9 ms of the service's 100 per answer).
+const byIdUnits = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Rows in id order (compareText's), in place. */
+export function sortById<T extends { id: string }>(rows: T[]): T[] {
+  for (const r of rows) if (SURROGATE.test(r.id)) return rows.sort(byId);
+  return rows.sort(byIdUnits);
+}
 
 /** The path from the start to `id` through the via of every node (start first), or null when it is broken. */
 export function pathTo(id: string, via: ReadonlyMap<string, string | null>): string[] | null {

@@ -346,7 +346,8 @@ export class ImpactRepository {
           name,
           distance,
           via: nodeVia,
-          tags: tags ?? [],
+          // Sorted: the procedure may read them in another order than the node's own relationships.
+          tags: tags && tags.length > 1 ? [...tags].sort() : (tags ?? []),
           owners: ownersOf(owner),
           latestRunState: isJob ? (state ?? null) : null,
           latestRunEndedAt: isJob ? iso(endedAt) : null,

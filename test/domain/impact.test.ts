@@ -8,7 +8,9 @@ import {
   summarize,
   ViaPicker,
   DistanceThenIdOrder,
+  sortById,
 } from '../../src/domain/impact.js';
+import { compareText } from '../../src/domain/compare.js';
 import { csvCell, csvLine, csvValue, parseCsv } from '../../src/http/csv.js';
 import { directed } from '../../src/store/cypher.js';
 
@@ -65,6 +67,24 @@ describe('impact: via, paths, summary', () => {
     const backwards = new DistanceThenIdOrder<{ distance: number; id: string }>();
     backwards.push({ distance: 2, id: 'a' });
     expect(() => backwards.push({ distance: 1, id: 'b' })).to.throw(/out of distance order/);
+  });
+
+  it('sorts by id in code-point order, with or without characters outside the BMP', () => {
+    // Random ids over an alphabet with the characters where code units and code points disagree.
+    const alphabet = ['a', 'b', 'é', ':', '\uE000', '\uFFFD', '😀', '\u{10000}', 'dataset:ns:'];
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const id = (astral: boolean) =>
+      Array.from({ length: 1 + Math.floor(rand() * 6) }, () => {
+        const c = alphabet[Math.floor(rand() * alphabet.length)];
+        return !astral && (c === '😀' || c === '\u{10000}') ? 'z' : c;
+      }).join('');
+    for (const astral of [false, true])
+      for (let round = 0; round < 200; round++) {
+        const rows = Array.from({ length: 1 + Math.floor(rand() * 30) }, () => ({ id: id(astral) }));
+        const want = [...rows].sort((a, b) => compareText(a.id, b.id)).map((r) => r.id);
+        expect(sortById([...rows]).map((r) => r.id)).to.deep.equal(want);
+      }
   });
 
   it('pathTo follows the vias back to the start', () => {

@@ -6,13 +6,18 @@ import java.time.temporal.ChronoField;
 import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.neo4j.graphdb.Direction;
 import org.neo4j.graphdb.Label;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Relationship;
 import org.neo4j.graphdb.RelationshipType;
+import org.neo4j.graphdb.ResourceIterator;
+import org.neo4j.graphdb.Transaction;
 import org.neo4j.procedure.Context;
 import org.neo4j.procedure.Description;
 import org.neo4j.procedure.Mode;
@@ -33,6 +38,7 @@ public class BlastRadius {
   private static final RelationshipType TAGGED = RelationshipType.withName("TAGGED");
 
   @Context public TerminationGuard guard;
+  @Context public Transaction tx;
 
   /** One record: up to `chunk` nodes of one distance and type. */
   public static class Chunk {
@@ -123,29 +129,73 @@ public class BlastRadius {
       cut = g.distance;
     }
 
-    List<Chunk> out = new ArrayList<>();
-    for (Group g : groups) {
-      if (g.distance > cut) break;
-      for (int from = 0; from < g.members.size(); from += (int) Math.min(chunk, Integer.MAX_VALUE)) {
-        guard.check();
-        int to = (int) Math.min(g.members.size(), from + chunk);
-        List<Object> nodes = new ArrayList<>(to - from);
-        for (int m = from; m < to; m++) nodes.add(render(g, m, state));
-        boolean first = out.isEmpty();
-        out.add(new Chunk(g.isJob, g.distance, first ? total : null, first ? counts : null, nodes));
+    long rendered = 0;
+    for (Group g : groups) if (g.distance <= cut) rendered += g.members.size();
+    Map<Long, List<Object>> tags = tagsFromTheirSide(groups, cut, rendered);
+
+    // Each record is rendered when Neo4j pulls it, so that the first records are on their way to the
+    // service (which turns them into its answer meanwhile, on the other core) while the next are read.
+    int step = (int) Math.min(chunk, Integer.MAX_VALUE);
+    long cutAt = cut;
+    long totalReached = total;
+    return groups.stream()
+        .filter(g -> g.distance <= cutAt)
+        .flatMap(g -> IntStream.iterate(0, from -> from < g.members.size(), from -> from + step)
+            .mapToObj(from -> {
+              guard.check();
+              int to = (int) Math.min(g.members.size(), (long) from + step);
+              List<Object> nodes = new ArrayList<>(to - from);
+              for (int m = from; m < to; m++) nodes.add(render(g, m, state, tags));
+              // The first record is the start's (distance 0, alone in its group).
+              boolean first = g.distance == 0 && from == 0;
+              return new Chunk(g.isJob, g.distance, first ? totalReached : null, first ? counts : null, nodes);
+            }));
+  }
+
+  /**
+   * The tags of the nodes to render, read from the TAGGED relationships' side (the relationship type
+   * index) when there are fewer of those than four per node rendered; else null, and each node's own
+   * relationships are read. A node's relationships are one chain unless it has more than 50: finding its
+   * TAGGED among them reads them all (a third of the hub's answer, where tags are rare), while the
+   * type index holds the TAGGED ones only. The service sorts each node's tags, so either order is right.
+   */
+  @SuppressWarnings("removal")
+  private Map<Long, List<Object>> tagsFromTheirSide(List<Group> groups, long cut, long rendered) {
+    long budget = 4 * rendered;
+    List<Relationship> all = new ArrayList<>();
+    try (ResourceIterator<Relationship> it = tx.findRelationships(TAGGED)) {
+      while (it.hasNext()) {
+        if (all.size() >= budget) return null;
+        all.add(it.next());
       }
     }
-    return out.stream();
+    Map<Long, List<Object>> tags = new HashMap<>();
+    for (Group g : groups) {
+      if (g.distance > cut) break;
+      for (Reach.Reached r : g.members) tags.put(r.node.getId(), null);
+    }
+    for (Relationship t : all) {
+      long from = t.getStartNodeId();
+      if (!tags.containsKey(from)) continue;
+      List<Object> names = tags.get(from);
+      if (names == null) tags.put(from, names = new ArrayList<>(2));
+      names.add(t.getEndNode().getProperty("name", null));
+    }
+    return tags;
   }
 
   /** One node as blast-radius.cypher renders it; tags and owner null for a job not in the state asked. */
-  private static List<Object> render(Group g, int m, String state) {
+  @SuppressWarnings("removal")
+  private static List<Object> render(Group g, int m, String state, Map<Long, List<Object>> tagsOf) {
     Reach.Reached r = g.members.get(m);
     Node n = r.node;
     String s = g.states.get(m);
     boolean described = state == null || state.equals(s) || g.distance == 0;
     List<Object> tags = null;
-    if (described) {
+    if (described && tagsOf != null) {
+      tags = tagsOf.get(n.getId());
+      if (tags == null) tags = List.of();
+    } else if (described) {
       tags = new ArrayList<>();
       for (Relationship t : n.getRelationships(Direction.OUTGOING, TAGGED))
         tags.add(t.getEndNode().getProperty("name", null));
