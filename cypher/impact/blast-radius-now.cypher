@@ -13,7 +13,9 @@
 //   (boolean: along the arrows, or against them), $maxRels (integer: relationships from the start,
 //   2 * depth + 1 from a job, 2 * depth + 2 from a dataset), $windowStart (DateTime), $rows, $state,
 //   $chunk: as in impact/blast-radius.cypher.
-// Returns impact/blast-radius.cypher's records, each node's endedAt as epoch milliseconds.
+// Returns impact/blast-radius.cypher's records, with each node's endedAt as epoch milliseconds, and its eid
+// and preds as keys within this answer (its position in the walk, base 36: 1-4 characters where an
+// elementId has 45) rather than elementIds: the service only matches predecessors by them.
 MATCH (s) WHERE elementId(s) = $startId
 CALL lineage.blastRadius($rules, s, $downstream, $maxRels, $windowStart, $rows, $state, $chunk)
   YIELD isJob, distance, total, counts, nodes

@@ -45,6 +45,7 @@ export type BlastRadiusNode = [
   state: string | null,
   // ISO text from Cypher, epoch milliseconds from the lineage.blastRadius procedure.
   endedAt: string | Integer | number | null,
+  // The node's elementId, or (lineage.blastRadius) a shorter key of it within the answer.
   eid: string,
   preds: string[],
   tags: string[] | null,

@@ -336,7 +336,8 @@ export class ImpactRepository {
       let counts: [number, string, number, number][] = [];
       const emit = ({ node: row, isJob, id: nodeId, distance }: BlastRow): void | Promise<void> => {
         const [namespace, name, state, endedAt, eid, preds, tags, owner] = row;
-        // Predecessors come as elementIds (no property read): the picker knows the previous layer's.
+        // Predecessors come as elementIds, or keys within the answer (no property read): the picker knows
+        // the previous layer's.
         const nodeVia = via.next(nodeId, distance, preds, eid);
         vias?.set(nodeId, nodeVia);
         const node: ImpactNode = {

@@ -48,7 +48,7 @@ public class BlastRadius {
     public Long total;
     /** [[distance, isJob, nodes, jobs whose latest run is FAILED]]: on the first record only. */
     public List<Object> counts;
-    /** [[namespace, name, state, endedAt (epoch ms), eid, preds, tags, owner]] */
+    /** [[namespace, name, state, endedAt (epoch ms), key, preds (keys), tags, owner]] */
     public List<Object> nodes;
 
     Chunk(boolean isJob, long distance, Long total, List<Object> counts, List<Object> nodes) {
@@ -64,7 +64,7 @@ public class BlastRadius {
   private static final class Group {
     final long distance;
     final boolean isJob;
-    final List<Reach.Reached> members = new ArrayList<>();
+    final List<Reach.Step> members = new ArrayList<>();
     final List<String> states = new ArrayList<>();
     long failed;
 
@@ -89,7 +89,7 @@ public class BlastRadius {
       @Name("chunk") long chunk) {
     Reach.checkRules(rules);
     if (chunk < 1) throw new IllegalArgumentException("chunk must be positive, not " + chunk);
-    List<Reach.Reached> reached = Reach.walk(guard, start, downstream, maxRels, false, null, windowStart);
+    List<Reach.Step> reached = Reach.walk(guard, start, downstream, maxRels, false, null, windowStart);
 
     // Groups in (distance, isJob) order, false before true as Cypher sorts booleans. The walk yields
     // distances in order; within one a layer holds datasets or jobs (the graph is bipartite) but either
@@ -101,7 +101,7 @@ public class BlastRadius {
       Group datasets = new Group(distance, false);
       Group jobs = new Group(distance, true);
       for (; i < reached.size() && reached.get(i).distance == distance; i++) {
-        Reach.Reached r = reached.get(i);
+        Reach.Step r = reached.get(i);
         boolean isJob = r.node.hasLabel(JOB);
         Group g = isJob ? jobs : datasets;
         String s = isJob ? stringOrNull(r.node.getProperty("latestRunState", null)) : null;
@@ -172,7 +172,7 @@ public class BlastRadius {
     Map<Long, List<Object>> tags = new HashMap<>();
     for (Group g : groups) {
       if (g.distance > cut) break;
-      for (Reach.Reached r : g.members) tags.put(r.node.getId(), null);
+      for (Reach.Step r : g.members) tags.put(r.node.getId(), null);
     }
     for (Relationship t : all) {
       long from = t.getStartNodeId();
@@ -187,7 +187,7 @@ public class BlastRadius {
   /** One node as blast-radius.cypher renders it; tags and owner null for a job not in the state asked. */
   @SuppressWarnings("removal")
   private static List<Object> render(Group g, int m, String state, Map<Long, List<Object>> tagsOf) {
-    Reach.Reached r = g.members.get(m);
+    Reach.Step r = g.members.get(m);
     Node n = r.node;
     String s = g.states.get(m);
     boolean described = state == null || state.equals(s) || g.distance == 0;
@@ -205,10 +205,25 @@ public class BlastRadius {
         n.getProperty("name", null),
         s,
         g.isJob ? epochMillis(n.getProperty("latestRunEndedAt", null)) : null,
-        n.getElementId(),
-        r.preds,
+        key(r.index),
+        keys(r.preds),
         tags,
         described ? n.getProperty("facet.ownership", null) : null);
+  }
+
+  /**
+   * A node's key within one answer, for the service to match predecessors by (it needs no more): its
+   * position in the walk, in base 36. Where elementIds were 45 characters each (and again in each
+   * predecessor list), built by Neo4j and hashed by the service, these are 1-4.
+   */
+  private static String key(int index) {
+    return Integer.toString(index, 36);
+  }
+
+  private static List<String> keys(List<Reach.Step> steps) {
+    List<String> out = new ArrayList<>(steps.size());
+    for (Reach.Step s : steps) out.add(key(s.index));
+    return out;
   }
 
   private static String stringOrNull(Object value) {

@@ -41,7 +41,7 @@ public class Reach {
   /** Ends the walk when its transaction is terminated (a timeout, a client gone, an operator). */
   @Context public TerminationGuard guard;
 
-  /** One reached node. */
+  /** One reached node, as lineage.reach yields it. */
   public static class Reached {
     public Node node;
     public long distance;
@@ -52,6 +52,27 @@ public class Reach {
       this.node = node;
       this.distance = distance;
       this.preds = preds;
+    }
+  }
+
+  /** One node of the walk: its position in the walk's order, and its predecessors one step nearer. */
+  static final class Step {
+    final Node node;
+    final long distance;
+    final int index;
+    final List<Step> preds;
+    private String elementId;
+
+    Step(Node node, long distance, int index, List<Step> preds) {
+      this.node = node;
+      this.distance = distance;
+      this.index = index;
+      this.preds = preds;
+    }
+
+    String elementId() {
+      if (elementId == null) elementId = node.getElementId();
+      return elementId;
     }
   }
 
@@ -69,7 +90,8 @@ public class Reach {
       @Name("asOf") ZonedDateTime asOf,
       @Name("windowStart") ZonedDateTime windowStart) {
     checkRules(rules);
-    return walk(guard, start, downstream, maxRels, pointInTime, asOf, windowStart).stream();
+    return walk(guard, start, downstream, maxRels, pointInTime, asOf, windowStart).stream()
+        .map(s -> new Reached(s.node, s.distance, s.preds.stream().map(Step::elementId).toList()));
   }
 
   /** Refuses a caller that expects another edition of the rules. */
@@ -86,7 +108,7 @@ public class Reach {
    * to build and hash per relationship. (Deprecated for use across transactions, not within one.)
    */
   @SuppressWarnings("removal")
-  static List<Reached> walk(
+  static List<Step> walk(
       TerminationGuard guard,
       Node start,
       boolean downstream,
@@ -95,35 +117,33 @@ public class Reach {
       ZonedDateTime asOf,
       ZonedDateTime windowStart) {
     Direction direction = downstream ? Direction.OUTGOING : Direction.INCOMING;
-    Map<Long, Reached> seen = new HashMap<>();
-    List<Reached> order = new ArrayList<>();
-    Reached first = new Reached(start, 0, List.of());
+    Map<Long, Step> seen = new HashMap<>();
+    List<Step> order = new ArrayList<>();
+    Step first = new Step(start, 0, 0, List.of());
     seen.put(start.getId(), first);
     order.add(first);
-    List<Reached> layer = List.of(first);
+    List<Step> layer = List.of(first);
     for (long distance = 1; distance <= maxRels && !layer.isEmpty(); distance++) {
-      List<Reached> next = new ArrayList<>();
-      for (Reached from : layer) {
+      List<Step> next = new ArrayList<>();
+      for (Step from : layer) {
         guard.check();
-        String fromId = null;
         for (Relationship e : from.node.getRelationships(direction, INPUT_TO, PRODUCES)) {
           if (!edgeInView(e, pointInTime, asOf, windowStart)) continue;
           Node x = e.getOtherNode(from.node);
-          Reached known = seen.get(x.getId());
+          Step known = seen.get(x.getId());
           if (known == null) {
             if (!nodeInView(x, pointInTime, asOf)) {
               // Out of view: remembered as such so that its rule is evaluated once.
               seen.put(x.getId(), OUT_OF_VIEW);
               continue;
             }
-            known = new Reached(x, distance, new ArrayList<>(2));
+            known = new Step(x, distance, order.size() + next.size(), new ArrayList<>(2));
             seen.put(x.getId(), known);
             next.add(known);
           }
-          if (known.distance == distance) {
-            if (fromId == null) fromId = from.node.getElementId();
-            if (!known.preds.contains(fromId)) known.preds.add(fromId);
-          }
+          // A node's edges are read together, so a predecessor met again (two edges) is the last one added.
+          if (known.distance == distance && (known.preds.isEmpty() || known.preds.get(known.preds.size() - 1) != from))
+            known.preds.add(from);
         }
       }
       order.addAll(next);
@@ -132,7 +152,7 @@ public class Reach {
     return order;
   }
 
-  private static final Reached OUT_OF_VIEW = new Reached(null, -1, List.of());
+  private static final Step OUT_OF_VIEW = new Step(null, -1, -1, List.of());
 
   /** graph.cypher's edge rule: observed within the window, or still held, at asOf. */
   static boolean edgeInView(Relationship e, boolean pointInTime, ZonedDateTime asOf, ZonedDateTime windowStart) {
