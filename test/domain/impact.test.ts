@@ -73,7 +73,10 @@ describe('impact: via, paths, summary', () => {
     // Random ids over an alphabet with the characters where code units and code points disagree.
     const alphabet = ['a', 'b', 'é', ':', '\uE000', '\uFFFD', '😀', '\u{10000}', 'dataset:ns:'];
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     const id = (astral: boolean) =>
       Array.from({ length: 1 + Math.floor(rand() * 6) }, () => {
         const c = alphabet[Math.floor(rand() * alphabet.length)];
