@@ -79,7 +79,9 @@ const otherRelease = (db: Db) =>
 
 /**
  * Tags (none, one or several) and owners on some of the jobs and datasets, so that the comparisons cover
- * the procedure's own rendering of them (the histories have none).
+ * the procedure's own rendering of them (the histories have none). About 50 TAGGED relationships: small
+ * answers read each node's own relationships, larger ones all TAGGED relationships from the type index
+ * (lineage.blastRadius's choice, by the count per node rendered), and both are compared.
  */
 async function tagAndOwnSome(db: Db) {
   await db.write({ op: 'test' }, (tx) =>
@@ -206,6 +208,38 @@ describe('blast radius: the lineage.reach procedure and the Cypher walk', () => 
         const want = await answer(cypher, `dataset:${hub}`, full);
         expect(await answer(procedure, `dataset:${hub}`, full), JSON.stringify(full)).to.deep.equal(want);
       }
+  });
+
+  it('the same tags on a Neo4j without the relationship type index (read from each node instead)', async () => {
+    await postHistoriesOfEveryKind(t());
+    await tagAndOwnSome(t().db);
+    const { cypher, procedure } = repos();
+    const [{ name }] = await rows(
+      t().db,
+      "SHOW INDEXES YIELD name, type, entityType WHERE type = 'LOOKUP' AND entityType = 'RELATIONSHIP' RETURN name",
+    );
+    const starts = (
+      await rows(
+        t().db,
+        `MATCH (x) WHERE (x:Job OR x:Dataset) AND x.isAlias IS NULL
+         RETURN x:Job AS isJob, x.namespace AS namespace, x.name AS name ORDER BY namespace, name`,
+      )
+    ).map((r) => (r.isJob ? jobNodeId(r.namespace, r.name) : datasetNodeId(r.namespace, r.name)));
+    const schema = (text: string) => t().db.write({ op: 'test' }, (tx) => tx.run(text));
+    await schema(`DROP INDEX ${name}`);
+    try {
+      let tagged = 0;
+      for (const id of starts)
+        for (const direction of ['downstream', 'upstream'] as const) {
+          const q: ImpactQuery = { direction, depth: 20, asOf: null, window: null, limit: 10_000, state: null };
+          const want = await answer(cypher, id, q);
+          tagged += want.nodes.filter((n) => n.tags.length > 1).length;
+          expect(await answer(procedure, id, q), `${id} ${direction}`).to.deep.equal(want);
+        }
+      expect(tagged).to.be.greaterThan(20);
+    } finally {
+      await schema(`CREATE LOOKUP INDEX ${name} IF NOT EXISTS FOR ()-[r]-() ON EACH type(r)`);
+    }
   });
 
   it('walks in Cypher, from its first answer on, where Neo4j has no such procedure', async () => {

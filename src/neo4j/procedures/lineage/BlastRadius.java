@@ -18,6 +18,8 @@ import org.neo4j.graphdb.Relationship;
 import org.neo4j.graphdb.RelationshipType;
 import org.neo4j.graphdb.ResourceIterator;
 import org.neo4j.graphdb.Transaction;
+import org.neo4j.graphdb.schema.IndexDefinition;
+import org.neo4j.graphdb.schema.IndexType;
 import org.neo4j.procedure.Context;
 import org.neo4j.procedure.Description;
 import org.neo4j.procedure.Mode;
@@ -161,6 +163,8 @@ public class BlastRadius {
    */
   @SuppressWarnings("removal")
   private Map<Long, List<Object>> tagsFromTheirSide(List<Group> groups, long cut, long rendered) {
+    // Without the type index (dropped on a server of your own) finding them would scan every relationship.
+    if (!hasRelationshipTypeIndex()) return null;
     long budget = 4 * rendered;
     List<Relationship> all = new ArrayList<>();
     try (ResourceIterator<Relationship> it = tx.findRelationships(TAGGED)) {
@@ -182,6 +186,12 @@ public class BlastRadius {
       names.add(t.getEndNode().getProperty("name", null));
     }
     return tags;
+  }
+
+  private boolean hasRelationshipTypeIndex() {
+    for (IndexDefinition index : tx.schema().getIndexes())
+      if (index.getIndexType() == IndexType.LOOKUP && index.isRelationshipIndex()) return true;
+    return false;
   }
 
   /** One node as blast-radius.cypher renders it; tags and owner null for a job not in the state asked. */
