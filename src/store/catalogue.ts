@@ -158,23 +158,10 @@ export const catalogue = {
   'facets/property-keys': query({ facet: str, jobFacet: str }, { keys: strings }),
 
   'impact/blast-radius': query(blastRadiusParams, blastRadiusRow),
-  // The same answer, walked by the lineage.reach procedure (told the direction and bound as parameters).
-  'impact/blast-radius-reach': query(
+  // The same answer, walked, grouped and rendered by the lineage.blastRadius procedure (told the direction
+  // and bound as parameters).
+  'impact/blast-radius-procedure': query(
     { ...blastRadiusParams, rules: str, downstream: bool, maxRels: integer },
-    blastRadiusRow,
-  ),
-  // The answer now (no asOf), walked, grouped and rendered by the lineage.blastRadius procedure.
-  'impact/blast-radius-now': query(
-    {
-      rules: str,
-      startId: str,
-      downstream: bool,
-      maxRels: integer,
-      windowStart: dateTime,
-      rows: integer,
-      state: strOrNull,
-      chunk: integer,
-    },
     blastRadiusRow,
   ),
   'impact/column-blast-radius': query(

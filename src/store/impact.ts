@@ -290,37 +290,22 @@ export class ImpactRepository {
     const rootCause = q.state !== null;
     // The procedure takes the direction and bound as parameters; the Cypher walk has them in its text.
     const { op, text, runParams } =
-      walk === 'procedure' && !params.pointInTime
+      walk === 'procedure'
         ? {
-            op: 'impact/blast-radius-now' as const,
-            text: compactCypher('impact/blast-radius-now'),
+            op: 'impact/blast-radius-procedure' as const,
+            text: compactCypher('impact/blast-radius-procedure'),
             runParams: {
+              ...params,
               rules: REACH_RULES,
-              startId: params.startId,
               downstream: q.direction === 'downstream',
               maxRels: int(maxRels),
-              windowStart: params.windowStart,
-              rows: params.rows,
-              state: params.state,
-              chunk: params.chunk,
             },
           }
-        : walk === 'procedure'
-          ? {
-              op: 'impact/blast-radius-reach' as const,
-              text: compactCypher('impact/blast-radius-reach'),
-              runParams: {
-                ...params,
-                rules: REACH_RULES,
-                downstream: q.direction === 'downstream',
-                maxRels: int(maxRels),
-              },
-            }
-          : {
-              op: 'impact/blast-radius' as const,
-              text: directed(withMaxRels('impact/blast-radius', maxRels), q.direction),
-              runParams: params,
-            };
+        : {
+            op: 'impact/blast-radius' as const,
+            text: directed(withMaxRels('impact/blast-radius', maxRels), q.direction),
+            runParams: params,
+          };
     const via = new ViaPicker();
     const vias = rootCause ? new Map<string, string | null>() : null;
     let emitted = 0;

@@ -147,10 +147,12 @@ describe('GET /api/v1/impact: blast radius', () => {
         db.read = read;
         db.execute = execute;
       }
-      // The walk (no asOf): the lineage.blastRadius procedure's query where Neo4j has it (the local one
-      // does), else Cypher's.
+      // The walk: the lineage.blastRadius procedure's query where Neo4j has it (the local one does), else
+      // Cypher's.
       const walk =
-        t().app.services.impact.blastRadiusWalk === 'procedure' ? 'impact/blast-radius-now' : 'impact/blast-radius';
+        t().app.services.impact.blastRadiusWalk === 'procedure'
+          ? 'impact/blast-radius-procedure'
+          : 'impact/blast-radius';
       expect(ops).to.deep.equal([
         'lineage/resolve-dataset',
         walk,

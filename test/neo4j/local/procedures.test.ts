@@ -1,5 +1,5 @@
 /**
- * The blast radius walks with the service's `lineage.reach` procedure where Neo4j has it (the local
+ * The blast radius walks with the service's `lineage.blastRadius` procedure where Neo4j has it (the local
  * Neo4j always does), else in Cypher (impact/blast-radius.cypher). Both must answer the same: here every
  * job and dataset of stored histories of every kind is a start, both directions, near and far, now and
  * at points in time with several windows, and the two answers are held equal node for node (distance,
@@ -100,7 +100,7 @@ async function tagAndOwnSome(db: Db) {
   );
 }
 
-describe('blast radius: the lineage.reach procedure and the Cypher walk', () => {
+describe('blast radius: the lineage procedures and the Cypher walk', () => {
   const t = useTestApp();
   const repos = () => ({
     cypher: new ImpactRepository(t().db, t().app.services.lineage, 'cypher'),
@@ -210,6 +210,50 @@ describe('blast radius: the lineage.reach procedure and the Cypher walk', () => 
       }
   });
 
+  it('the same job states at points in time, for jobs of few runs and of many (read by the index)', async function () {
+    this.timeout(120_000);
+    // src -> (few: 3 runs) -> mid -> (many: 70 runs, a failure every 7th) -> out
+    const post = async (job: string, i: number, input: string, output: string) => {
+      const runId = `0193a1b2-7c3d-7e4f-8a5b-${String(i).padStart(4, '0')}${job === 'few' ? '00000001' : '00000002'}`;
+      const at = (m: number) => new Date(Date.UTC(2026, 10, 1, 0, i * 10 + m)).toISOString();
+      for (const [eventType, eventTime] of [
+        ['START', at(0)],
+        [i % 7 === 3 ? 'FAIL' : 'COMPLETE', at(5)],
+      ] as const) {
+        const res = await t().post('/api/v1/lineage', {
+          eventType,
+          eventTime,
+          run: { runId },
+          job: { namespace: 'ns', name: job },
+          inputs: [{ namespace: 'ns', name: input }],
+          outputs: eventType === 'START' ? [] : [{ namespace: 'ns', name: output }],
+          producer: 'https://example.com/me',
+          schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+        });
+        expect(res.status, res.text).to.equal(201);
+      }
+    };
+    for (let i = 0; i < 3; i++) await post('few', i, 'src', 'mid');
+    for (let i = 0; i < 70; i++) await post('many', i, 'mid', 'out');
+    const { cypher, procedure } = repos();
+    let states = new Set<string | null>();
+    // Before any run, between a START and its end, just after an end, and after the last run.
+    for (const minute of [-1, 2, 6, 33, 36, 250, 402, 695, 701, 10_000]) {
+      const q: ImpactQuery = {
+        direction: 'downstream',
+        depth: 20,
+        asOf: new Date(Date.UTC(2026, 10, 1, 0, minute)),
+        window: null,
+        limit: 10_000,
+        state: null,
+      };
+      const want = await answer(cypher, 'dataset:ns:src', q);
+      expect(await answer(procedure, 'dataset:ns:src', q), `minute ${minute}`).to.deep.equal(want);
+      states = new Set([...states, ...want.nodes.map((n) => ('latestRunState' in n ? n.latestRunState : null))]);
+    }
+    expect([...states]).to.include.members(['RUNNING', 'COMPLETED', 'FAILED']);
+  });
+
   it('the same tags on a Neo4j without the relationship type index (read from each node instead)', async () => {
     await postHistoriesOfEveryKind(t());
     await tagAndOwnSome(t().db);
@@ -299,13 +343,15 @@ describe('blast radius: the lineage.reach procedure and the Cypher walk', () => 
     expect(err?.message).to.match(
       /lineage\.blastRadius.*implement the rules of 2026-12-01, the caller expects 2020-01-01/s,
     );
-    // At a point in time the walk is lineage.reach's, which refuses it the same way.
+    // At a point in time too.
     const atT = await answer(forced, `dataset:${start}`, { ...q, asOf: new Date() }).then(
       () => null,
       (e: { code?: string; message?: string }) => e,
     );
     expect(atT?.code).to.equal('Neo.ClientError.Procedure.ProcedureCallFailed');
-    expect(atT?.message).to.match(/lineage\.reach.*implement the rules of 2026-12-01, the caller expects 2020-01-01/s);
+    expect(atT?.message).to.match(
+      /lineage\.blastRadius.*implement the rules of 2026-12-01, the caller expects 2020-01-01/s,
+    );
   });
 
   it('the service expects the edition of the rules its own procedure implements', () => {

@@ -28,16 +28,27 @@ import org.neo4j.procedure.Procedure;
 import org.neo4j.procedure.TerminationGuard;
 
 /**
- * The whole blast radius of the lineage as it is now (no point in time): Reach's walk, then the grouping,
- * summary, cut and rendering that cypher/impact/blast-radius.cypher does, in the records it returns. In
- * Cypher those steps cost more than the walk itself on a big answer (a map per node reached, a
- * collect, property reads row by row in the slotted runtime); here they are a pass over a list. At a
- * point in time a job's state is its run's then, found by an index seek that only Cypher has, so that
- * case stays with lineage.reach and cypher/impact/blast-radius-reach.cypher.
+ * The whole blast radius: Reach's walk, then the grouping, summary, cut and rendering that
+ * cypher/impact/blast-radius.cypher does, in the records it returns. In Cypher those steps cost as much as
+ * the walk on a big answer (a map per node reached, a collect, property reads row by row in the slotted
+ * runtime); here they are a pass over a list. At a point in time a job's state is that of its latest run
+ * then: its LATEST_RUN when that had started by then, else the latest of its runs up to then, read from
+ * its RUN_OF relationships where it has few runs and from the index run_job_sort_order (one entry, through
+ * Cypher) where it has many, so the cost does not grow with a job's history.
  */
 public class BlastRadius {
   private static final Label JOB = Label.label("Job");
   private static final RelationshipType TAGGED = RelationshipType.withName("TAGGED");
+  private static final RelationshipType LATEST_RUN = RelationshipType.withName("LATEST_RUN");
+  private static final RelationshipType RUN_OF = RelationshipType.withName("RUN_OF");
+  private static final Label RUN = Label.label("Run");
+  /** Up to this many runs a job's runs are read from its relationships; past it, from the index. */
+  private static final int RUNS_READ_DIRECTLY = 64;
+  /** The latest run of a job up to a time, by the index (cypher/impact/blast-radius.cypher's lookup). */
+  private static final String LATEST_RUN_AT =
+      "MATCH (r:Run) USING INDEX SEEK r:Run(jobNamespace, jobName, sortTime, id) WHERE r.jobNamespace = $namespace"
+          + " AND r.jobName = $name AND r.sortTime <= $asOf AND r.id IS NOT NULL"
+          + " RETURN r ORDER BY r.jobNamespace DESC, r.jobName DESC, r.sortTime DESC, r.id DESC LIMIT 1";
 
   @Context public TerminationGuard guard;
   @Context public Transaction tx;
@@ -68,6 +79,8 @@ public class BlastRadius {
     final boolean isJob;
     final List<Reach.Step> members = new ArrayList<>();
     final List<String> states = new ArrayList<>();
+    /** At a point in time: the end of each job's run then (epoch ms), or null. */
+    final List<Long> ends = new ArrayList<>();
     long failed;
 
     Group(long distance, boolean isJob) {
@@ -78,20 +91,22 @@ public class BlastRadius {
 
   @Procedure(name = "lineage.blastRadius", mode = Mode.READ)
   @Description(
-      "lineage.blastRadius(rules, start, downstream, maxRels, windowStart, rows, state, chunk): the blast radius "
-          + "of start in the lineage now, as the records of cypher/impact/blast-radius.cypher")
+      "lineage.blastRadius(rules, start, downstream, maxRels, pointInTime, asOf, windowStart, rows, state, chunk): "
+          + "the blast radius of start, as the records of cypher/impact/blast-radius.cypher")
   public Stream<Chunk> blastRadius(
       @Name("rules") String rules,
       @Name("start") Node start,
       @Name("downstream") boolean downstream,
       @Name("maxRels") long maxRels,
+      @Name("pointInTime") boolean pointInTime,
+      @Name("asOf") ZonedDateTime asOf,
       @Name("windowStart") ZonedDateTime windowStart,
       @Name("rows") long rows,
       @Name("state") String state,
       @Name("chunk") long chunk) {
     Reach.checkRules(rules);
     if (chunk < 1) throw new IllegalArgumentException("chunk must be positive, not " + chunk);
-    List<Reach.Step> reached = Reach.walk(guard, start, downstream, maxRels, false, null, windowStart);
+    List<Reach.Step> reached = Reach.walk(guard, start, downstream, maxRels, pointInTime, asOf, windowStart);
 
     // Groups in (distance, isJob) order, false before true as Cypher sorts booleans. The walk yields
     // distances in order; within one a layer holds datasets or jobs (the graph is bipartite) but either
@@ -106,7 +121,17 @@ public class BlastRadius {
         Reach.Step r = reached.get(i);
         boolean isJob = r.node.hasLabel(JOB);
         Group g = isJob ? jobs : datasets;
-        String s = isJob ? stringOrNull(r.node.getProperty("latestRunState", null)) : null;
+        String s = null;
+        if (isJob && pointInTime) {
+          guard.check();
+          Node run = runAt(r.node, asOf);
+          s = stateAt(run, asOf);
+          Object ended = run == null ? null : run.getProperty("endedAt", null);
+          g.ends.add(notAfter(ended, asOf) ? epochMillis(ended) : null);
+        } else {
+          if (isJob) s = stringOrNull(r.node.getProperty("latestRunState", null));
+          g.ends.add(null);
+        }
         g.members.add(r);
         g.states.add(s);
         if ("FAILED".equals(s)) g.failed++;
@@ -147,7 +172,7 @@ public class BlastRadius {
               guard.check();
               int to = (int) Math.min(g.members.size(), (long) from + step);
               List<Object> nodes = new ArrayList<>(to - from);
-              for (int m = from; m < to; m++) nodes.add(render(g, m, state, tags));
+              for (int m = from; m < to; m++) nodes.add(render(g, m, state, tags, pointInTime));
               // The first record is the start's (distance 0, alone in its group).
               boolean first = g.distance == 0 && from == 0;
               return new Chunk(g.isJob, g.distance, first ? totalReached : null, first ? counts : null, nodes);
@@ -196,7 +221,8 @@ public class BlastRadius {
 
   /** One node as blast-radius.cypher renders it; tags and owner null for a job not in the state asked. */
   @SuppressWarnings("removal")
-  private static List<Object> render(Group g, int m, String state, Map<Long, List<Object>> tagsOf) {
+  private static List<Object> render(
+      Group g, int m, String state, Map<Long, List<Object>> tagsOf, boolean pointInTime) {
     Reach.Step r = g.members.get(m);
     Node n = r.node;
     String s = g.states.get(m);
@@ -214,7 +240,7 @@ public class BlastRadius {
         n.getProperty("namespace", null),
         n.getProperty("name", null),
         s,
-        g.isJob ? epochMillis(n.getProperty("latestRunEndedAt", null)) : null,
+        !g.isJob ? null : pointInTime ? g.ends.get(m) : epochMillis(n.getProperty("latestRunEndedAt", null)),
         key(r.index),
         keys(r.preds),
         tags,
@@ -234,6 +260,66 @@ public class BlastRadius {
     List<String> out = new ArrayList<>(steps.size());
     for (Reach.Step s : steps) out.add(key(s.index));
     return out;
+  }
+
+  /**
+   * A job's latest run as of asOf (blast-radius.cypher's): its LATEST_RUN if that sorts at or before asOf,
+   * else the run with the greatest (sortTime, id) up to asOf; null without a LATEST_RUN.
+   */
+  private Node runAt(Node job, ZonedDateTime asOf) {
+    Node latest = null;
+    for (Relationship l : job.getRelationships(Direction.OUTGOING, LATEST_RUN)) {
+      Node x = l.getEndNode();
+      if (x.hasLabel(RUN)) {
+        latest = x;
+        break;
+      }
+    }
+    if (latest == null) return null;
+    Object sort = latest.getProperty("sortTime", null);
+    if (!(sort instanceof ZonedDateTime t)) return null;
+    if (!t.isAfter(asOf)) return latest;
+    Object namespace = job.getProperty("namespace", null);
+    Object name = job.getProperty("name", null);
+    if (namespace == null || name == null) return null;
+    if (job.getDegree(RUN_OF, Direction.INCOMING) > RUNS_READ_DIRECTLY) {
+      try (var result = tx.execute(LATEST_RUN_AT, Map.of("namespace", namespace, "name", name, "asOf", asOf))) {
+        return result.hasNext() ? (Node) result.next().get("r") : null;
+      }
+    }
+    // The index's runs are those whose jobNamespace and jobName are the job's (the mirrors of RUN_OF).
+    Node best = null;
+    ZonedDateTime bestTime = null;
+    String bestId = null;
+    for (Relationship of : job.getRelationships(Direction.INCOMING, RUN_OF)) {
+      Node r = of.getStartNode();
+      if (!r.hasLabel(RUN)) continue;
+      if (!(r.getProperty("sortTime", null) instanceof ZonedDateTime rt) || rt.isAfter(asOf)) continue;
+      if (!(r.getProperty("id", null) instanceof String id)) continue;
+      if (!namespace.equals(r.getProperty("jobNamespace", null)) || !name.equals(r.getProperty("jobName", null)))
+        continue;
+      // Run ids are UUIDs (ASCII), where String order is Cypher's.
+      int byTime = bestTime == null ? 1 : rt.toInstant().compareTo(bestTime.toInstant());
+      if (byTime > 0 || (byTime == 0 && id.compareTo(bestId) > 0)) {
+        best = r;
+        bestTime = rt;
+        bestId = id;
+      }
+    }
+    return best;
+  }
+
+  /** A run's state as of asOf: its own once it ended, RUNNING once it started, else NEW; null without a run. */
+  private static String stateAt(Node run, ZonedDateTime asOf) {
+    if (run == null) return null;
+    if (notAfter(run.getProperty("endedAt", null), asOf)) return stringOrNull(run.getProperty("state", null));
+    if (notAfter(run.getProperty("startedAt", null), asOf)) return "RUNNING";
+    return "NEW";
+  }
+
+  /** Cypher's `t <= asOf` for a stored time: false when it is missing or not a DateTime. */
+  private static boolean notAfter(Object t, ZonedDateTime asOf) {
+    return t instanceof ZonedDateTime z && !z.isAfter(asOf);
   }
 
   private static String stringOrNull(Object value) {
