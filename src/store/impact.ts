@@ -173,15 +173,15 @@ function transformationTypes(input: ColumnInput): string[] {
 }
 
 /**
- * How the blast radius walks the graph: 'procedure' with the service's `lineage.reach` (a breadth-first
- * search in the database, src/neo4j/procedures/), 'cypher' with a variable-length expand; 'auto' uses the
+ * How the blast radius walks the graph: 'procedure' with the service's `lineage.blastRadius` (a
+ * breadth-first search in the database, src/neo4j/procedures/), 'cypher' with a variable-length expand; 'auto' uses the
  * procedure where the database has it (the local Neo4j always does).
  */
 export type BlastRadiusWalk = 'procedure' | 'cypher';
 export type BlastRadiusWalkOption = BlastRadiusWalk | 'auto';
 
 /**
- * The edition of lineage.reach's rules this service expects (src/neo4j/procedures/lineage/Reach.java,
+ * The edition of the lineage procedures' rules this service expects (src/neo4j/procedures/lineage/Reach.java,
  * RULES): a jar of another edition refuses the call. Changed with the Java constant (a test compares them).
  */
 export const REACH_RULES = '2026-12-01';
@@ -196,7 +196,7 @@ function cannotReach(err: unknown): boolean {
   return (
     (code === 'Neo.ClientError.Procedure.ProcedureCallFailed' || code === 'Neo.ClientError.Statement.SyntaxError') &&
     typeof message === 'string' &&
-    /lineage\.(reach|blastRadius)\b/.test(message)
+    message.includes('lineage.blastRadius')
   );
 }
 
@@ -272,9 +272,9 @@ export class ImpactRepository {
       if (this.walkOption !== 'auto' || walk !== 'procedure' || !cannotReach(err)) throw err;
       this.walkInUse = 'cypher';
       this.logger?.warn(
-        { procedure: 'lineage.reach', rules: REACH_RULES, why: (err as Error).message },
-        'Neo4j has no lineage.reach procedure of this release: blast radius walks in Cypher from now on, with the ' +
-          "same answers, more slowly (install this release's jar: src/neo4j/procedures/README.md)",
+        { procedure: 'lineage.blastRadius', rules: REACH_RULES, why: (err as Error).message },
+        'Neo4j has no lineage.blastRadius procedure of this release: blast radius walks in Cypher from now on, ' +
+          "with the same answers, more slowly (install this release's jar: src/neo4j/procedures/README.md)",
       );
       return this.streamBlastRadius('cypher', maxRels, q, params, sink);
     }

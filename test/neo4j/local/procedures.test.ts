@@ -77,6 +77,17 @@ const withoutReach = (db: Db) =>
 const otherRelease = (db: Db) =>
   rewriting(db, (text, params) => [text, 'rules' in params ? { ...params, rules: '2020-01-01' } : params]);
 
+/** The node id of every job and dataset stored (symlink aliases aside), in order. */
+async function everyStart(db: Db): Promise<string[]> {
+  return (
+    await rows(
+      db,
+      `MATCH (x) WHERE (x:Job OR x:Dataset) AND x.isAlias IS NULL
+       RETURN x:Job AS isJob, x.namespace AS namespace, x.name AS name ORDER BY namespace, name`,
+    )
+  ).map((r) => (r.isJob ? jobNodeId(r.namespace, r.name) : datasetNodeId(r.namespace, r.name)));
+}
+
 /**
  * Tags (none, one or several) and owners on some of the jobs and datasets, so that the comparisons cover
  * the procedure's own rendering of them (the histories have none). About 50 TAGGED relationships: small
@@ -133,13 +144,7 @@ describe('blast radius: the lineage procedures and the Cypher walk', () => {
     this.timeout(240_000);
     await postHistoriesOfEveryKind(t());
     await tagAndOwnSome(t().db);
-    const starts = (
-      await rows(
-        t().db,
-        `MATCH (x) WHERE (x:Job OR x:Dataset) AND x.isAlias IS NULL
-         RETURN x:Job AS isJob, x.namespace AS namespace, x.name AS name ORDER BY namespace, name`,
-      )
-    ).map((r) => (r.isJob ? jobNodeId(r.namespace, r.name) : datasetNodeId(r.namespace, r.name)));
+    const starts = await everyStart(t().db);
     expect(starts.length).to.be.greaterThan(20);
     // Three points in time: the first and the middle stored observation, and just after the last.
     const times = (
@@ -262,13 +267,7 @@ describe('blast radius: the lineage procedures and the Cypher walk', () => {
       t().db,
       "SHOW INDEXES YIELD name, type, entityType WHERE type = 'LOOKUP' AND entityType = 'RELATIONSHIP' RETURN name",
     );
-    const starts = (
-      await rows(
-        t().db,
-        `MATCH (x) WHERE (x:Job OR x:Dataset) AND x.isAlias IS NULL
-         RETURN x:Job AS isJob, x.namespace AS namespace, x.name AS name ORDER BY namespace, name`,
-      )
-    ).map((r) => (r.isJob ? jobNodeId(r.namespace, r.name) : datasetNodeId(r.namespace, r.name)));
+    const starts = await everyStart(t().db);
     const schema = (text: string) => t().db.write({ op: 'test' }, (tx) => tx.run(text));
     await schema(`DROP INDEX ${name}`);
     try {
@@ -308,7 +307,7 @@ describe('blast radius: the lineage procedures and the Cypher walk', () => {
     // Said once, for the operator: the next answer goes straight to Cypher.
     expect(await answer(auto, `dataset:${start}`, q)).to.deep.equal(want);
     expect(warnings).to.have.length(1);
-    expect(warnings[0]).to.match(/no lineage\.reach procedure of this release: blast radius walks in Cypher/);
+    expect(warnings[0]).to.match(/no lineage\.blastRadius procedure of this release: blast radius walks in Cypher/);
     // Told to use the procedure, a repository reports Neo4j's error instead.
     const err = await answer(forced, `dataset:${start}`, q).then(
       () => null,

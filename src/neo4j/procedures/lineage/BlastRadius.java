@@ -158,7 +158,7 @@ public class BlastRadius {
 
     long rendered = 0;
     for (Group g : groups) if (g.distance <= cut) rendered += g.members.size();
-    Map<Long, List<Object>> tags = tagsFromTheirSide(groups, cut, rendered);
+    Map<Long, List<Object>> tags = tagsFromTheirSide(rendered);
 
     // Each record is rendered when Neo4j pulls it, so that the first records are on their way to the
     // service (which turns them into its answer meanwhile, on the other core) while the next are read.
@@ -187,28 +187,19 @@ public class BlastRadius {
    * type index holds the TAGGED ones only. The service sorts each node's tags, so either order is right.
    */
   @SuppressWarnings("removal")
-  private Map<Long, List<Object>> tagsFromTheirSide(List<Group> groups, long cut, long rendered) {
+  private Map<Long, List<Object>> tagsFromTheirSide(long rendered) {
     // Without the type index (dropped on a server of your own) finding them would scan every relationship.
     if (!hasRelationshipTypeIndex()) return null;
     long budget = 4 * rendered;
-    List<Relationship> all = new ArrayList<>();
+    long read = 0;
+    // By tagged node: render looks up only the nodes it renders.
+    Map<Long, List<Object>> tags = new HashMap<>();
     try (ResourceIterator<Relationship> it = tx.findRelationships(TAGGED)) {
       while (it.hasNext()) {
-        if (all.size() >= budget) return null;
-        all.add(it.next());
+        if (read++ >= budget) return null;
+        Relationship t = it.next();
+        tags.computeIfAbsent(t.getStartNodeId(), k -> new ArrayList<>(2)).add(t.getEndNode().getProperty("name", null));
       }
-    }
-    Map<Long, List<Object>> tags = new HashMap<>();
-    for (Group g : groups) {
-      if (g.distance > cut) break;
-      for (Reach.Step r : g.members) tags.put(r.node.getId(), null);
-    }
-    for (Relationship t : all) {
-      long from = t.getStartNodeId();
-      if (!tags.containsKey(from)) continue;
-      List<Object> names = tags.get(from);
-      if (names == null) tags.put(from, names = new ArrayList<>(2));
-      names.add(t.getEndNode().getProperty("name", null));
     }
     return tags;
   }
