@@ -28,14 +28,15 @@ const SCANNING = [
   /^migrations\//,
 ];
 
-/** The operators of a plan that read every node of a label or every entry of an index. */
+/**
+ * The operators of a plan that read every node of a label, every relationship (of a type) or every entry of
+ * an index. A relationship matched by `elementId` without a type was planned as a scan of all of them.
+ */
+const SCAN_OPERATOR =
+  /^(AllNodesScan|NodeByLabelScan|NodeIndexScan|(Undirected|Directed)(RelationshipType|AllRelationships)Scan)/;
+
 function scans(plan: Plan, out: string[] = []): string[] {
-  if (
-    /^(AllNodesScan|NodeByLabelScan|NodeIndexScan|UndirectedRelationshipTypeScan|DirectedRelationshipTypeScan)/.test(
-      plan.operatorType,
-    )
-  )
-    out.push(`${plan.operatorType} ${String(plan.arguments?.Details ?? '')}`);
+  if (SCAN_OPERATOR.test(plan.operatorType)) out.push(`${plan.operatorType} ${String(plan.arguments?.Details ?? '')}`);
   for (const child of plan.children) scans(child, out);
   return out;
 }
