@@ -6,7 +6,12 @@
  *
  * In process, on a warm graph: BENCH_WRITES_WARMUP_EVENTS (20,000) first, then BENCH_WRITES_EVENTS
  * (4,000) counted, in transactions of 16 events, each stage sent as its own statement (INGEST_PROFILE)
- * so that its counters are its own. Result: bench/results/writes.json.
+ * so that its counters are its own. Result: bench/results/writes.json, or <BENCH_WRITES_RESULT>.json.
+ *
+ * BENCH_WRITES_SEEKS=1 also runs the counted statements under PROFILE and reports, per stage, the index
+ * seeks of its plan (operator and pattern) with the rows they found and their database hits per event
+ * (which stages look up nodes again that an earlier stage or the read statement already found), and
+ * the database hits of all its operators.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,6 +30,34 @@ const { cypherDir } = await import('../src/paths.js');
 const WARMUP = Number(process.env.BENCH_WRITES_WARMUP_EVENTS ?? 20_000);
 const EVENTS = Number(process.env.BENCH_WRITES_EVENTS ?? 4_000);
 const BATCH = 16;
+const SEEKS = process.env.BENCH_WRITES_SEEKS === '1';
+
+interface PlanNode {
+  operatorType: string;
+  arguments?: Record<string, unknown>;
+  rows: number;
+  dbHits: number;
+  children?: PlanNode[];
+}
+
+/**
+ * Adds each index seek of a profiled plan to `into`, keyed by stage, operator and pattern, and every
+ * operator's database hits to the stage's total (`<stage> all operators`).
+ */
+function addSeeks(stage: string, plan: PlanNode, into: Map<string, { rows: number; dbHits: number }>): void {
+  const all = into.get(`${stage} all operators`) ?? { rows: 0, dbHits: 0 };
+  all.dbHits += Number(plan.dbHits);
+  into.set(`${stage} all operators`, all);
+  if (/Seek/.test(plan.operatorType)) {
+    const details = String(plan.arguments?.Details ?? '').replace(/ WHERE .*/, '');
+    const key = `${stage} ${plan.operatorType.replace(/@neo4j$/, '')} ${details}`;
+    const c = into.get(key) ?? { rows: 0, dbHits: 0 };
+    c.rows += Number(plan.rows);
+    c.dbHits += Number(plan.dbHits);
+    into.set(key, c);
+  }
+  for (const child of plan.children ?? []) addSeeks(stage, child, into);
+}
 
 const stageNames = [
   ...fs.readdirSync(path.join(cypherDir, 'ingest')).map((f) => `ingest/${f.replace(/\.cypher$/, '')}`),
@@ -40,6 +73,7 @@ async function main() {
   try {
     await applySchema(db);
     const traffic = new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10 });
+    const seeks = new Map<string, { rows: number; dbHits: number }>();
     const ingest = async (n: number, counts: Map<string, Record<string, number>> | null) => {
       const events = normalizedEvents(traffic.events(n / 2));
       for (let i = 0; i < events.length; i += BATCH) {
@@ -47,9 +81,13 @@ async function main() {
         await db.write({ op: 'bench:writes' }, async (tx) => {
           const counting = {
             run: async (query: string, params: Record<string, unknown>) => {
-              const result = await tx.run(query, params);
+              const stage = stageOf.get(query) ?? 'other';
+              const profiled = counts !== null && SEEKS && stage !== 'other';
+              // PROFILE goes after the CYPHER options line, where Neo4j expects it.
+              const text = profiled ? query.replace(/^(CYPHER [^\n]*\n)?/, (options) => `${options}PROFILE\n`) : query;
+              const result = await tx.run(text, params);
+              if (profiled) addSeeks(stage, result.summary.profile as unknown as PlanNode, seeks);
               if (counts) {
-                const stage = stageOf.get(query) ?? 'other';
                 const c = counts.get(stage) ?? {};
                 for (const [k, v] of Object.entries(result.summary.counters.updates())) if (v) c[k] = (c[k] ?? 0) + v;
                 c.parameterBytes = (c.parameterBytes ?? 0) + JSON.stringify(params).length;
@@ -80,9 +118,19 @@ async function main() {
         `own statement; per event`,
       perEvent: perEvent(total),
       byStage: Object.fromEntries(stageNames.filter((s) => counts.has(s)).map((s) => [s, perEvent(counts.get(s)!)])),
+      ...(SEEKS && {
+        seeks: {
+          perEvent: perEvent({
+            rows: [...seeks].reduce((a, [k, c]) => (k.endsWith(' all operators') ? a : a + c.rows), 0),
+            dbHits: [...seeks].reduce((a, [k, c]) => (k.endsWith(' all operators') ? a : a + c.dbHits), 0),
+            allOperatorsDbHits: [...seeks].reduce((a, [k, c]) => (k.endsWith(' all operators') ? a + c.dbHits : a), 0),
+          }),
+          byStageOperatorAndPattern: Object.fromEntries([...seeks].sort().map(([k, c]) => [k, perEvent(c)])),
+        },
+      }),
     };
     console.log(JSON.stringify(result.perEvent), '\n', result.byStage);
-    console.log(`results: ${writeResult('writes', result)}`);
+    console.log(`results: ${writeResult(process.env.BENCH_WRITES_RESULT ?? 'writes', result)}`);
   } finally {
     await driver.close();
     await neo4j.stop();

@@ -48,8 +48,12 @@ export interface EdgeProps {
 
 /** A row of lineage-edges.cypher: the edge, and those of its properties that change. */
 export interface EdgeWriteRow {
-  /** False: create the relationship (`set` then holds every property). */
-  existed: boolean;
+  /**
+   * The relationship's element id as the read statement returned it (under the job's lock, so it stays
+   * valid until the transaction ends): the write finds it without looking up its two nodes. Null:
+   * create the relationship (`set` then holds every property).
+   */
+  eid: string | null;
   input: boolean;
   jobNamespace: string;
   jobName: string;
@@ -186,7 +190,7 @@ export function planEdges(
       const old = before.get(`${e.input} ${refKey(e)}`);
       if (old && sameHistory(old, e)) continue;
       rows.push({
-        existed: e.eid !== null,
+        eid: e.eid,
         input: e.input,
         jobNamespace: job.namespace,
         jobName: job.name,

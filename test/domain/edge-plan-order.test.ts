@@ -64,7 +64,7 @@ function fold(events: Event[]) {
     for (const row of rows) {
       const k = `${row.input} ${row.name}`;
       const prev = edges.get(k);
-      expect(row.existed, `${k} existed`).to.equal(prev !== undefined);
+      expect(row.eid, `${k}'s element id`).to.equal(prev?.eid ?? null);
       const props: EdgeProps = { ...(prev ? toProps(prev) : ({} as EdgeProps)), ...row.set };
       edges.set(k, {
         eid: prev?.eid ?? `e${eid++}`,
