@@ -40,23 +40,26 @@ interface PlanNode {
   children?: PlanNode[];
 }
 
+interface Hits {
+  rows: number;
+  dbHits: number;
+}
+
 /**
- * Adds each index seek of a profiled plan to `into`, keyed by stage, operator and pattern, and every
- * operator's database hits to the stage's total (`<stage> all operators`).
+ * Adds each index seek of a profiled plan to `seeks`, keyed by stage, operator and pattern, and every
+ * operator's database hits to the stage's total in `stageHits`.
  */
-function addSeeks(stage: string, plan: PlanNode, into: Map<string, { rows: number; dbHits: number }>): void {
-  const all = into.get(`${stage} all operators`) ?? { rows: 0, dbHits: 0 };
-  all.dbHits += Number(plan.dbHits);
-  into.set(`${stage} all operators`, all);
+function addSeeks(stage: string, plan: PlanNode, seeks: Map<string, Hits>, stageHits: Map<string, number>): void {
+  stageHits.set(stage, (stageHits.get(stage) ?? 0) + Number(plan.dbHits));
   if (/Seek/.test(plan.operatorType)) {
     const details = String(plan.arguments?.Details ?? '').replace(/ WHERE .*/, '');
     const key = `${stage} ${plan.operatorType.replace(/@neo4j$/, '')} ${details}`;
-    const c = into.get(key) ?? { rows: 0, dbHits: 0 };
+    const c = seeks.get(key) ?? { rows: 0, dbHits: 0 };
     c.rows += Number(plan.rows);
     c.dbHits += Number(plan.dbHits);
-    into.set(key, c);
+    seeks.set(key, c);
   }
-  for (const child of plan.children ?? []) addSeeks(stage, child, into);
+  for (const child of plan.children ?? []) addSeeks(stage, child, seeks, stageHits);
 }
 
 const stageNames = [
@@ -73,7 +76,8 @@ async function main() {
   try {
     await applySchema(db);
     const traffic = new TrafficGenerator({ pipelines: 200, jobsPerPipeline: 10 });
-    const seeks = new Map<string, { rows: number; dbHits: number }>();
+    const seeks = new Map<string, Hits>();
+    const stageHits = new Map<string, number>();
     const ingest = async (n: number, counts: Map<string, Record<string, number>> | null) => {
       const events = normalizedEvents(traffic.events(n / 2));
       for (let i = 0; i < events.length; i += BATCH) {
@@ -86,7 +90,7 @@ async function main() {
               // PROFILE goes after the CYPHER options line, where Neo4j expects it.
               const text = profiled ? query.replace(/^(CYPHER [^\n]*\n)?/, (options) => `${options}PROFILE\n`) : query;
               const result = await tx.run(text, params);
-              if (profiled) addSeeks(stage, result.summary.profile as unknown as PlanNode, seeks);
+              if (profiled) addSeeks(stage, result.summary.profile as unknown as PlanNode, seeks, stageHits);
               if (counts) {
                 const c = counts.get(stage) ?? {};
                 for (const [k, v] of Object.entries(result.summary.counters.updates())) if (v) c[k] = (c[k] ?? 0) + v;
@@ -121,11 +125,12 @@ async function main() {
       ...(SEEKS && {
         seeks: {
           perEvent: perEvent({
-            rows: [...seeks].reduce((a, [k, c]) => (k.endsWith(' all operators') ? a : a + c.rows), 0),
-            dbHits: [...seeks].reduce((a, [k, c]) => (k.endsWith(' all operators') ? a : a + c.dbHits), 0),
-            allOperatorsDbHits: [...seeks].reduce((a, [k, c]) => (k.endsWith(' all operators') ? a + c.dbHits : a), 0),
+            rows: [...seeks.values()].reduce((a, c) => a + c.rows, 0),
+            dbHits: [...seeks.values()].reduce((a, c) => a + c.dbHits, 0),
+            allOperatorsDbHits: [...stageHits.values()].reduce((a, h) => a + h, 0),
           }),
-          byStageOperatorAndPattern: Object.fromEntries([...seeks].sort().map(([k, c]) => [k, perEvent(c)])),
+          byStageOperatorAndPattern: Object.fromEntries([...seeks].sort().map(([k, c]) => [k, perEvent({ ...c })])),
+          allOperatorsDbHitsByStage: perEvent(Object.fromEntries([...stageHits].sort())),
         },
       }),
     };

@@ -66,9 +66,9 @@ CALL (c, v, d, new) {
   }
   OPTIONAL MATCH (ph:DatasetVersion {id: c.placeholderId})
   UNWIND [x IN [p, ph] WHERE x IS NOT NULL] AS before
-  // The reader is unlabelled (only runs READ): as `r:Run`, with `r.id` in the predicate, this statement
-  // planned alone on a nearly empty database read the index of every run's id for each version (5,220 runs
-  // read per event after 6,000 bench events; bench:writes with BENCH_WRITES_SEEKS=1).
+  // The reader is unlabelled (only runs READ): as `r:Run`, with `r.id` in the predicate, this statement,
+  // alone or composed, planned on a database of one batch read the index of every run's id for each version
+  // and kept that plan (bench:first-batch-plan; test/store/ingest-plans.test.ts).
   MATCH (before)<-[rd:READ]-(r) WHERE rd.at >= new AND coalesce(v.runId, '') <> r.id
   CREATE (r)-[moved:READ]->(v)
   SET moved = properties(rd)
