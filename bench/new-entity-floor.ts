@@ -74,10 +74,6 @@ function copied(value: unknown, kind: CopyKind): unknown {
 }
 const copiedProps = (props: Props, kind: CopyKind) =>
   Object.fromEntries(Object.entries(props).map(([k, v]) => [k, copied(v, kind)]));
-const safeName = (name: string) => {
-  if (!/^\w+$/.test(name)) throw new Error(`unexpected label or type ${name}`);
-  return name;
-};
 
 async function main() {
   const neo4j = await startBenchNeo4j('new-entity-floor');
@@ -195,33 +191,35 @@ async function main() {
       const endId = (id: string) => copyId.get(id) ?? id;
       let relationshipsWritten = 0;
       const writeChunk = (chunk: number) =>
-        db.write({ op: 'bench:new-entity-floor' }, async (tx) => {
-          const own = chunk < nodeChunks.length ? nodeChunks[chunk] : [];
-          if (own.length > 0) {
-            const result = await tx.run(
-              'UNWIND $rows AS row CREATE (n:$(row.labels)) SET n = row.props RETURN row.id AS id, elementId(n) AS copy',
-              { rows: own.map((n) => ({ id: n.id, labels: n.labels, props: copiedProps(n.props, kind) })) },
-            );
-            for (const r of result.records) copyId.set(r.get('id'), r.get('copy'));
-          }
-          const now = pending.filter((r) => ready(r.from, chunk) && ready(r.to, chunk));
-          pending = pending.filter((r) => !(ready(r.from, chunk) && ready(r.to, chunk)));
-          if (now.length > 0) {
-            const result = await tx.run(
-              'UNWIND $rows AS row MATCH (a) WHERE elementId(a) = row.from MATCH (b) WHERE elementId(b) = row.to ' +
-                'CREATE (a)-[e:$(row.type)]->(b) SET e = row.props RETURN count(e) AS n',
-              {
-                rows: now.map((r) => ({
-                  from: endId(r.from),
-                  to: endId(r.to),
-                  type: r.type,
-                  props: copiedProps(r.props, kind),
-                })),
-              },
-            );
-            relationshipsWritten += Number(result.records[0].get('n'));
-          }
-        }).then(() => committed.add(chunk));
+        db
+          .write({ op: 'bench:new-entity-floor' }, async (tx) => {
+            const own = chunk < nodeChunks.length ? nodeChunks[chunk] : [];
+            if (own.length > 0) {
+              const result = await tx.run(
+                'UNWIND $rows AS row CREATE (n:$(row.labels)) SET n = row.props RETURN row.id AS id, elementId(n) AS copy',
+                { rows: own.map((n) => ({ id: n.id, labels: n.labels, props: copiedProps(n.props, kind) })) },
+              );
+              for (const r of result.records) copyId.set(r.get('id'), r.get('copy'));
+            }
+            const now = pending.filter((r) => ready(r.from, chunk) && ready(r.to, chunk));
+            pending = pending.filter((r) => !(ready(r.from, chunk) && ready(r.to, chunk)));
+            if (now.length > 0) {
+              const result = await tx.run(
+                'UNWIND $rows AS row MATCH (a) WHERE elementId(a) = row.from MATCH (b) WHERE elementId(b) = row.to ' +
+                  'CREATE (a)-[e:$(row.type)]->(b) SET e = row.props RETURN count(e) AS n',
+                {
+                  rows: now.map((r) => ({
+                    from: endId(r.from),
+                    to: endId(r.to),
+                    type: r.type,
+                    props: copiedProps(r.props, kind),
+                  })),
+                },
+              );
+              relationshipsWritten += Number(result.records[0].get('n'));
+            }
+          })
+          .then(() => committed.add(chunk));
       const jobs = nodeChunks.map((_nodes, chunk) => () => writeChunk(chunk).then(() => undefined));
       // The relationships left when the last two transactions ran side by side.
       const timing = await timed(events, jobs, async () => {
@@ -240,6 +238,29 @@ async function main() {
           .sort((a, b) => b[1] - a[1])
           .map(([k, v]) => [k, Math.round((v / events) * 100) / 100]),
       );
+    };
+
+    /** UTF-8 bytes of string properties per event: in all, and the largest properties by label or type. */
+    const stringBytes = (graph: { nodes: NodeRow[]; rels: RelRow[] }, events: number) => {
+      const bytes = new Map<string, number>();
+      const add = (owner: string, props: Props) => {
+        for (const [k, v] of Object.entries(props)) {
+          const n = typeof v === 'string' ? Buffer.byteLength(v) : 0;
+          if (n > 0) bytes.set(`${owner}.${k}`, (bytes.get(`${owner}.${k}`) ?? 0) + n);
+        }
+      };
+      for (const n of graph.nodes) add(n.labels.sort().join(':'), n.props);
+      for (const r of graph.rels) add(r.type, r.props);
+      const total = [...bytes.values()].reduce((a, b) => a + b, 0);
+      return {
+        total: Math.round(total / events),
+        largest: Object.fromEntries(
+          [...bytes]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 15)
+            .map(([k, v]) => [k, Math.round(v / events)]),
+        ),
+      };
     };
 
     const rounds = [];
@@ -271,6 +292,7 @@ async function main() {
             graph.rels.map((r) => r.type),
             events.length,
           ),
+          stringBytes: stringBytes(graph, events.length),
         },
       };
       rounds.push(entry);
