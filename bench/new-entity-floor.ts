@@ -196,7 +196,8 @@ async function main() {
             const own = chunk < nodeChunks.length ? nodeChunks[chunk] : [];
             if (own.length > 0) {
               const result = await tx.run(
-                'UNWIND $rows AS row CREATE (n:$(row.labels)) SET n = row.props RETURN row.id AS id, elementId(n) AS copy',
+                'UNWIND $rows AS row CREATE (n:$(row.labels)) SET n = row.props ' +
+                  'RETURN row.id AS id, elementId(n) AS copy',
                 { rows: own.map((n) => ({ id: n.id, labels: n.labels, props: copiedProps(n.props, kind) })) },
               );
               for (const r of result.records) copyId.set(r.get('id'), r.get('copy'));
@@ -299,7 +300,8 @@ async function main() {
       console.log(
         `round ${round}: service ${service.eventsPerSecond} events/s, Neo4j ${service.neo4jCpuMsPerEvent} ms/event;` +
           ` copy ${copy.eventsPerSecond} events/s, Neo4j ${copy.neo4jCpuMsPerEvent} ms/event;` +
-          ` without columns ${copyWithoutColumns.eventsPerSecond} events/s, Neo4j ${copyWithoutColumns.neo4jCpuMsPerEvent};` +
+          ` without columns ${copyWithoutColumns.eventsPerSecond} events/s,` +
+          ` Neo4j ${copyWithoutColumns.neo4jCpuMsPerEvent} ms/event;` +
           ` ${entry.perEvent.nodes} nodes, ${entry.perEvent.relationships} relationships per event`,
       );
     }
